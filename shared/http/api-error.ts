@@ -1,0 +1,25 @@
+/** An error that is answered to the client as the JSON envelope: `{success:false, message, errors?, ...extra}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string>,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (errors: Record<string, string>, message?: string): ApiError =>
+  new ApiError(400, message ?? `Invalid parameter${Object.keys(errors).length > 1 ? 's' : ''}: ${Object.keys(errors).join(', ')}`, errors);
+
+export const unauthorized = (message = 'Authentication required'): ApiError => new ApiError(401, message);
+
+export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError =>
+  new ApiError(403, message, undefined, extra);
+
+export const notFound = (message: string): ApiError => new ApiError(404, message);
+
+export const notImplemented = (): ApiError => new ApiError(501, 'not implemented yet');

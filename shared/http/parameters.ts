@@ -1,0 +1,95 @@
+import { ApiError, badRequest } from './api-error';
+
+/**
+ * Request parameters from the query string and a form body, normalised. Real Epom clients send every
+ * parameter in the query, even on POST; the body wins where both name a parameter. Arrays may be repeated
+ * (`a=1&a=2`) or comma-separated (`a=1,2`).
+ */
+export class Parameters {
+  constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
+
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  /** The single value of a scalar parameter; a parameter given twice with different values is a 400. */
+  get(name: string): string | undefined {
+    const values = this.values.get(name);
+    if (!values) return undefined;
+    if (new Set(values).size > 1) throw badRequest({ [name]: 'given more than once with different values' });
+    return values[0];
+  }
+
+  /** Every value of an array parameter, repeated or comma-separated, blanks dropped. */
+  list(name: string): string[] {
+    return (this.values.get(name) ?? []).flatMap((value) => value.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  }
+}
+
+const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
+
+const decodeComponent = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw new ApiError(400, 'Malformed form body: invalid percent-encoding', { body: 'invalid percent-encoding' });
+  }
+};
+
+/** Parses an `application/x-www-form-urlencoded` body strictly: a bad percent-escape is a 400, not kept as is. */
+export const parseForm = (body: string): Map<string, string[]> => {
+  const form = new Map<string, string[]>();
+  for (const pair of body.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
+    const value = equals < 0 ? '' : decodeComponent(pair.slice(equals + 1));
+    form.set(name, [...(form.get(name) ?? []), value]);
+  }
+  return form;
+};
+
+export interface ParameterSource {
+  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
+  queryStringParameters?: Record<string, string | undefined> | null;
+  headers?: Record<string, string | undefined> | null;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+}
+
+export const headerValue = (headers: ParameterSource['headers'], name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+};
+
+export const rawBody = (event: ParameterSource): string =>
+  event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+
+const queryValues = (event: ParameterSource): Map<string, string[]> => {
+  const values = new Map<string, string[]>();
+  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (list) values.set(name, list);
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
+    if (value !== undefined && !values.has(name)) values.set(name, [value]);
+  return values;
+};
+
+/** Reads every parameter of a request; a non-empty body must be a form. */
+export const readParameters = (event: ParameterSource): Parameters => {
+  const values = queryValues(event);
+  const body = rawBody(event);
+  if (body.trim() !== '') {
+    const contentType = headerValue(event.headers, 'content-type') ?? '';
+    if (!FORM_CONTENT_TYPE.test(contentType)) {
+      throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
+        'Content-Type': 'expected application/x-www-form-urlencoded',
+      });
+    }
+    for (const [name, list] of parseForm(body)) values.set(name, list);
+  }
+  return new Parameters(values);
+};
