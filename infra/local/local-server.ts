@@ -1,0 +1,110 @@
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { matchPath } from '../../shared/api/path-template';
+import { ROUTES, type Family } from '../../shared/api/route-table';
+import type { Clock } from '../../shared/clock';
+import { MAX_BODY_BYTES } from '../../shared/http/family-handler';
+import { JSON_CONTENT_TYPE } from '../../shared/http/response';
+import { describeError, logger } from '../../shared/logger';
+import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
+import type { LocalEndpoints } from './local-endpoints';
+
+export type FamilyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type Authorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+export interface GatewayParts {
+  handlers: Record<Family, FamilyHandler>;
+  authorizer: Authorizer;
+  localEndpoints: LocalEndpoints;
+  clock: Clock;
+}
+
+const API_GATEWAY_TIMEOUT_MS = 29_000;
+/** `/_local/catalog` takes whole catalogs; API routes take what API Gateway and the handlers accept. */
+const LOCAL_BODY_LIMIT = 64 * MAX_BODY_BYTES;
+
+class BodyTooLarge extends Error {}
+
+const readBody = (request: IncomingMessage, limit: number): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+
+const send = (response: ServerResponse, result: APIGatewayProxyResult): void => {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  response.writeHead(result.statusCode, headers);
+  response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+};
+
+const envelope = (statusCode: number, message: string, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
+  statusCode,
+  headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
+  body: JSON.stringify({ success: false, message }),
+});
+
+/** What API Gateway does with the authorizer's answer: a thrown "Unauthorized" is 401, a Deny 403. */
+const authorize = async (authorizer: Authorizer, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult | undefined> => {
+  let result: APIGatewayAuthorizerResult;
+  try {
+    result = await authorizer(buildAuthorizerEvent(event));
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Unauthorized') return envelope(401, 'Unauthorized');
+    logger.error('authorizer failed', describeError(error));
+    return envelope(500, 'Internal error');
+  }
+  const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
+  if (!allowed) return envelope(403, 'Forbidden');
+  event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
+  return undefined;
+};
+
+/** The local API Gateway: routes with the route table, runs the authorizer, calls the family's handler. */
+const handleApiRequest = async (parts: GatewayParts, request: IncomingMessage, url: URL): Promise<APIGatewayProxyResult> => {
+  const candidates = ROUTES.filter((route) => matchPath(route.path, url.pathname));
+  if (candidates.length === 0) return envelope(404, `No route for ${url.pathname}`);
+  const route = candidates.find((candidate) => candidate.method === request.method);
+  if (!route) {
+    const allow = [...new Set(candidates.map((candidate) => candidate.method))].join(', ');
+    return envelope(405, `Method ${request.method} is not allowed here; use ${allow}`, { Allow: allow });
+  }
+  const body = await readBody(request, MAX_BODY_BYTES);
+  const event = buildProxyEvent(
+    { method: request.method ?? 'GET', url, headers: request.headers, body, sourceIp: request.socket.remoteAddress ?? '127.0.0.1', receivedAt: parts.clock.now() },
+    route,
+  );
+  if (route.authenticated) {
+    const refusal = await authorize(parts.authorizer, event);
+    if (refusal) return refusal;
+  }
+  return parts.handlers[route.family](event, lambdaContext(route.family, API_GATEWAY_TIMEOUT_MS));
+};
+
+export const createLocalServer = (parts: GatewayParts): Server =>
+  createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const isLocal = url.pathname.startsWith('/_local/');
+    const work = isLocal
+      ? readBody(request, LOCAL_BODY_LIMIT).then((body) => parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body))
+      : handleApiRequest(parts, request, url);
+    work
+      .catch((error: unknown) => {
+        if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');
+        logger.error('local server failed', describeError(error));
+        return envelope(500, 'Internal error');
+      })
+      .then((result) => send(response, result));
+  });

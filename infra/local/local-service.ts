@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
+import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { createDocumentClient, createDynamoDbClient } from '../../shared/table/document-client';
+import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
+import { TableStore } from '../../shared/table/table-store';
+import { ControllableClock } from './controllable-clock';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
+import { createLocalEndpoints } from './local-endpoints';
+import { createLocalServer } from './local-server';
+import { ensureTable } from './table-setup';
+
+export const DEMO_CATALOG_FILE = fileURLToPath(new URL('./demo-catalog.json', import.meta.url));
+
+export interface LocalServiceOptions {
+  port?: number;
+  host?: string;
+  /** Persist DynamoDB Local's data here; in memory when absent. */
+  dataDir?: string;
+  /** Catalog file to load; the demo catalog when absent; none when null. */
+  catalogFile?: string | null;
+  /** Use an already running DynamoDB (tests share one); otherwise DynamoDB Local is started and owned. */
+  dynamoEndpoint?: string;
+  tableName?: string;
+}
+
+export interface LocalService {
+  url: string;
+  port: number;
+  dependencies: Dependencies;
+  clock: ControllableClock;
+  catalogCounts?: CatalogCounts;
+  stop(): Promise<void>;
+}
+
+export class CatalogRejectedError extends Error {
+  constructor(
+    file: string,
+    readonly problems: CatalogProblem[],
+  ) {
+    super(`The catalog ${file} is invalid: ${problems.map((p) => `${p.path}: ${p.reason}`).join('; ')}`);
+    this.name = 'CatalogRejectedError';
+  }
+}
+
+export class PortInUseError extends Error {
+  constructor(host: string, port: number) {
+    super(`Port ${port} on ${host} is already in use: stop what holds it, or pass --port (or PORT) to use another.`);
+    this.name = 'PortInUseError';
+  }
+}
+
+const loadCatalog = async (store: TableStore, file: string): Promise<CatalogCounts> => {
+  let content: unknown;
+  try {
+    content = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new CatalogRejectedError(file, [{ path: '$', reason: `cannot read JSON: ${(error as Error).message}` }]);
+  }
+  const result = await importCatalog(store, content);
+  if (!result.ok) throw new CatalogRejectedError(file, result.problems);
+  return result.counts;
+};
+
+/** The whole service on one machine: DynamoDB Local, the table, the catalog and the emulated API Gateway. */
+export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
+  const host = options.host ?? '127.0.0.1';
+  const dynamo = options.dynamoEndpoint
+    ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
+    : await startDynamoDbLocal({ dataDir: options.dataDir });
+  const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
+  const cleanUp = async () => {
+    client.destroy();
+    await dynamo.stop();
+  };
+  try {
+    const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
+    await ensureTable(client, tableName);
+    const store = new TableStore(createDocumentClient(client), tableName);
+    const clock = new ControllableClock();
+    const dependencies: Dependencies = { store, clock };
+    const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
+    const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
+    const server = createLocalServer({
+      handlers: createFamilyHandlers(dependencies),
+      authorizer: createLocalAuthorizer(dependencies),
+      localEndpoints: createLocalEndpoints({ store, clock }),
+      clock,
+    });
+    const wanted = options.port ?? 3000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, wanted) : error),
+      );
+      server.listen(wanted, host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    return {
+      url: `http://${host}:${port}`,
+      port,
+      dependencies,
+      clock,
+      catalogCounts,
+      stop: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await cleanUp();
+      },
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+};
