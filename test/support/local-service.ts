@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { startLocalService, type LocalService, type LocalServiceOptions } from '../../infra/local/local-service';
+import type { Item } from '../../shared/table/table-store';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+
+/** A local service on the shared DynamoDB Local, in a table of its own, on a free port. */
+export const startTestService = (options: LocalServiceOptions = {}): Promise<LocalService> =>
+  startLocalService({
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `test-${randomUUID()}`,
+    port: 0,
+    ...options,
+  });
+
+/** Starts one service for the file's tests and stops it after them. */
+export const useTestService = (options: LocalServiceOptions = {}): { readonly service: LocalService } => {
+  const holder = {} as { service: LocalService };
+  beforeAll(async () => {
+    holder.service = await startTestService(options);
+  });
+  afterAll(async () => {
+    await holder.service?.stop();
+  });
+  return holder;
+};
+
+/** Every item of the service's table, sorted, for before/after comparisons. */
+export const scanTable = async (service: LocalService): Promise<Item[]> => {
+  const { store } = service.dependencies;
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.client.send(new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: startKey, ConsistentRead: true }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
+};
+
+export const form = (fields: Record<string, string | string[]>): URLSearchParams => {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
+  return body;
+};
