@@ -1,15 +1,50 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { authenticate } from '../../shared/auth/authenticate';
+import { visibleCredentials } from '../../shared/auth/credentials';
+import { toAuthorizerContext } from '../../shared/auth/principal';
+import { ApiError } from '../../shared/http/api-error';
+import { headerValue } from '../../shared/http/parameters';
 import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
 
-/** Pass-through until request authentication lands: every caller is let in as anonymous. */
+const FORM = /^application\/x-www-form-urlencoded/i;
+
+const allow = (
+  event: APIGatewayRequestAuthorizerEvent,
+  principalId: string,
+  context: Record<string, string | number | boolean>,
+  usageIdentifierKey: string | undefined,
+): APIGatewayAuthorizerResult => ({
+  principalId,
+  policyDocument: {
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }],
+  },
+  context,
+  ...(usageIdentifierKey ? { usageIdentifierKey } : {}),
+});
+
+/**
+ * The REQUEST authorizer: X-Api-Key, then hash parameters in the query, then the session cookie. API Gateway
+ * never shows an authorizer the body, so a form request without a visible credential is let through
+ * unauthenticated; its family handler checks the hash parameters of the body, or answers 401.
+ * Throwing "Unauthorized" makes API Gateway answer 401.
+ */
 export const createHandler =
-  (_dependencies: Dependencies) =>
-  async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => ({
-    principalId: 'anonymous',
-    policyDocument: {
-      Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }],
-    },
-  });
+  (dependencies: Pick<Dependencies, 'store' | 'clock'>, defaultUsageKey = process.env.DEFAULT_USAGE_KEY) =>
+  async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const credentials = visibleCredentials(event.headers, event.queryStringParameters);
+    if (!credentials) {
+      if (FORM.test(headerValue(event.headers, 'content-type') ?? '')) return allow(event, 'anonymous', { authenticated: false }, defaultUsageKey);
+      throw new Error('Unauthorized');
+    }
+    try {
+      const principal = await authenticate(dependencies, credentials);
+      const usageKey = credentials.kind === 'apiKey' ? credentials.key : defaultUsageKey;
+      return allow(event, String(principal.userId), toAuthorizerContext(principal), usageKey);
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 401) throw new Error('Unauthorized');
+      throw error;
+    }
+  };
 
 export const handler = createHandler(dependenciesFromEnvironment());

@@ -3,6 +3,7 @@ import { importCatalog } from '../../shared/catalog/catalog-import';
 import { jsonResponse } from '../../shared/http/response';
 import type { TableStore } from '../../shared/table/table-store';
 import type { ControllableClock } from './controllable-clock';
+import type { OutboxMailer } from './outbox-mailer';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
 export interface LocalEndpoints {
@@ -25,6 +26,7 @@ const parseJson = (body: string): { value: unknown } | { error: APIGatewayProxyR
 export interface LocalEndpointParts {
   store: TableStore;
   clock: ControllableClock;
+  outbox: OutboxMailer;
 }
 
 const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> => ({
@@ -59,6 +61,7 @@ export const createLocalEndpoints = (parts: LocalEndpointParts, extra: Record<st
         ? jsonResponse(200, { success: true, imported: result.counts })
         : failure(400, 'The catalog is invalid; nothing was written', { problems: result.problems });
     },
+    'GET /_local/outbox': async () => jsonResponse(200, parts.outbox.messages),
     ...clockEndpoints(parts.clock),
     ...extra,
   };

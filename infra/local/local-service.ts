@@ -12,6 +12,7 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
 import { createLocalServer } from './local-server';
+import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
 
 export const DEMO_CATALOG_FILE = fileURLToPath(new URL('./demo-catalog.json', import.meta.url));
@@ -82,13 +83,15 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     await ensureTable(client, tableName);
     const store = new TableStore(createDocumentClient(client), tableName);
     const clock = new ControllableClock();
-    const dependencies: Dependencies = { store, clock };
+    const outbox = new OutboxMailer(clock);
+    const config = { appBaseUrl: '' };
+    const dependencies: Dependencies = { store, clock, mailer: outbox, config };
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const server = createLocalServer({
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
-      localEndpoints: createLocalEndpoints({ store, clock }),
+      localEndpoints: createLocalEndpoints({ store, clock, outbox }),
       clock,
     });
     const wanted = options.port ?? 3000;
@@ -99,8 +102,10 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       server.listen(wanted, host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
+    const url = `http://${host}:${port}`;
+    config.appBaseUrl = url;
     return {
-      url: `http://${host}:${port}`,
+      url,
       port,
       dependencies,
       clock,

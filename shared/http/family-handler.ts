@@ -4,7 +4,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { routesOf, type Family, type Operation, type Route } from '../api/route-table';
 import { matchPath } from '../api/path-template';
 import { describeError, logger } from '../logger';
-import { ApiError, notImplemented } from './api-error';
+import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
+import { hashCredentials } from '../auth/credentials';
+import { principalFromEvent, type Principal } from '../auth/principal';
+import { ApiError, notImplemented, unauthorized } from './api-error';
 import { readParameters, rawBody, type Parameters } from './parameters';
 import { errorResponse } from './response';
 
@@ -16,6 +19,8 @@ export interface ApiRequest {
   event: APIGatewayProxyEvent;
   pathParameters: Record<string, string>;
   parameters: Parameters;
+  /** The caller, on every route the route table marks authenticated. */
+  principal?: Principal;
 }
 
 export type OperationHandler = (request: ApiRequest) => Promise<APIGatewayProxyResult>;
@@ -39,22 +44,42 @@ export const toErrorResponse = (error: unknown): APIGatewayProxyResult => {
   return errorResponse(new ApiError(500, 'Internal error'));
 };
 
-const runOperation = (route: Route, handler: OperationHandler | undefined) => async (event: APIGatewayProxyEvent) => {
-  if (Buffer.byteLength(rawBody(event)) > MAX_BODY_BYTES) throw new ApiError(413, 'The request body is larger than 1 MiB');
-  const parameters = readParameters(event);
-  if (!handler) throw notImplemented();
-  return handler({ route, event, pathParameters: matchPath(route.path, event.path) ?? {}, parameters });
+/**
+ * The authorizer's principal, or, for a form request it let through, the hash parameters of the body checked
+ * by the same authentication module. Runs before anything else the operation does.
+ */
+const resolvePrincipal = async (ports: AuthenticationPorts, event: APIGatewayProxyEvent, parameters: Parameters): Promise<Principal> => {
+  const fromAuthorizer = principalFromEvent(event);
+  if (fromAuthorizer) return fromAuthorizer;
+  const credentials = hashCredentials((name) => parameters.get(name));
+  if (!credentials) throw unauthorized();
+  return authenticate(ports, credentials);
+};
+
+const runOperation =
+  (route: Route, handler: OperationHandler | undefined, ports: AuthenticationPorts) => async (event: APIGatewayProxyEvent) => {
+    if (Buffer.byteLength(rawBody(event)) > MAX_BODY_BYTES) throw new ApiError(413, 'The request body is larger than 1 MiB');
+    const parameters = readParameters(event);
+    const principal = route.authenticated ? await resolvePrincipal(ports, event, parameters) : undefined;
+    if (!handler) throw notImplemented();
+    return handler({ route, event, pathParameters: matchPath(route.path, event.path) ?? {}, parameters, principal });
+  };
+
+/** The principal of an authenticated route; its absence is a wiring error. */
+export const principalOf = (request: ApiRequest): Principal => {
+  if (!request.principal) throw new Error(`route ${request.route.operation} has no principal`);
+  return request.principal;
 };
 
 /**
  * The Lambda handler of one endpoint family: middy with @middy/http-router dispatching every route the route
  * table gives the family. Operations without an implementation answer 501 through the same path.
  */
-export const createFamilyHandler = (family: Family, implementations: Implementations) => {
+export const createFamilyHandler = (family: Family, implementations: Implementations, ports: AuthenticationPorts) => {
   const routes: MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>[] = routesOf(family).map((route) => ({
     method: route.method,
     path: route.path,
-    handler: runOperation(route, implementations[route.operation]) as MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>['handler'],
+    handler: runOperation(route, implementations[route.operation], ports) as MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>['handler'],
   }));
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use({

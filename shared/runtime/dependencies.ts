@@ -1,12 +1,22 @@
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { systemClock, type Clock } from '../clock';
+import type { Mailer } from '../mail/mailer';
+import { SesMailer } from '../mail/ses-mailer';
 import { createDocumentClient, createDynamoDbClient } from '../table/document-client';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../table/table-store';
+
+export interface ServiceConfig {
+  /** Base URL of the UI; password reset links point there. */
+  appBaseUrl: string;
+}
 
 /** The ports every function is built from. Lambda builds them from its environment; the local server builds its own. */
 export interface Dependencies {
   store: TableStore;
   clock: Clock;
+  mailer: Mailer;
+  config: ServiceConfig;
 }
 
 export const dependenciesFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Dependencies => ({
@@ -15,4 +25,6 @@ export const dependenciesFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     env.TABLE_NAME ?? DEFAULT_TABLE_NAME,
   ),
   clock: systemClock,
+  mailer: new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid'),
+  config: { appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid' },
 });

@@ -28,3 +28,12 @@ export const userAccessKey = (userId: number, type: EntityType, id: number): Ite
 export const usernameKey = (username: string): ItemKey => ({ PK: `USERNAME#${username}`, SK: 'USERNAME' });
 export const emailKey = (email: string): ItemKey => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'EMAIL' });
 export const apiKeyKey = (sha256Hex: string): ItemKey => ({ PK: `APIKEY#${sha256Hex}`, SK: 'APIKEY' });
+
+/** Short-lived items are keyed by the SHA-256 of their secret, so a table reader cannot replay them. */
+export const loginTokenKey = (tokenDigest: string): ItemKey => ({ PK: `TOKEN#${tokenDigest}`, SK: 'TOKEN' });
+export const sessionKey = (sessionDigest: string): ItemKey => ({ PK: `SESSION#${sessionDigest}`, SK: 'SESSION' });
+export const resetTokenKey = (tokenDigest: string): ItemKey => ({ PK: `RESET#${tokenDigest}`, SK: 'RESET' });
+/** One used `(user, timestamp)` pair of hash authentication. */
+export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({ PK: `HASHUSE#${userId}#${timestamp}`, SK: 'HASHUSE' });
+/** Reset e-mails sent to one address (by digest) within one UTC hour. */
+export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({ PK: `RESETRATE#${emailDigest}`, SK: `HOUR#${hour}` });

@@ -57,8 +57,13 @@ describe('local API Gateway', () => {
   });
 
   it.each(ROUTES.map((route) => [route.method, route.path] as const))('routes %s %s to its family handler', async (method, path) => {
-    const response = await fetch(`${ctx.service.url}${concretePath(path)}`, { method, redirect: 'manual' });
+    const response = await fetch(`${ctx.service.url}${concretePath(path)}`, {
+      method,
+      redirect: 'manual',
+      headers: { 'X-Api-Key': 'demo-key-0001' },
+    });
     expect(response.status).not.toBe(405);
+    expect(response.status).not.toBe(401);
     const text = await response.text();
     if (response.status === 501) {
       expect(JSON.parse(text)).toEqual({ success: false, message: 'not implemented yet' });

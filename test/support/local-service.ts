@@ -37,9 +37,3 @@ export const scanTable = async (service: LocalService): Promise<Item[]> => {
   } while (startKey);
   return items.sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
 };
-
-export const form = (fields: Record<string, string | string[]>): URLSearchParams => {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
-  return body;
-};

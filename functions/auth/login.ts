@@ -1,0 +1,54 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { SESSION_COOKIE } from '../../shared/auth/credentials';
+import { randomToken, sha256Hex } from '../../shared/auth/crypto';
+import { consumeOnce, expiringItem, SESSION_LIFETIME_MS } from '../../shared/auth/one-time-items';
+import { badRequest } from '../../shared/http/api-error';
+import type { OperationHandler } from '../../shared/http/family-handler';
+import { optionalBoolean } from '../../shared/http/parameter-checks';
+import { isValidCallback, jsonpBody } from '../../shared/http/jsonp';
+import { jsonResponse } from '../../shared/http/response';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { loginTokenKey, sessionKey } from '../../shared/table/keys';
+
+export const REDIRECT_URL = '/index.do';
+const TOKEN = /^[0-9a-fA-F]{32}$/;
+
+type Outcome = { success: true; redirectUrl: string; cookie: string } | { success: false; error: string };
+
+const render = (outcome: Outcome, callback: string | undefined, json: boolean): APIGatewayProxyResult => {
+  const body = outcome.success ? { success: true, redirectUrl: outcome.redirectUrl } : { success: false, error: outcome.error, message: outcome.error };
+  const cookie: Record<string, string> = outcome.success ? { 'Set-Cookie': outcome.cookie } : {};
+  if (callback) {
+    // a script tag cannot read a status, so JSONP failures are 200 with the result inside the callback
+    return {
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/javascript; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...cookie },
+      body: jsonpBody(callback, body),
+    };
+  }
+  if (!outcome.success) return jsonResponse(404, body);
+  if (json) return jsonResponse(200, body, cookie);
+  return { statusCode: 302, headers: { Location: outcome.redirectUrl, ...cookie }, body: '' };
+};
+
+/** GET /rest-api/auth/{authToken}/login.do: consumes the one-time token and opens a session. */
+export const login =
+  ({ store, clock }: Dependencies): OperationHandler =>
+  async ({ parameters, pathParameters }) => {
+    const callback = parameters.get('callback');
+    if (callback !== undefined && !isValidCallback(callback))
+      throw badRequest({ callback: 'must be a plain JavaScript identifier path (letters, digits, _, $ and dots) of at most 64 characters' });
+    const json = optionalBoolean(parameters, 'json') ?? false;
+    const token = pathParameters.authToken ?? '';
+    if (!TOKEN.test(token)) return render({ success: false, error: 'Malformed token: expected 32 hex characters' }, callback, json);
+    const now = clock.now();
+    const consumed = await consumeOnce(store, loginTokenKey(sha256Hex(token.toLowerCase())), now);
+    if (consumed.status === 'expired') return render({ success: false, error: 'Token expired' }, callback, json);
+    if (consumed.status === 'unknown') return render({ success: false, error: 'Unknown or already used token' }, callback, json);
+    const sessionId = randomToken();
+    await store.put({
+      Item: expiringItem(sessionKey(sha256Hex(sessionId)), now, SESSION_LIFETIME_MS, { userId: consumed.item.userId }),
+    });
+    const cookie = `${SESSION_COOKIE}=${sessionId}; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=${SESSION_LIFETIME_MS / 1000}`;
+    return render({ success: true, redirectUrl: REDIRECT_URL, cookie }, callback, json);
+  };

@@ -1,0 +1,124 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { hashPassword, md5Hex, randomToken, sha256Hex } from '../../shared/auth/crypto';
+import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/auth/one-time-items';
+import { getProfile, userIdByEmail } from '../../shared/auth/user-records';
+import { badRequest, notFound } from '../../shared/http/api-error';
+import type { OperationHandler } from '../../shared/http/family-handler';
+import { requiredText } from '../../shared/http/parameter-checks';
+import { jsonResponse } from '../../shared/http/response';
+import { describeError, logger } from '../../shared/logger';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { resetRateKey, resetTokenKey, userHashVerifierKey, userProfileKey } from '../../shared/table/keys';
+
+export const RESET_MAILS_PER_HOUR = 5;
+export const MIN_PASSWORD_LENGTH = 10;
+/** forgot.do answers no sooner than this, known address or not, so timing tells nothing. */
+export const FORGOT_RESPONSE_FLOOR_MS = 250;
+
+const FORGOT_ANSWER = { success: true, message: 'If the address belongs to an account, a password reset e-mail is on its way.' };
+
+/** Counts a reset request for the address in this UTC hour; false once the hour's allowance is spent. */
+const withinHourlyAllowance = async ({ store, clock }: Dependencies, email: string): Promise<boolean> => {
+  const now = clock.now();
+  try {
+    await store.update({
+      Key: resetRateKey(sha256Hex(email.toLowerCase()), now.toISOString().slice(0, 13)),
+      UpdateExpression: 'ADD sent :one SET expiresAt = :expiresAt',
+      ConditionExpression: 'attribute_not_exists(sent) OR sent < :max',
+      ExpressionAttributeValues: { ':one': 1, ':max': RESET_MAILS_PER_HOUR, ':expiresAt': Math.ceil(now.getTime() / 1000) + 7200 },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+const sendResetMail = async (dependencies: Dependencies, email: string): Promise<void> => {
+  const { store, clock, mailer, config } = dependencies;
+  const [allowed, userId] = await Promise.all([withinHourlyAllowance(dependencies, email), userIdByEmail(store, email)]);
+  if (!allowed || userId === undefined) return;
+  const profile = await getProfile(store, userId);
+  if (!profile?.active || !profile.email) return;
+  const token = randomToken();
+  await store.put({ Item: expiringItem(resetTokenKey(sha256Hex(token)), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId }) });
+  await mailer.send({
+    to: profile.email,
+    subject: 'Reset your password',
+    text: [
+      `Hello ${profile.username},`,
+      '',
+      'Someone asked to reset the password of your Delivery Limits account. If it was you, open this link within one hour:',
+      `${config.appBaseUrl}/reset-password.do?token=${token}`,
+      '',
+      'If it was not you, ignore this message; your password stays as it is.',
+    ].join('\n'),
+  });
+};
+
+const waitUntil = (deadline: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
+
+/** POST /rest-api/auth/forgot.do: the same answer, in about the same time, for every address. */
+export const forgotPassword =
+  (dependencies: Dependencies): OperationHandler =>
+  async ({ parameters }) => {
+    const deadline = Date.now() + FORGOT_RESPONSE_FLOOR_MS;
+    const email = parameters.get('email')?.trim() ?? '';
+    if (email.length > 320) throw badRequest({ email: 'must be at most 320 characters' });
+    if (email !== '') {
+      // a failed send must not tell the caller anything either
+      await sendResetMail(dependencies, email).catch((error) => logger.error('password reset mail failed', describeError(error)));
+    }
+    await waitUntil(deadline);
+    return jsonResponse(200, FORGOT_ANSWER);
+  };
+
+/**
+ * POST /rest-api/auth/reset-password.do: consumes the reset token and sets the password, its hash-auth
+ * verifier and the session cut-off in one transaction, so every older session is revoked.
+ */
+export const resetPassword =
+  ({ store, clock }: Dependencies): OperationHandler =>
+  async ({ parameters }) => {
+    const token = requiredText(parameters, 'token', 64);
+    const password = requiredText(parameters, 'password', 256);
+    if (password.length < MIN_PASSWORD_LENGTH) throw badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+    const refusal = notFound('Unknown, used or expired reset token');
+    if (!/^[0-9a-fA-F]{32}$/.test(token)) throw refusal;
+    const tokenKey = resetTokenKey(sha256Hex(token.toLowerCase()));
+    const stored = await store.get(tokenKey);
+    const now = clock.now().getTime();
+    if (!stored || Number(stored.validUntil) <= now) throw refusal;
+    const userId = Number(stored.userId);
+    const passwordHash = await hashPassword(password);
+    const TableName = store.tableName;
+    try {
+      await store.transactWrite({
+        TransactItems: [
+          {
+            Delete: {
+              TableName,
+              Key: tokenKey,
+              ConditionExpression: 'attribute_exists(PK) AND validUntil > :now',
+              ExpressionAttributeValues: { ':now': now },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: userProfileKey(userId),
+              UpdateExpression: 'SET passwordHash = :hash, sessionsValidAfter = :now',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':hash': passwordHash, ':now': now },
+            },
+          },
+          { Put: { TableName, Item: { ...userHashVerifierKey(userId), userId, md5: md5Hex(password) } } },
+        ],
+      });
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) throw refusal;
+      throw error;
+    }
+    return jsonResponse(200, { success: true, message: 'Password changed; sign in again.' });
+  };

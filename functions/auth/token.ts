@@ -1,0 +1,30 @@
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../../shared/auth/crypto';
+import { expiringItem, LOGIN_TOKEN_LIFETIME_MS } from '../../shared/auth/one-time-items';
+import { getProfile, userIdByUsername } from '../../shared/auth/user-records';
+import { ApiError } from '../../shared/http/api-error';
+import type { OperationHandler } from '../../shared/http/family-handler';
+import { requiredText } from '../../shared/http/parameter-checks';
+import { jsonResponse } from '../../shared/http/response';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { loginTokenKey } from '../../shared/table/keys';
+
+const REFUSAL = 'Invalid username or password';
+
+/** Checked against when the user is unknown, so that every refusal costs one scrypt. */
+let decoyHash: Promise<string> | undefined;
+const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy password that never matches'));
+
+/** POST /rest-api/auth/token.do: username and password for a one-time token. One answer for every refusal. */
+export const issueToken =
+  ({ store, clock }: Dependencies): OperationHandler =>
+  async ({ parameters }) => {
+    const username = requiredText(parameters, 'username', 256);
+    const password = requiredText(parameters, 'password', 256);
+    const userId = await userIdByUsername(store, username);
+    const profile = userId === undefined ? undefined : await getProfile(store, userId);
+    const matches = await verifyPassword(password, profile?.passwordHash ?? (await decoy()));
+    if (!profile || !matches || profile.active !== true) throw new ApiError(401, REFUSAL, undefined, { error: REFUSAL });
+    const token = randomToken();
+    await store.put({ Item: expiringItem(loginTokenKey(sha256Hex(token)), clock.now(), LOGIN_TOKEN_LIFETIME_MS, { userId: profile.userId }) });
+    return jsonResponse(200, { success: true, authToken: token, role: profile.role });
+  };

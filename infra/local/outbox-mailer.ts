@@ -1,0 +1,13 @@
+import type { Clock } from '../../shared/clock';
+import type { MailMessage, Mailer } from '../../shared/mail/mailer';
+
+/** Locally, mail is kept in memory and shown by `GET /_local/outbox`, oldest first. */
+export class OutboxMailer implements Mailer {
+  readonly messages: (MailMessage & { sentAt: string })[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.messages.push({ ...message, sentAt: this.clock.now().toISOString() });
+  }
+}

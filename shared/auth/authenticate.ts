@@ -1,0 +1,78 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Clock } from '../clock';
+import { unauthorized } from '../http/api-error';
+import { hashUseKey, sessionKey } from '../table/keys';
+import type { TableStore } from '../table/table-store';
+import type { Credentials } from './credentials';
+import { sha256Hex } from './crypto';
+import { HASH_WINDOW_MS, isHashValid, isTimestampFresh } from './hash-scheme';
+import type { AuthenticationMethod, Principal } from './principal';
+import { getProfile, getProfileAndVerifier, userIdByApiKeyDigest, userIdByUsername, type UserProfile } from './user-records';
+
+const REFUSAL = 'Invalid or expired credentials';
+
+export interface AuthenticationPorts {
+  store: TableStore;
+  clock: Clock;
+}
+
+const principalOf = (profile: UserProfile | undefined, method: AuthenticationMethod): Principal => {
+  if (!profile || profile.active !== true) throw unauthorized(REFUSAL);
+  return { userId: profile.userId, username: profile.username, role: profile.role, method };
+};
+
+const byApiKey = async ({ store }: AuthenticationPorts, key: string): Promise<Principal> => {
+  const userId = await userIdByApiKeyDigest(store, sha256Hex(key));
+  if (userId === undefined) throw unauthorized(REFUSAL);
+  return principalOf(await getProfile(store, userId), 'apiKey');
+};
+
+/** Records the `(user, timestamp)` pair; a second use inside the window is a replay. */
+const markHashUsed = async (store: TableStore, userId: number, timestamp: string, now: Date): Promise<void> => {
+  try {
+    await store.put({
+      Item: { ...hashUseKey(userId, timestamp), expiresAt: Math.ceil((now.getTime() + 2 * HASH_WINDOW_MS) / 1000) },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw unauthorized(REFUSAL);
+    throw error;
+  }
+};
+
+const byHash = async (
+  { store, clock }: AuthenticationPorts,
+  { username, timestamp, hash }: { username: string; timestamp: string; hash: string },
+): Promise<Principal> => {
+  const now = clock.now();
+  if (!isTimestampFresh(timestamp, now) || username.length > 256 || hash.length > 64) throw unauthorized(REFUSAL);
+  const userId = await userIdByUsername(store, username);
+  if (userId === undefined) throw unauthorized(REFUSAL);
+  const { profile, verifier } = await getProfileAndVerifier(store, userId);
+  if (!verifier || !isHashValid(verifier, timestamp, hash)) throw unauthorized(REFUSAL);
+  const principal = principalOf(profile, 'hash');
+  await markHashUsed(store, userId, timestamp, now);
+  return principal;
+};
+
+const bySession = async ({ store, clock }: AuthenticationPorts, sessionId: string): Promise<Principal> => {
+  if (!/^[0-9a-f]{32}$/.test(sessionId)) throw unauthorized(REFUSAL);
+  const session = await store.get(sessionKey(sha256Hex(sessionId)));
+  const now = clock.now().getTime();
+  if (!session || Number(session.validUntil) <= now) throw unauthorized(REFUSAL);
+  const profile = await getProfile(store, Number(session.userId));
+  if (profile && Number(session.createdAt) < (profile.sessionsValidAfter ?? 0)) throw unauthorized(REFUSAL);
+  return principalOf(profile, 'session');
+};
+
+/** Resolves credentials to an active user, or throws a 401. The one module behind the authorizer and the families. */
+export const authenticate = (ports: AuthenticationPorts, credentials: Credentials): Promise<Principal> => {
+  switch (credentials.kind) {
+    case 'apiKey':
+      return byApiKey(ports, credentials.key);
+    case 'hash':
+      return byHash(ports, credentials);
+    case 'session':
+      return bySession(ports, credentials.sessionId);
+  }
+};

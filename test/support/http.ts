@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+export const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+
+/** Hash-authentication parameters exactly as Epom clients compute them. */
+export const hashAuth = (username: string, password: string, timestamp: number): Record<string, string> => ({
+  username,
+  timestamp: String(timestamp),
+  hash: md5(md5(password) + String(timestamp)),
+});
+
+export const postForm = (url: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) => {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body, redirect: 'manual' });
+};
+
+export const withQuery = (url: string, query: Record<string, string>): string => `${url}?${new URLSearchParams(query)}`;
+
+export const setClock = (baseUrl: string, body: { now: string | null } | { advanceSeconds: number }) =>
+  fetch(`${baseUrl}/_local/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
