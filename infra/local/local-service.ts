@@ -12,6 +12,7 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
 import { createLocalServer } from './local-server';
+import { InProcessResetQueue } from './in-process-reset-queue';
 import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
 
@@ -34,6 +35,7 @@ export interface LocalService {
   port: number;
   dependencies: Dependencies;
   clock: ControllableClock;
+  resetQueue: InProcessResetQueue;
   catalogCounts?: CatalogCounts;
   stop(): Promise<void>;
 }
@@ -85,7 +87,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const clock = new ControllableClock();
     const outbox = new OutboxMailer(clock);
     const config = { appBaseUrl: '' };
-    const dependencies: Dependencies = { store, clock, mailer: outbox, config };
+    const resetQueue = new InProcessResetQueue();
+    const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, config };
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const server = createLocalServer({
@@ -109,6 +112,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       port,
       dependencies,
       clock,
+      resetQueue,
       catalogCounts,
       stop: async () => {
         server.closeAllConnections();

@@ -1,7 +1,10 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { systemClock, type Clock } from '../clock';
+import type { ResetQueue } from '../limits/reset-queue';
 import type { Mailer } from '../mail/mailer';
 import { SesMailer } from '../mail/ses-mailer';
+import { SqsResetQueue } from '../queue/sqs-reset-queue';
 import { createDocumentClient, createDynamoDbClient } from '../table/document-client';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../table/table-store';
@@ -16,6 +19,7 @@ export interface Dependencies {
   store: TableStore;
   clock: Clock;
   mailer: Mailer;
+  resetQueue: ResetQueue;
   config: ServiceConfig;
 }
 
@@ -26,5 +30,6 @@ export const dependenciesFromEnvironment = (env: NodeJS.ProcessEnv = process.env
   ),
   clock: systemClock,
   mailer: new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid'),
+  resetQueue: new SqsResetQueue(new SQSClient({}), env.RESET_QUEUE_URL ?? ''),
   config: { appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid' },
 });

@@ -37,3 +37,13 @@ export const resetTokenKey = (tokenDigest: string): ItemKey => ({ PK: `RESET#${t
 export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({ PK: `HASHUSE#${userId}#${timestamp}`, SK: 'HASHUSE' });
 /** Reset e-mails sent to one address (by digest) within one UTC hour. */
 export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({ PK: `RESETRATE#${emailDigest}`, SK: `HOUR#${hour}` });
+
+export const LIMIT_SK = 'LIMIT';
+export const COUNTER_PREFIX = 'CTR#';
+export const limitKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: LIMIT_SK });
+/** A counter bucket of an entity: `CTR#D#2026-11-22`, `CTR#W#2026-W47`, `CTR#M#2026-11`, `CTR#T`. */
+export const counterKey = (type: EntityType, id: number, bucket: string): ItemKey => ({ PK: entityPK(type, id), SK: `${COUNTER_PREFIX}${bucket}` });
+/** Hours and impressions since the last conversion of a demand entity. */
+export const noConversionKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'NOCONV' });
+/** Source of record ids: one atomic counter per kind. */
+export const sequenceKey = (kind: string): ItemKey => ({ PK: `SEQUENCE#${kind}`, SK: 'SEQUENCE' });

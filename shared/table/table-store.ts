@@ -28,6 +28,22 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
   return result;
 };
 
+/** Chunks of one batch read run this many at a time. */
+const BATCH_GET_CONCURRENCY = 8;
+
+const inParallel = async <T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+};
+
 const backoff = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
 
@@ -46,19 +62,23 @@ export class TableStore {
     return result.Item;
   }
 
+  /** Items of the keys that exist, in no particular order; 100 keys a request, several requests at once. */
   async batchGet(keys: readonly ItemKey[]): Promise<Item[]> {
+    const perChunk = await inParallel(chunks(keys, BATCH_GET_LIMIT), BATCH_GET_CONCURRENCY, (chunk) => this.batchGetChunk(chunk));
+    return perChunk.flat();
+  }
+
+  private async batchGetChunk(chunk: ItemKey[]): Promise<Item[]> {
     const items: Item[] = [];
-    for (const chunk of chunks(keys, BATCH_GET_LIMIT)) {
-      let pending: ItemKey[] = chunk;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed after retries');
-        if (attempt > 0) await backoff(attempt);
-        const result = await this.client.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        items.push(...(result.Responses?.[this.tableName] ?? []));
-        pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as ItemKey[] | undefined) ?? [];
-      }
+    let pending: ItemKey[] = chunk;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed after retries');
+      if (attempt > 0) await backoff(attempt);
+      const result = await this.client.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      items.push(...(result.Responses?.[this.tableName] ?? []));
+      pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as ItemKey[] | undefined) ?? [];
     }
     return items;
   }

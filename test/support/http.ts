@@ -19,3 +19,22 @@ export const withQuery = (url: string, query: Record<string, string>): string =>
 
 export const setClock = (baseUrl: string, body: { now: string | null } | { advanceSeconds: number }) =>
   fetch(`${baseUrl}/_local/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A small client for one local service and one API key. */
+export const apiClient = (baseUrl: string, apiKey: string) => {
+  const headers = { 'X-Api-Key': apiKey };
+  return {
+    get: (path: string) => fetch(`${baseUrl}${path}`, { headers }),
+    post: (path: string, fields: Record<string, string | string[]> = {}) => postForm(`${baseUrl}${path}`, fields, headers),
+    delete: (path: string) => fetch(`${baseUrl}${path}`, { method: 'DELETE', headers }),
+  };
+};
+
+export const importCatalog = async (baseUrl: string, catalog: unknown): Promise<void> => {
+  const response = await fetch(`${baseUrl}/_local/catalog`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(catalog),
+  });
+  if (response.status !== 200) throw new Error(`catalog refused: ${await response.text()}`);
+};

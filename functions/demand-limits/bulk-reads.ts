@@ -1,0 +1,151 @@
+import { hasUpdateAccess, loadGrants, permissionLevel, requirePermission, type Grants } from '../../shared/auth/authorization';
+import { MANAGE_CAPPING } from '../../shared/auth/permission-names';
+import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
+import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
+import { optionalBoolean } from '../../shared/http/parameter-checks';
+import { jsonResponse } from '../../shared/http/response';
+import { LEVEL_POLICIES, type LevelPolicy } from '../../shared/limits/level-policy';
+import { parseLimitDate } from '../../shared/limits/limit-dates';
+import { currentBucketKeys, entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/limits/limit-store';
+import { renderLimit } from '../../shared/limits/limit-view';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { entityPK, type EntityType } from '../../shared/table/keys';
+import type { Item, TableStore } from '../../shared/table/table-store';
+
+/** The spec caps the campaign bulk read at 10,000 rows, with no paging and no total. */
+export const MAX_BULK_ROWS = 10_000;
+/** `notFound` and `accessForbidden` list this many ids, then say how many more. */
+const LISTED_IDS = 50;
+
+const describeIds = (ids: readonly number[]): string =>
+  ids.length <= LISTED_IDS ? ids.join(', ') : `${ids.slice(0, LISTED_IDS).join(', ')} … and ${ids.length - LISTED_IDS} more`;
+
+const idList = (request: ApiRequest, name: string): number[] => {
+  const values = request.parameters.list(name);
+  const bad = values.filter((value) => !/^\d{1,15}$/.test(value) || Number(value) < 1);
+  if (bad.length > 0) throw badRequest({ [name]: `must be positive integers; not: ${bad.slice(0, 10).join(', ')}` });
+  return [...new Set(values.map(Number))];
+};
+
+const optionalDate = (request: ApiRequest, name: string): number | undefined => {
+  const text = request.parameters.get(name);
+  if (text === undefined) return undefined;
+  const parsed = parseLimitDate(text, 0);
+  if (!parsed.ok) throw badRequest({ [name]: parsed.reason });
+  return parsed.value;
+};
+
+/** Entities, limits and, for entities that have a limit, current counters: two rounds of batched reads. */
+const loadMany = async (store: TableStore, type: EntityType, ids: readonly number[], now: Date): Promise<Map<number, EntityLimit>> => {
+  const first = await store.batchGet(ids.flatMap((id) => entityLimitKeys(type, id, now, false)));
+  const byPartition = new Map<string, Item[]>();
+  for (const item of first) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);
+  const limited = ids.filter((id) => byPartition.get(entityPK(type, id))?.some((item) => item.SK === 'LIMIT'));
+  for (const item of await store.batchGet(limited.flatMap((id) => currentBucketKeys(type, id, now).map(({ key }) => key))))
+    byPartition.get(String(item.PK))!.push(item);
+  return new Map(ids.map((id) => [id, entityLimitFromItems(type, id, byPartition.get(entityPK(type, id)) ?? [], now)]));
+};
+
+/** Every campaign the caller's shares reach: its campaign shares and the campaigns of its advertiser shares. */
+const accessibleCampaignIds = async (store: TableStore, grants: Grants): Promise<number[]> => {
+  const ids = new Set<number>();
+  const advertisers: string[] = [];
+  for (const [pk] of grants.shares) {
+    if (pk.startsWith('CAMPAIGN#')) ids.add(Number(pk.slice('CAMPAIGN#'.length)));
+    if (pk.startsWith('ADVERTISER#')) advertisers.push(pk);
+  }
+  const { indexName, partitionKey } = TABLE_DEFINITION.byParentIndex;
+  const children = await Promise.all(
+    advertisers.map((parent) =>
+      store.query({
+        IndexName: indexName,
+        KeyConditionExpression: '#parent = :parent',
+        ExpressionAttributeNames: { '#parent': partitionKey },
+        ExpressionAttributeValues: { ':parent': parent },
+        ProjectionExpression: 'id',
+      }),
+    ),
+  );
+  for (const item of children.flat()) ids.add(Number(item.id));
+  return [...ids].sort((a, b) => a - b);
+};
+
+const requireReadPermission = (grants: Grants) =>
+  requirePermission(permissionLevel(grants, MANAGE_CAPPING), MANAGE_CAPPING, ['ENABLED', 'READONLY']);
+
+const render = (policy: LevelPolicy, grants: Grants, id: number, loaded: EntityLimit) =>
+  renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants));
+
+/** GET /rest-api/campaign/limits.do */
+export const bulkCampaignLimits =
+  ({ store, clock }: Dependencies): OperationHandler =>
+  async (request) => {
+    const policy = LEVEL_POLICIES.campaign;
+    const grants = await loadGrants(store, principalOf(request).userId);
+    requireReadPermission(grants);
+    const requested = request.parameters.has('campaignIds') ? idList(request, 'campaignIds') : undefined;
+    const from = optionalDate(request, 'startDateFrom');
+    const to = optionalDate(request, 'startDateTo');
+    const activeOnly = optionalBoolean(request.parameters, 'activeCampaignOnly') ?? false;
+    const ids = (requested ?? (await accessibleCampaignIds(store, grants))).slice(0, MAX_BULK_ROWS);
+    const loaded = await loadMany(store, 'CAMPAIGN', ids, clock.now());
+
+    const notFoundIds: number[] = [];
+    const forbiddenIds: number[] = [];
+    const limits: Record<string, unknown>[] = [];
+    const withNoLimits: number[] = [];
+    for (const id of ids) {
+      const { entity, limit } = loaded.get(id)!;
+      if (!entity || entity.deleted) {
+        if (requested) notFoundIds.push(id);
+        continue;
+      }
+      if (!hasUpdateAccess(grants, entity)) {
+        if (requested) forbiddenIds.push(id);
+        continue;
+      }
+      if (activeOnly && !entity.active) continue;
+      if (!limit) {
+        withNoLimits.push(id);
+        continue;
+      }
+      const filtered = from !== undefined || to !== undefined;
+      const start = limit.startDate;
+      if (filtered && (start === undefined || (from !== undefined && start < from) || (to !== undefined && start > to))) continue;
+      limits.push(render(policy, grants, id, loaded.get(id)!));
+    }
+    if (requested && requested.length > 0 && notFoundIds.length + forbiddenIds.length === ids.length) {
+      if (forbiddenIds.length > 0) throw forbidden(`No update access to campaigns ${describeIds(forbiddenIds)}`);
+      throw notFound(`Campaigns not found: ${describeIds(notFoundIds)}`);
+    }
+    return jsonResponse(200, {
+      success: true,
+      ...(limits.length > 0 ? { limits } : {}),
+      withNoLimits,
+      ...(notFoundIds.length > 0 ? { notFound: describeIds(notFoundIds), notFoundIds } : {}),
+      ...(forbiddenIds.length > 0 ? { accessForbidden: describeIds(forbiddenIds), accessForbiddenIds: forbiddenIds } : {}),
+    });
+  };
+
+/** GET /rest-api/banners/limits.do: all or nothing; banners without limits are skipped. */
+export const bulkBannerLimits =
+  ({ store, clock }: Dependencies): OperationHandler =>
+  async (request) => {
+    const policy = LEVEL_POLICIES.banner;
+    const grants = await loadGrants(store, principalOf(request).userId);
+    requireReadPermission(grants);
+    const ids = idList(request, 'bannerIds');
+    if (ids.length === 0) throw badRequest({ bannerIds: 'at least one banner id is required' });
+    if (ids.length > MAX_BULK_ROWS) throw badRequest({ bannerIds: `at most ${MAX_BULK_ROWS} ids` });
+    const loaded = await loadMany(store, 'BANNER', ids, clock.now());
+    const unknown = ids.filter((id) => {
+      const entity = loaded.get(id)!.entity;
+      return !entity || entity.deleted;
+    });
+    if (unknown.length > 0) throw notFound(`Banners not found: ${describeIds(unknown)}`);
+    const refused = ids.filter((id) => !hasUpdateAccess(grants, loaded.get(id)!.entity!));
+    if (refused.length > 0) throw forbidden(`No update access to banners ${describeIds(refused)}`);
+    const limited = ids.filter((id) => loaded.get(id)!.limit);
+    return jsonResponse(200, limited.map((id) => render(policy, grants, id, loaded.get(id)!)));
+  };

@@ -1,0 +1,122 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { loadGrants, permissionLevel, requireUpdatableEntity } from '../auth/authorization';
+import { ApiError, badRequest, forbidden, notFound } from '../http/api-error';
+import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
+import { jsonResponse } from '../http/response';
+import { LEVEL_POLICIES } from '../limits/level-policy';
+import { planLimitChange } from '../limits/limit-change';
+import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRequest } from '../limits/limit-store';
+import { renderLimit } from '../limits/limit-view';
+import { parseResetNames, resetPermissions } from '../limits/reset-plan';
+import { describeError, logger } from '../logger';
+import type { Dependencies } from '../runtime/dependencies';
+import { optionalTimezoneOffset, positiveId } from './request-values';
+
+/** Enough for 50 writers racing on one record; each lost race re-reads and re-judges. */
+const MAX_WRITE_ATTEMPTS = 60;
+
+const backoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5))));
+
+const busy = () => new ApiError(503, 'The limit is being changed by many callers at once; retry shortly', undefined, {}, { 'Retry-After': '1' });
+
+const ignoredFields = (ignored: Record<string, string>) =>
+  Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
+
+/** Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, limit, counters. */
+const loadContext = async ({ store, clock }: Dependencies, request: ApiRequest) => {
+  const policy = LEVEL_POLICIES[request.route.level!];
+  const id = positiveId(request.pathParameters[policy.idField], policy.idField);
+  const now = clock.now();
+  const [grants, loaded] = await Promise.all([
+    loadGrants(store, principalOf(request).userId),
+    loadEntityLimit(store, policy.entityType, id, now),
+  ]);
+  requireUpdatableEntity(grants, policy.entityType, id, loaded.entity);
+  return { policy, id, now, grants, loaded };
+};
+
+/** read, set, update, reset and delete for all five levels: one implementation, parameterised by the level's policy. */
+export const limitOperations = (dependencies: Dependencies): Implementations => {
+  const { store } = dependencies;
+
+  const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
+    const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
+    for (let attempt = 1; ; attempt++) {
+      const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
+      if (!limit && mode === 'update') throw notFound(`${policy.level} ${id} has no limits; create them with set.do`);
+      policy.requireWrite(grants, !limit);
+      const plan = planLimitChange(limit, change, policy.capPolicy(grants));
+      if (plan.outcome === 'invalid') throw badRequest(plan.errors);
+      if (plan.outcome === 'forbidden')
+        throw forbidden(`Changing ${plan.field} requires the "${plan.permission}" permission`, { permission: plan.permission });
+      const limitId = limit?.id ?? (await nextId(store, 'LIMIT'));
+      try {
+        await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (attempt >= MAX_WRITE_ATTEMPTS) throw busy();
+        await backoff(attempt);
+        continue;
+      }
+      const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };
+      const view = renderLimit(policy.idField, id, saved, loaded.buckets, policy.viewPolicy(grants));
+      return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored) });
+    }
+  };
+
+  return {
+    'limits.read': async (request) => {
+      const { policy, id, grants, loaded } = await loadContext(dependencies, request);
+      policy.requireRead(grants);
+      const offset = optionalTimezoneOffset(request);
+      return jsonResponse(200, renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants), offset));
+    },
+
+    'limits.set': write('set'),
+    'limits.update': write('update'),
+
+    'limits.reset': async (request) => {
+      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
+      policy.requireReset(grants);
+      const parsed = parseResetNames(request.parameters.list('limitCounters'));
+      if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
+      if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`);
+      for (const needed of resetPermissions(parsed.names, policy.grid, loaded.limit.caps, policy.perActionPermission)) {
+        const [name, level] =
+          needed.kind === 'cap'
+            ? [needed.cap.permission, policy.capPermission(grants, needed.cap)]
+            : [needed.permission, permissionLevel(grants, needed.permission)];
+        if (level !== 'ENABLED') throw forbidden(`Resetting these counters requires the "${name}" permission`, { permission: name });
+      }
+      const reset = {
+        entityType: policy.entityType,
+        entityId: id,
+        limitId: loaded.limit.id,
+        counters: parsed.names,
+        requestedAt: now.toISOString(),
+        requestedBy: principalOf(request).userId,
+      };
+      try {
+        await dependencies.resetQueue.enqueue(reset);
+      } catch (error) {
+        logger.error('queueing a reset failed', describeError(error));
+        throw new ApiError(503, 'The reset could not be queued; nothing was queued. Retry shortly', undefined, {}, { 'Retry-After': '5' });
+      }
+      return jsonResponse(200, {
+        success: true,
+        message: 'Reset queued: the counters change at the next hourly flush',
+        [policy.idField]: id,
+        limitCounters: parsed.names,
+      });
+    },
+
+    'limits.delete': async (request) => {
+      const { policy, id, grants } = await loadContext(dependencies, request);
+      policy.requireDelete(grants);
+      await deleteLimitAndCounters(store, policy.entityType, id);
+      return jsonResponse(200, { success: true, message: 'Limits removed', [policy.idField]: id, limitsSet: false });
+    },
+  };
+};

@@ -1,0 +1,17 @@
+import { badRequest } from '../http/api-error';
+import type { ApiRequest } from '../http/family-handler';
+import { parseTimezoneOffset } from '../limits/limit-dates';
+
+/** A positive integer id from the path or a parameter; anything else is a 400 naming it. */
+export const positiveId = (text: string | undefined, name: string): number => {
+  if (text === undefined || !/^\d{1,15}$/.test(text) || Number(text) < 1) throw badRequest({ [name]: 'must be a positive integer' });
+  return Number(text);
+};
+
+export const optionalTimezoneOffset = (request: ApiRequest): number | undefined => {
+  const text = request.parameters.get('timezoneOffset');
+  if (text === undefined) return undefined;
+  const parsed = parseTimezoneOffset(text);
+  if (!parsed.ok) throw badRequest({ timezoneOffset: parsed.reason });
+  return parsed.value;
+};
