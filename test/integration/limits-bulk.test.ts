@@ -69,7 +69,7 @@ describe('GET /rest-api/campaign/limits.do', () => {
   });
 
   it('refuses malformed parameters and callers without Manage Capping & Limitations', async () => {
-    for (const params of [{ campaignIds: '1,x' }, { startDateFrom: '2026-12' }, { activeCampaignOnly: 'yes' }]) {
+    for (const params of [{ campaignIds: '1,x' }, { startDateFrom: '2026-12' }, { activeCampaignOnly: 'yes' }] as Record<string, string>[]) {
       const { status, body } = await json(await alice().get(query(params)));
       expect(status, JSON.stringify(params)).toBe(400);
       expect(Object.keys(body.errors as object)).toEqual(Object.keys(params));

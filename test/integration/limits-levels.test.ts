@@ -41,7 +41,7 @@ describe.each(LEVELS)('limits of a $level', ({ level, id, deleted, idField, side
     expect(await set.json()).toMatchObject({ success: true, [idField]: id, limitsSet: true, dailyClicksLimit: 5, dailyClicks: 0, totalImpressionsLimit: 1000, totalImpressions: 0, evenPacing: true });
     const update = await api().post(`${base}/limits/update.do`, { weeklyClicksLimit: '50', dailyClicks: '3', totalImpressions: '9', colour: 'red' });
     expect(update.status).toBe(200);
-    const body = await update.json();
+    const body = (await update.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
       dailyClicksLimit: 5,
       weeklyClicksLimit: 50,
@@ -81,7 +81,7 @@ describe.each(LEVELS)('limits of a $level', ({ level, id, deleted, idField, side
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true, limitCounters: ['DAILY_CLICKS', 'TOTAL_IMPRESSIONS', 'TOTAL_REQUESTS'] });
     expect(ctx.service.resetQueue.size).toBe(queued + 1);
-    for (const bad of [{}, { limitCounters: '' }, { limitCounters: 'daily_clicks' }, { limitCounters: 'DAILY_CLICKS,NOPE' }]) {
+    for (const bad of [{}, { limitCounters: '' }, { limitCounters: 'daily_clicks' }, { limitCounters: 'DAILY_CLICKS,NOPE' }] as Record<string, string>[]) {
       const refused = await api().post(`${base}/limits/reset.do`, bad);
       expect(refused.status, JSON.stringify(bad)).toBe(400);
       expect(await refused.json()).toMatchObject({ errors: { limitCounters: expect.any(String) } });
