@@ -47,3 +47,15 @@ export const counterKey = (type: EntityType, id: number, bucket: string): ItemKe
 export const noConversionKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'NOCONV' });
 /** Source of record ids: one atomic counter per kind. */
 export const sequenceKey = (kind: string): ItemKey => ({ PK: `SEQUENCE#${kind}`, SK: 'SEQUENCE' });
+
+export const ACTION_LIMIT_PREFIX = 'ACTION#';
+/** The per-action limit of one action on one entity: at most one per pair, by construction of the key. */
+export const actionLimitKey = (type: EntityType, id: number, actionId: number): ItemKey => ({ PK: entityPK(type, id), SK: `${ACTION_LIMIT_PREFIX}${actionId}` });
+/** The per-action switch (`actionLimitsEnabled`) of an advertiser, campaign or banner. */
+export const actionSwitchKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'ACTION_SWITCH' });
+export const ACTION_COUNTER_PREFIX = 'ACTCTR#';
+/** Conversions of one action on one entity in one bucket: `ACTCTR#7#D#2026-11-22`, `ACTCTR#7#T`. */
+export const actionCounterKey = (type: EntityType, id: number, actionId: number, bucket: string): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `${ACTION_COUNTER_PREFIX}${actionId}#${bucket}`,
+});
