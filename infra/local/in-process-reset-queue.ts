@@ -1,21 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import type { ResetQueue, ResetRequest } from '../../shared/limits/reset-queue';
+import type { ReceivedReset, ResetSource } from '../../shared/resets/reset-source';
 
-/** Locally, queued resets wait in memory until the flush drains them. */
-export class InProcessResetQueue implements ResetQueue {
-  private pending: ResetRequest[] = [];
+/**
+ * Locally, queued resets wait in memory until the flush. Like SQS, a received reset stays hidden until it is
+ * acknowledged, and one not acknowledged comes back on `release()` (the end of a flush).
+ */
+export class InProcessResetQueue implements ResetQueue, ResetSource {
+  private waiting: { receipt: string; request: ResetRequest }[] = [];
+  private inFlight = new Map<string, ResetRequest>();
 
   async enqueue(request: ResetRequest): Promise<void> {
-    this.pending.push(structuredClone(request));
+    this.waiting.push({ receipt: randomUUID(), request: structuredClone(request) });
   }
 
-  /** Takes every waiting reset, oldest first. */
-  drain(): ResetRequest[] {
-    const drained = this.pending;
-    this.pending = [];
-    return drained;
+  async receive(max: number): Promise<ReceivedReset[]> {
+    const taken = this.waiting.splice(0, max);
+    for (const { receipt, request } of taken) this.inFlight.set(receipt, request);
+    return taken.map(({ receipt, request }) => ({ receipt, request: structuredClone(request) }));
+  }
+
+  async acknowledge(receipts: readonly string[]): Promise<void> {
+    for (const receipt of receipts) this.inFlight.delete(receipt);
+  }
+
+  /** Returns what was received but not acknowledged to the queue. */
+  release(): void {
+    for (const [receipt, request] of this.inFlight) this.waiting.push({ receipt, request });
+    this.inFlight.clear();
   }
 
   get size(): number {
-    return this.pending.length;
+    return this.waiting.length + this.inFlight.size;
   }
 }

@@ -1,8 +1,14 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { importCatalog } from '../../shared/catalog/catalog-import';
 import { jsonResponse } from '../../shared/http/response';
-import type { TableStore } from '../../shared/table/table-store';
+import type { SQSEvent } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createRecorder } from '../../functions/delivery-recorder/handler';
+import { createHandler as createFlush } from '../../functions/reset-flush/handler';
+import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { ControllableClock } from './controllable-clock';
+import type { InMemoryEvents } from './in-memory-sinks';
+import type { InProcessResetQueue } from './in-process-reset-queue';
 import type { OutboxMailer } from './outbox-mailer';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
@@ -24,10 +30,37 @@ const parseJson = (body: string): { value: unknown } | { error: APIGatewayProxyR
 };
 
 export interface LocalEndpointParts {
-  store: TableStore;
+  dependencies: Dependencies;
   clock: ControllableClock;
   outbox: OutboxMailer;
+  resetQueue: InProcessResetQueue;
+  events: InMemoryEvents;
 }
+
+/** The recorder Lambda, fed the posted events as an SQS batch of one message per event. */
+const deliveryEndpoint = (dependencies: Dependencies): LocalHandler => {
+  const recorder = createRecorder(dependencies);
+  return async (body) => {
+    const parsed = parseJson(body);
+    if ('error' in parsed) return parsed.error;
+    if (!Array.isArray(parsed.value)) return failure(400, 'Send a JSON array of delivery events');
+    const records = parsed.value.map((event) => ({ messageId: randomUUID(), body: JSON.stringify(event) }));
+    const { response, summary } = await recorder({ Records: records } as unknown as SQSEvent);
+    return jsonResponse(200, { ...summary, failedMessageIds: response.batchItemFailures.map((failure) => failure.itemIdentifier) });
+  };
+};
+
+/** The reset-flush Lambda, draining the in-process queue now rather than at the top of the hour. */
+const flushEndpoint = (dependencies: Dependencies, queue: InProcessResetQueue): LocalHandler => {
+  const flush = createFlush(dependencies, queue);
+  return async () => {
+    try {
+      return jsonResponse(200, await flush({}));
+    } finally {
+      queue.release();
+    }
+  };
+};
 
 const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> => ({
   'GET /_local/clock': async () => jsonResponse(200, { now: clock.now().toISOString() }),
@@ -56,12 +89,15 @@ export const createLocalEndpoints = (parts: LocalEndpointParts, extra: Record<st
     'POST /_local/catalog': async (body) => {
       const parsed = parseJson(body);
       if ('error' in parsed) return parsed.error;
-      const result = await importCatalog(parts.store, parsed.value);
+      const result = await importCatalog(parts.dependencies.store, parsed.value);
       return result.ok
         ? jsonResponse(200, { success: true, imported: result.counts })
         : failure(400, 'The catalog is invalid; nothing was written', { problems: result.problems });
     },
     'GET /_local/outbox': async () => jsonResponse(200, parts.outbox.messages),
+    'GET /_local/events': async () => jsonResponse(200, parts.events.published),
+    'POST /_local/delivery': deliveryEndpoint(parts.dependencies),
+    'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
     ...clockEndpoints(parts.clock),
     ...extra,
   };

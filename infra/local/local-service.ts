@@ -13,6 +13,7 @@ import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
 import { createLocalServer } from './local-server';
 import { InProcessResetQueue } from './in-process-reset-queue';
+import { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
 
@@ -36,6 +37,8 @@ export interface LocalService {
   dependencies: Dependencies;
   clock: ControllableClock;
   resetQueue: InProcessResetQueue;
+  events: InMemoryEvents;
+  deadLetters: InMemoryDeadLetters;
   catalogCounts?: CatalogCounts;
   stop(): Promise<void>;
 }
@@ -88,13 +91,15 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const outbox = new OutboxMailer(clock);
     const config = { appBaseUrl: '' };
     const resetQueue = new InProcessResetQueue();
-    const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, config };
+    const events = new InMemoryEvents();
+    const deadLetters = new InMemoryDeadLetters();
+    const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config };
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const server = createLocalServer({
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
-      localEndpoints: createLocalEndpoints({ store, clock, outbox }),
+      localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events }),
       clock,
     });
     const wanted = options.port ?? 3000;
@@ -113,6 +118,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       dependencies,
       clock,
       resetQueue,
+      events,
+      deadLetters,
       catalogCounts,
       stop: async () => {
         server.closeAllConnections();

@@ -22,6 +22,7 @@ export type Operation =
   | 'limits.update'
   | 'limits.reset'
   | 'limits.delete'
+  | 'limits.status'
   | 'limits.bulkCampaigns'
   | 'limits.bulkBanners'
   | 'perAction.list'
@@ -53,6 +54,7 @@ const limitRoutes = (level: LimitLevel, family: Family): Route[] => {
     { ...common, operation: 'limits.update', method: 'POST', path: `${base}/limits/update.do`, summary: `Merge into an existing ${level} limit` },
     { ...common, operation: 'limits.reset', method: 'POST', path: `${base}/limits/reset.do`, summary: `Queue a reset of ${level} counters` },
     { ...common, operation: 'limits.delete', method: 'DELETE', path: `${base}/limits.do`, summary: `Delete the ${level} limit and its counters` },
+    { ...common, operation: 'limits.status', method: 'GET', path: `${base}/limits/status.do`, summary: `Whether the ${level} may deliver now, and why not` },
   ];
 };
 

@@ -3,6 +3,7 @@ import { loadGrants, permissionLevel, requireUpdatableEntity } from '../auth/aut
 import { ApiError, badRequest, forbidden, notFound } from '../http/api-error';
 import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
 import { jsonResponse } from '../http/response';
+import type { CapDefinition } from '../limits/cap-grid';
 import { LEVEL_POLICIES } from '../limits/level-policy';
 import { planLimitChange } from '../limits/limit-change';
 import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRequest } from '../limits/limit-store';
@@ -10,6 +11,8 @@ import { renderLimit } from '../limits/limit-view';
 import { parseResetNames, resetPermissions } from '../limits/reset-plan';
 import { describeError, logger } from '../logger';
 import type { Dependencies } from '../runtime/dependencies';
+import { servingDecision } from '../serving/serving-decision';
+import { loadServingChain } from '../serving/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
 
 /** Enough for 50 writers racing on one record; each lost race re-reads and re-judges. */
@@ -72,6 +75,14 @@ export const limitOperations = (dependencies: Dependencies): Implementations => 
       policy.requireRead(grants);
       const offset = optionalTimezoneOffset(request);
       return jsonResponse(200, renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants), offset));
+    },
+
+    'limits.status': async (request) => {
+      const { policy, now, grants, loaded } = await loadContext(dependencies, request);
+      policy.requireRead(grants);
+      const chain = await loadServingChain(store, loaded.entity!, now);
+      const visible = (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED';
+      return jsonResponse(200, { ...servingDecision(chain, now, visible), countersAsOf: now.toISOString() });
     },
 
     'limits.set': write('set'),

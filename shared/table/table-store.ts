@@ -14,6 +14,7 @@ import {
   type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { inParallel } from '../concurrency';
 import type { ItemKey } from './keys';
 
 export type Item = Record<string, unknown>;
@@ -30,19 +31,6 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 
 /** Chunks of one batch read run this many at a time. */
 const BATCH_GET_CONCURRENCY = 8;
-
-const inParallel = async <T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-};
 
 const backoff = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
