@@ -38,3 +38,6 @@ export const importCatalog = async (baseUrl: string, catalog: unknown): Promise<
   });
   if (response.status !== 200) throw new Error(`catalog refused: ${await response.text()}`);
 };
+
+export const postJson = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
