@@ -1,10 +1,13 @@
 import { createFamilyHandler } from '../../shared/http/family-handler';
-import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import { systemClock } from '../../shared/clock';
+import { configFromEnvironment, mailerFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 import { login } from './login';
 import { forgotPassword, resetPassword } from './password-reset';
 import { issueToken } from './token';
 
-export const createHandler = (dependencies: Dependencies) =>
+export type AuthPorts = Ports<'store' | 'clock' | 'mailer' | 'config'>;
+
+export const createHandler = (dependencies: AuthPorts) =>
   createFamilyHandler(
     'auth',
     {
@@ -16,4 +19,4 @@ export const createHandler = (dependencies: Dependencies) =>
     dependencies,
   );
 
-export const handler = createHandler(dependenciesFromEnvironment());
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, mailer: mailerFromEnvironment(), config: configFromEnvironment() });

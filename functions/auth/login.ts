@@ -7,7 +7,7 @@ import type { OperationHandler } from '../../shared/http/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { isValidCallback, jsonpBody } from '../../shared/http/jsonp';
 import { jsonResponse } from '../../shared/http/response';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { loginTokenKey, sessionKey } from '../../shared/table/keys';
 
 export const REDIRECT_URL = '/index.do';
@@ -33,7 +33,7 @@ const render = (outcome: Outcome, callback: string | undefined, json: boolean): 
 
 /** GET /rest-api/auth/{authToken}/login.do: consumes the one-time token and opens a session. */
 export const login =
-  ({ store, clock }: Dependencies): OperationHandler =>
+  ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async ({ parameters, pathParameters }) => {
     const callback = parameters.get('callback');
     if (callback !== undefined && !isValidCallback(callback))

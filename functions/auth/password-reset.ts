@@ -7,7 +7,7 @@ import type { OperationHandler } from '../../shared/http/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { resetRateKey, resetTokenKey, userHashVerifierKey, userProfileKey } from '../../shared/table/keys';
 
 export const RESET_MAILS_PER_HOUR = 5;
@@ -18,7 +18,7 @@ export const FORGOT_RESPONSE_FLOOR_MS = 250;
 const FORGOT_ANSWER = { success: true, message: 'If the address belongs to an account, a password reset e-mail is on its way.' };
 
 /** Counts a reset request for the address in this UTC hour; false once the hour's allowance is spent. */
-const withinHourlyAllowance = async ({ store, clock }: Dependencies, email: string): Promise<boolean> => {
+const withinHourlyAllowance = async ({ store, clock }: Ports<'store' | 'clock'>, email: string): Promise<boolean> => {
   const now = clock.now();
   try {
     await store.update({
@@ -34,7 +34,7 @@ const withinHourlyAllowance = async ({ store, clock }: Dependencies, email: stri
   }
 };
 
-const sendResetMail = async (dependencies: Dependencies, email: string): Promise<void> => {
+const sendResetMail = async (dependencies: Ports<'store' | 'clock' | 'mailer' | 'config'>, email: string): Promise<void> => {
   const { store, clock, mailer, config } = dependencies;
   const [allowed, userId] = await Promise.all([withinHourlyAllowance(dependencies, email), userIdByEmail(store, email)]);
   if (!allowed || userId === undefined) return;
@@ -61,7 +61,7 @@ const waitUntil = (deadline: number): Promise<void> =>
 
 /** POST /rest-api/auth/forgot.do: the same answer, in about the same time, for every address. */
 export const forgotPassword =
-  (dependencies: Dependencies): OperationHandler =>
+  (dependencies: Ports<'store' | 'clock' | 'mailer' | 'config'>): OperationHandler =>
   async ({ parameters }) => {
     const deadline = Date.now() + FORGOT_RESPONSE_FLOOR_MS;
     const email = parameters.get('email')?.trim() ?? '';
@@ -79,7 +79,7 @@ export const forgotPassword =
  * verifier and the session cut-off in one transaction, so every older session is revoked.
  */
 export const resetPassword =
-  ({ store, clock }: Dependencies): OperationHandler =>
+  ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async ({ parameters }) => {
     const token = requiredText(parameters, 'token', 64);
     const password = requiredText(parameters, 'password', 256);

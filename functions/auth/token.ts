@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { loginTokenKey } from '../../shared/table/keys';
 
 const REFUSAL = 'Invalid username or password';
@@ -16,7 +16,7 @@ const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy password
 
 /** POST /rest-api/auth/token.do: username and password for a one-time token. One answer for every refusal. */
 export const issueToken =
-  ({ store, clock }: Dependencies): OperationHandler =>
+  ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async ({ parameters }) => {
     const username = requiredText(parameters, 'username', 256);
     const password = requiredText(parameters, 'password', 256);

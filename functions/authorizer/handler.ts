@@ -1,10 +1,12 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../../shared/auth/authenticate';
 import { visibleCredentials } from '../../shared/auth/credentials';
+import { defaultUsageKeyFromEnvironment } from '../../shared/auth/default-usage-key';
 import { toAuthorizerContext } from '../../shared/auth/principal';
 import { ApiError } from '../../shared/http/api-error';
 import { headerValue } from '../../shared/http/parameters';
-import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import { systemClock } from '../../shared/clock';
+import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 const FORM = /^application\/x-www-form-urlencoded/i;
 
@@ -30,16 +32,16 @@ const allow = (
  * Throwing "Unauthorized" makes API Gateway answer 401.
  */
 export const createHandler =
-  (dependencies: Pick<Dependencies, 'store' | 'clock'>, defaultUsageKey = process.env.DEFAULT_USAGE_KEY) =>
+  (dependencies: Ports<'store' | 'clock'>, defaultUsageKey: () => Promise<string | undefined> = async () => undefined) =>
   async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const credentials = visibleCredentials(event.headers, event.queryStringParameters);
     if (!credentials) {
-      if (FORM.test(headerValue(event.headers, 'content-type') ?? '')) return allow(event, 'anonymous', { authenticated: false }, defaultUsageKey);
+      if (FORM.test(headerValue(event.headers, 'content-type') ?? '')) return allow(event, 'anonymous', { authenticated: false }, await defaultUsageKey());
       throw new Error('Unauthorized');
     }
     try {
       const principal = await authenticate(dependencies, credentials);
-      const usageKey = credentials.kind === 'apiKey' ? credentials.key : defaultUsageKey;
+      const usageKey = credentials.kind === 'apiKey' ? credentials.key : await defaultUsageKey();
       return allow(event, String(principal.userId), toAuthorizerContext(principal), usageKey);
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 401) throw new Error('Unauthorized');
@@ -47,4 +49,4 @@ export const createHandler =
     }
   };
 
-export const handler = createHandler(dependenciesFromEnvironment());
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock }, defaultUsageKeyFromEnvironment());

@@ -8,7 +8,7 @@ import { LEVEL_POLICIES, type LevelPolicy } from '../../shared/limits/level-poli
 import { parseLimitDate } from '../../shared/limits/limit-dates';
 import { currentBucketKeys, entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/limits/limit-store';
 import { renderLimit } from '../../shared/limits/limit-view';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { entityPK, type EntityType } from '../../shared/table/keys';
 import type { Item, TableStore } from '../../shared/table/table-store';
@@ -79,7 +79,7 @@ const render = (policy: LevelPolicy, grants: Grants, id: number, loaded: EntityL
 
 /** GET /rest-api/campaign/limits.do */
 export const bulkCampaignLimits =
-  ({ store, clock }: Dependencies): OperationHandler =>
+  ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
     const policy = LEVEL_POLICIES.campaign;
     const grants = await loadGrants(store, principalOf(request).userId);
@@ -130,7 +130,7 @@ export const bulkCampaignLimits =
 
 /** GET /rest-api/banners/limits.do: all or nothing; banners without limits are skipped. */
 export const bulkBannerLimits =
-  ({ store, clock }: Dependencies): OperationHandler =>
+  ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
     const policy = LEVEL_POLICIES.banner;
     const grants = await loadGrants(store, principalOf(request).userId);

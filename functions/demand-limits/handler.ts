@@ -1,9 +1,10 @@
 import { limitOperations } from '../../shared/handlers/limit-operations';
 import { createFamilyHandler } from '../../shared/http/family-handler';
-import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import { systemClock } from '../../shared/clock';
+import { resetQueueFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 import { bulkBannerLimits, bulkCampaignLimits } from './bulk-reads';
 
-export const createHandler = (dependencies: Dependencies) =>
+export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'>) =>
   createFamilyHandler(
     'demand-limits',
     {
@@ -14,4 +15,4 @@ export const createHandler = (dependencies: Dependencies) =>
     dependencies,
   );
 
-export const handler = createHandler(dependenciesFromEnvironment());
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, resetQueue: resetQueueFromEnvironment() });

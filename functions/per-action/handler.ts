@@ -1,7 +1,8 @@
 import { createFamilyHandler } from '../../shared/http/family-handler';
-import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import { systemClock } from '../../shared/clock';
+import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 import { perActionOperations } from './operations';
 
-export const createHandler = (dependencies: Dependencies) => createFamilyHandler('per-action', perActionOperations(dependencies), dependencies);
+export const createHandler = (dependencies: Ports<'store' | 'clock'>) => createFamilyHandler('per-action', perActionOperations(dependencies), dependencies);
 
-export const handler = createHandler(dependenciesFromEnvironment());
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock });

@@ -28,7 +28,7 @@ import {
   savePerActionRequest,
   type PerActionLimit,
 } from '../../shared/per-action/per-action-store';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { actionKey, actionLimitKey, actionSwitchKey, ENTITY_TYPES, entityPK, type EntityType } from '../../shared/table/keys';
 
 /** A DynamoDB transaction holds at most 100 actions. */
@@ -59,7 +59,7 @@ interface Target {
 
 /** Type, entity (404), access (403), then the per-action permission (403 permissionDenied). */
 const resolveTarget = async (
-  { store }: Dependencies,
+  { store }: Ports<'store'>,
   request: ApiRequest,
   typeText: string | undefined,
   idText: string | undefined,
@@ -99,7 +99,7 @@ const markingDenials =
     }
   };
 
-export const perActionOperations = (dependencies: Dependencies): Implementations => {
+export const perActionOperations = (dependencies: Ports<'store' | 'clock'>): Implementations => {
   const { store, clock } = dependencies;
 
   const countersOf = async (type: EntityType, id: number, limits: readonly PerActionLimit[]) => {

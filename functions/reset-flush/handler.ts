@@ -3,15 +3,16 @@ import type { Context } from 'aws-lambda';
 import { SqsResetSource } from '../../shared/queue/sqs-reset-source';
 import { flushResets, type FlushResult } from '../../shared/resets/flush';
 import type { ResetSource } from '../../shared/resets/reset-source';
-import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import { systemClock } from '../../shared/clock';
+import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 /** Stop taking new messages when less than this is left of the invocation. */
 const SAFETY_MARGIN_MS = 15_000;
 
 /** Started hourly by EventBridge: drains `queued-resets` and applies every reset in it. */
 export const createHandler =
-  (dependencies: Dependencies, source: ResetSource) =>
+  (dependencies: Ports<'store' | 'clock'>, source: ResetSource) =>
   async (_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<FlushResult> =>
     flushResets({ store: dependencies.store, clock: dependencies.clock, source }, () => (context ? context.getRemainingTimeInMillis() > SAFETY_MARGIN_MS : true));
 
-export const handler = createHandler(dependenciesFromEnvironment(), new SqsResetSource(new SQSClient({}), process.env.RESET_QUEUE_URL ?? ''));
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock }, new SqsResetSource(new SQSClient({}), process.env.RESET_QUEUE_URL ?? ''));

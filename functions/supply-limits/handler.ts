@@ -1,8 +1,9 @@
 import { limitOperations } from '../../shared/handlers/limit-operations';
 import { createFamilyHandler } from '../../shared/http/family-handler';
-import { dependenciesFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import { systemClock } from '../../shared/clock';
+import { resetQueueFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
-export const createHandler = (dependencies: Dependencies) =>
+export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'>) =>
   createFamilyHandler('supply-limits', limitOperations(dependencies), dependencies);
 
-export const handler = createHandler(dependenciesFromEnvironment());
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, resetQueue: resetQueueFromEnvironment() });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { importCatalog } from '../../shared/catalog/catalog-import';
-import { dependenciesFromEnvironment } from '../../shared/runtime/dependencies';
+import { storeFromEnvironment } from '../../shared/runtime/dependencies';
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--url URL]
   With TABLE_NAME set: writes FILE straight to that table (AWS credentials from the environment;
@@ -34,7 +34,7 @@ if (process.env.TABLE_NAME) {
   } catch (error) {
     report({ ok: false, problems: [{ path: '$', reason: `not JSON: ${(error as Error).message}` }] });
   }
-  report(await importCatalog(dependenciesFromEnvironment().store, content));
+  report(await importCatalog(storeFromEnvironment(), content));
 } else {
   const response = await fetch(`${url}/_local/catalog`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
   const body = (await response.json()) as { imported?: unknown; problems?: { path: string; reason: string }[]; message?: string };

@@ -10,7 +10,7 @@ import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRe
 import { renderLimit } from '../limits/limit-view';
 import { parseResetNames, resetPermissions } from '../limits/reset-plan';
 import { describeError, logger } from '../logger';
-import type { Dependencies } from '../runtime/dependencies';
+import type { Ports } from '../runtime/dependencies';
 import { servingDecision } from '../serving/serving-decision';
 import { loadServingChain } from '../serving/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
@@ -27,7 +27,7 @@ const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
 
 /** Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, limit, counters. */
-const loadContext = async ({ store, clock }: Dependencies, request: ApiRequest) => {
+const loadContext = async ({ store, clock }: Ports<'store' | 'clock'>, request: ApiRequest) => {
   const policy = LEVEL_POLICIES[request.route.level!];
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
@@ -40,7 +40,7 @@ const loadContext = async ({ store, clock }: Dependencies, request: ApiRequest) 
 };
 
 /** read, set, update, reset and delete for all five levels: one implementation, parameterised by the level's policy. */
-export const limitOperations = (dependencies: Dependencies): Implementations => {
+export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQueue'>): Implementations => {
   const { store } = dependencies;
 
   const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {

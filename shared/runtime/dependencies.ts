@@ -1,7 +1,7 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { systemClock, type Clock } from '../clock';
+import type { Clock } from '../clock';
 import type { EventPublisher } from '../events/event-publisher';
 import { EventBridgePublisher } from '../events/eventbridge-publisher';
 import type { ResetQueue } from '../limits/reset-queue';
@@ -19,7 +19,10 @@ export interface ServiceConfig {
   appBaseUrl: string;
 }
 
-/** The ports every function is built from. Lambda builds them from its environment; the local server builds its own. */
+/**
+ * The ports functions are built from. The local server builds all of them; a Lambda function builds only those
+ * it uses, one factory each, so that its bundle carries no SDK client it does not call.
+ */
 export interface Dependencies {
   store: TableStore;
   clock: Clock;
@@ -30,15 +33,20 @@ export interface Dependencies {
   config: ServiceConfig;
 }
 
-export const dependenciesFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Dependencies => {
-  const sqs = new SQSClient({});
-  return {
-    store: new TableStore(createDocumentClient(createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT })), env.TABLE_NAME ?? DEFAULT_TABLE_NAME),
-    clock: systemClock,
-    mailer: new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid'),
-    resetQueue: new SqsResetQueue(sqs, env.RESET_QUEUE_URL ?? ''),
-    events: new EventBridgePublisher(new EventBridgeClient({}), env.EVENT_BUS_NAME ?? 'default'),
-    deadLetters: new SqsDeadLetters(sqs, env.DELIVERY_DLQ_URL ?? ''),
-    config: { appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid' },
-  };
-};
+export type Ports<K extends keyof Dependencies> = Pick<Dependencies, K>;
+
+type Environment = NodeJS.ProcessEnv;
+
+export const storeFromEnvironment = (env: Environment = process.env): TableStore =>
+  new TableStore(createDocumentClient(createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT })), env.TABLE_NAME ?? DEFAULT_TABLE_NAME);
+
+export const mailerFromEnvironment = (env: Environment = process.env): Mailer => new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid');
+
+export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue => new SqsResetQueue(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
+
+export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
+  new EventBridgePublisher(new EventBridgeClient({}), env.EVENT_BUS_NAME ?? 'default');
+
+export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink => new SqsDeadLetters(new SQSClient({}), env.DELIVERY_DLQ_URL ?? '');
+
+export const configFromEnvironment = (env: Environment = process.env): ServiceConfig => ({ appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid' });

@@ -81,7 +81,7 @@ describe('authorizer result', () => {
 
   it('puts the principal in the context and meters API-key callers by their key, others by the default key', async () => {
     const { createHandler } = await import('../../functions/authorizer/handler');
-    const authorizer = createHandler(ctx.service.dependencies, 'default-usage-key');
+    const authorizer = createHandler(ctx.service.dependencies, async () => 'default-usage-key');
     const byKey = await authorizer(event({ 'x-api-key': 'alice-key-0001' }));
     expect(byKey).toMatchObject({
       principalId: '2',

@@ -1,0 +1,336 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { gatewayResourcePath } from '../../shared/api/path-template';
+import { ROUTES, type Family } from '../../shared/api/route-table';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
+import { FUNCTION_ACCESS } from './function-access';
+
+export interface DeliveryLimitsStackProps extends StackProps {
+  /** API Gateway stage, and the suffix of resource names. */
+  stageName: string;
+  /** Production keeps the table (RETAIN, deletion protection) when the stack goes. */
+  production: boolean;
+  logRetention: logs.RetentionDays;
+  /** Alarms notify this address when given. */
+  alarmEmail?: string;
+  /** Sender of password-reset mail, and the SES identity (address or domain) allowed to send it. */
+  mailFrom: string;
+  sesIdentity: string;
+  /** Base URL of the UI that reset links point to. */
+  appBaseUrl: string;
+  /** Browser origins allowed by CORS; none, no CORS. */
+  corsOrigins?: string[];
+  /** Throttle and quota of the default usage plan (hash and session callers, and keys without a plan of their own). */
+  defaultThrottle: { rateLimit: number; burstLimit: number };
+  defaultQuotaPerDay: number;
+  tracing: boolean;
+}
+
+interface FunctionSettings {
+  memorySize: number;
+  timeout: Duration;
+}
+
+const SETTINGS: Record<FunctionName, FunctionSettings> = {
+  authorizer: { memorySize: 256, timeout: Duration.seconds(10) },
+  auth: { memorySize: 512, timeout: Duration.seconds(10) },
+  'demand-limits': { memorySize: 1024, timeout: Duration.seconds(29) },
+  'supply-limits': { memorySize: 512, timeout: Duration.seconds(29) },
+  'per-action': { memorySize: 512, timeout: Duration.seconds(29) },
+  'delivery-recorder': { memorySize: 1024, timeout: Duration.seconds(60) },
+  'reset-flush': { memorySize: 512, timeout: Duration.minutes(5) },
+};
+
+const envelope = (message: string) => ({ 'application/json': `{"success":false,"message":"${message}"}` });
+
+/** Everything that runs locally, deployed: the same route table, the same table definition, the same handlers. */
+export class DeliveryLimitsStack extends Stack {
+  readonly api: apigateway.RestApi;
+  readonly table: dynamodb.Table;
+  readonly functions: Record<FunctionName, nodejs.NodejsFunction>;
+
+  constructor(scope: Construct, id: string, props: DeliveryLimitsStackProps) {
+    super(scope, id, props);
+    const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: props.production,
+      removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: byParentIndex.indexName,
+      partitionKey: { name: byParentIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: byParentIndex.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    const queue = (name: string, visibilityTimeout: Duration) => {
+      const deadLetters = new sqs.Queue(this, `${name}Dlq`, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      const main = new sqs.Queue(this, name, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout,
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: 5 },
+      });
+      return { main, deadLetters };
+    };
+    const resets = queue('QueuedResets', Duration.minutes(6));
+    // six times the recorder's timeout, as AWS advises for event source mappings
+    const deliveries = queue('DeliveryEvents', Duration.minutes(6));
+    const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
+
+    const defaultKey = new apigateway.ApiKey(this, 'DefaultUsageKey', { description: 'Meters callers without an API key of their own' });
+
+    const environment: Record<string, string> = {
+      TABLE_NAME: this.table.tableName,
+      RESET_QUEUE_URL: resets.main.queueUrl,
+      DELIVERY_DLQ_URL: deliveries.deadLetters.queueUrl,
+      EVENT_BUS_NAME: bus.eventBusName,
+      MAIL_FROM: props.mailFrom,
+      APP_BASE_URL: props.appBaseUrl,
+      DEFAULT_USAGE_KEY_ID: defaultKey.keyId,
+      NODE_OPTIONS: '--enable-source-maps',
+    };
+
+    const makeFunction = (name: FunctionName): nodejs.NodejsFunction => {
+      const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+      // a role of its own that may write to its own log group only, rather than the AWS-managed execution policy
+      const role = new iam.Role(this, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+      role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }));
+      const fn = new nodejs.NodejsFunction(this, `${name}Function`, {
+        role,
+        entry: FUNCTION_ENTRIES[name],
+        handler: 'handler',
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        ...SETTINGS[name],
+        environment,
+        loggingFormat: lambda.LoggingFormat.JSON,
+        logGroup,
+        tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+        depsLockFilePath: 'package-lock.json',
+        bundling: {
+          format: nodejs.OutputFormat.ESM,
+          target: ESBUILD_TARGET,
+          minify: true,
+          sourceMap: true,
+          mainFields: ['module', 'main'],
+          banner: ESM_REQUIRE_BANNER,
+          externalModules: [],
+          forceDockerBundling: false,
+        },
+      });
+      const access = FUNCTION_ACCESS[name];
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [...access.tableActions],
+          resources: [this.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } },
+        }),
+      );
+      if (access.queriesParentIndex)
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.table.tableArn}/index/${byParentIndex.indexName}`] }));
+      return fn;
+    };
+    this.functions = Object.fromEntries((Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => [name, makeFunction(name)])) as Record<FunctionName, nodejs.NodejsFunction>;
+    const fns = this.functions;
+
+    defaultKey.grantRead(fns.authorizer);
+    fns.auth.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity })] }),
+    );
+    for (const family of ['demand-limits', 'supply-limits'] as const) resets.main.grantSendMessages(fns[family]);
+    deliveries.deadLetters.grantSendMessages(fns['delivery-recorder']);
+    bus.grantPutEventsTo(fns['delivery-recorder']);
+    fns['delivery-recorder'].addEventSource(
+      new SqsEventSource(deliveries.main, { batchSize: 100, maxBatchingWindow: Duration.seconds(2), reportBatchItemFailures: true }),
+    );
+    resets.main.grantConsumeMessages(fns['reset-flush']);
+    new events.Rule(this, 'HourlyResetFlush', {
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      targets: [new targets.LambdaFunction(fns['reset-flush'], { retryAttempts: 2 })],
+    });
+
+    this.api = this.buildApi(props, fns, defaultKey);
+    this.buildAlarms(props, fns, [resets.deadLetters, deliveries.deadLetters]);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'DeliveryEventsQueueUrl', { value: deliveries.main.queueUrl });
+    new CfnOutput(this, 'LimitEventsBusName', { value: bus.eventBusName });
+    this.acknowledgeFindings();
+  }
+
+  private buildApi(props: DeliveryLimitsStackProps, fns: Record<FunctionName, nodejs.NodejsFunction>, defaultKey: apigateway.ApiKey): apigateway.RestApi {
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const api = new apigateway.RestApi(this, 'Api', {
+      restApiName: `delivery-limits-${props.stageName}`,
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: props.stageName,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        metricsEnabled: true,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        // never log request or response bodies: they carry passwords and tokens
+        dataTraceEnabled: false,
+        tracingEnabled: props.tracing,
+        throttlingRateLimit: 1000,
+        throttlingBurstLimit: 2000,
+      },
+      ...(props.corsOrigins?.length
+        ? { defaultCorsPreflightOptions: { allowOrigins: props.corsOrigins, allowHeaders: ['Content-Type', 'X-Api-Key'], allowCredentials: true } }
+        : {}),
+    });
+
+    const authorizer = new apigateway.RequestAuthorizer(this, 'Authorizer', {
+      handler: fns.authorizer,
+      // any of three credentials may come, so there is no identity source to cache on
+      identitySources: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    const integrations = new Map<Family, apigateway.LambdaIntegration>();
+    const integration = (family: Family) => {
+      if (!integrations.has(family)) integrations.set(family, new apigateway.LambdaIntegration(fns[family]));
+      return integrations.get(family)!;
+    };
+    for (const route of ROUTES) {
+      const method = api.root.resourceForPath(gatewayResourcePath(route.path)).addMethod(route.method, integration(route.family), {
+        ...(route.authenticated
+          ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
+          : { authorizationType: apigateway.AuthorizationType.NONE }),
+        operationName: `${route.operation}${route.level ? `.${route.level}` : ''}`,
+      });
+      if (!route.authenticated)
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'Obtaining a token, logging in and resetting a password come before any credential.' });
+    }
+
+    const responses: [apigateway.ResponseType, string, string][] = [
+      [apigateway.ResponseType.UNAUTHORIZED, '401', 'Unauthorized'],
+      [apigateway.ResponseType.ACCESS_DENIED, '403', 'Forbidden'],
+      [apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'No such route'],
+      [apigateway.ResponseType.THROTTLED, '429', 'Too many requests'],
+      [apigateway.ResponseType.QUOTA_EXCEEDED, '429', 'Quota exceeded'],
+      [apigateway.ResponseType.REQUEST_TOO_LARGE, '413', 'The request body is too large'],
+      [apigateway.ResponseType.DEFAULT_4XX, '400', 'Bad request'],
+      [apigateway.ResponseType.DEFAULT_5XX, '502', 'Internal error'],
+    ];
+    for (const [type, statusCode, message] of responses) {
+      api.addGatewayResponse(`Response${type.responseType}`, {
+        type,
+        statusCode: type === apigateway.ResponseType.DEFAULT_4XX || type === apigateway.ResponseType.DEFAULT_5XX ? undefined : statusCode,
+        templates: envelope(message),
+        responseHeaders: { 'Content-Type': "'application/json; charset=utf-8'" },
+      });
+    }
+
+    const defaultPlan = api.addUsagePlan('DefaultPlan', {
+      name: `delivery-limits-${props.stageName}-default`,
+      throttle: props.defaultThrottle,
+      quota: { limit: props.defaultQuotaPerDay, period: apigateway.Period.DAY },
+      apiStages: [{ api, stage: api.deploymentStage }],
+    });
+    defaultPlan.addApiKey(defaultKey);
+    const partnerPlan = api.addUsagePlan('PartnerPlan', {
+      name: `delivery-limits-${props.stageName}-partner`,
+      throttle: { rateLimit: props.defaultThrottle.rateLimit * 5, burstLimit: props.defaultThrottle.burstLimit * 5 },
+      quota: { limit: props.defaultQuotaPerDay * 10, period: apigateway.Period.DAY },
+      apiStages: [{ api, stage: api.deploymentStage }],
+    });
+    new CfnOutput(this, 'PartnerUsagePlanId', { value: partnerPlan.usagePlanId });
+    return api;
+  }
+
+  private buildAlarms(props: DeliveryLimitsStackProps, fns: Record<FunctionName, nodejs.NodejsFunction>, deadLetterQueues: sqs.Queue[]): void {
+    const topic = new sns.Topic(this, 'Alarms', { enforceSSL: true });
+    if (props.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    const notify = (alarm: cloudwatch.Alarm) => alarm.addAlarmAction(new actions.SnsAction(topic));
+    const fiveMinutes = Duration.minutes(5);
+
+    const errorRate = new cloudwatch.MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { errors: this.api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }), requests: this.api.metricCount({ period: fiveMinutes, statistic: 'Sum' }) },
+      label: '5xx rate (%)',
+      period: fiveMinutes,
+    });
+    notify(errorRate.createAlarm(this, 'Api5xxRate', { threshold: 1, evaluationPeriods: 1, alarmDescription: 'More than 1% of API requests answered 5xx' }));
+    for (const [name, fn] of Object.entries(fns)) {
+      notify(fn.metricErrors({ period: fiveMinutes }).createAlarm(this, `${name}Errors`, { threshold: 1, evaluationPeriods: 1, alarmDescription: `${name} failed` }));
+      notify(fn.metricThrottles({ period: fiveMinutes }).createAlarm(this, `${name}Throttles`, { threshold: 1, evaluationPeriods: 1, alarmDescription: `${name} was throttled` }));
+    }
+    deadLetterQueues.forEach((queue, index) =>
+      notify(
+        queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes }).createAlarm(this, `DeadLetters${index}`, {
+          threshold: 1,
+          evaluationPeriods: 1,
+          alarmDescription: 'Messages are waiting in a dead-letter queue',
+        }),
+      ),
+    );
+    const flushFailures = new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName: 'ResetsFailed', statistic: 'Sum', period: Duration.hours(1) });
+    notify(flushFailures.createAlarm(this, 'FlushFailures', { threshold: 1, evaluationPeriods: 1, treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING, alarmDescription: 'The hourly flush could not apply some resets' }));
+
+    new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: `delivery-limits-${props.stageName}`,
+      widgets: [
+        [
+          new cloudwatch.GraphWidget({ title: 'API requests and errors', left: [this.api.metricCount(), this.api.metricClientError(), this.api.metricServerError()] }),
+          new cloudwatch.GraphWidget({ title: 'API latency (p50, p99)', left: [this.api.metricLatency({ statistic: 'p50' }), this.api.metricLatency({ statistic: 'p99' })] }),
+        ],
+        [
+          new cloudwatch.GraphWidget({ title: 'Function errors', left: Object.values(fns).map((fn) => fn.metricErrors()) }),
+          new cloudwatch.GraphWidget({ title: 'Function duration p99', left: Object.values(fns).map((fn) => fn.metricDuration({ statistic: 'p99' })) }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Delivery recording',
+            left: ['RecordedEvents', 'UnknownEntityEvents', 'DeadLetteredMessages', 'CounterWrites'].map((metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' })),
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Resets',
+            left: ['ResetsApplied', 'ResetsDropped', 'ResetsFailed'].map((metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' })),
+          }),
+        ],
+      ],
+    });
+  }
+
+  /** cdk-nag findings that are decisions, each with its reason. */
+  private acknowledgeFindings(): void {
+    const acknowledge = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
+    acknowledge(
+      'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      'API Gateway execution logging needs the account-level CloudWatch role, which AWS documents with this managed policy.',
+    );
+    acknowledge('AwsSolutions-APIG2', 'Requests are validated by the handlers, which answer the JSON envelope the spec requires; API Gateway models would answer in another shape.');
+    acknowledge('AwsSolutions-APIG3', 'WAF is a per-account decision of the platform team; the API is throttled by usage plans.');
+    acknowledge('AwsSolutions-COG4', 'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.');
+    acknowledge('AwsSolutions-L1', 'The brief fixes the runtime to Node.js 22.');
+  }
+}

@@ -1,0 +1,186 @@
+import { App } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/cdk/app';
+import { FUNCTION_ACCESS } from '../../infra/cdk/function-access';
+import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
+import { gatewayResourcePath } from '../../shared/api/path-template';
+import { ROUTES } from '../../shared/api/route-table';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+
+/** An app that skips esbuild bundling: the template is what is under test here. */
+const unbundledApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+let template: Template;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  const app = buildApp(unbundledApp());
+  const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+}, 60_000);
+
+const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+/** Full path of every API Gateway resource, rebuilt from PathPart and ParentId. */
+const resourcePaths = (): Map<string, string> => {
+  const paths = new Map<string, string>();
+  const resolve = (id: string): string => {
+    if (paths.has(id)) return paths.get(id)!;
+    const { ParentId, PathPart } = resources[id]!.Properties as { ParentId: { Ref?: string; 'Fn::GetAtt'?: string[] }; PathPart: string };
+    const parent = ParentId.Ref ? resolve(ParentId.Ref) : '';
+    paths.set(id, `${parent}/${PathPart}`);
+    return paths.get(id)!;
+  };
+  for (const [id] of ofType('AWS::ApiGateway::Resource')) resolve(id);
+  return paths;
+};
+
+describe('the API', () => {
+  it('has one method per route-table entry, with the authorizer and an API key where the route needs them', () => {
+    const paths = resourcePaths();
+    const methods = ofType('AWS::ApiGateway::Method').map(([, method]) => {
+      const properties = method.Properties as { HttpMethod: string; ResourceId: { Ref: string }; AuthorizationType: string; AuthorizerId?: unknown; ApiKeyRequired?: boolean };
+      return { key: `${properties.HttpMethod} ${paths.get(properties.ResourceId.Ref)}`, ...properties };
+    });
+    expect(methods.map((method) => method.key).sort()).toEqual(ROUTES.map((route) => `${route.method} ${gatewayResourcePath(route.path)}`).sort());
+    for (const route of ROUTES) {
+      const method = methods.find((candidate) => candidate.key === `${route.method} ${gatewayResourcePath(route.path)}`)!;
+      if (route.authenticated) {
+        expect(method, method.key).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
+        expect(method.AuthorizerId, method.key).toBeDefined();
+      } else {
+        expect(method, method.key).toMatchObject({ AuthorizationType: 'NONE' });
+      }
+    }
+  });
+
+  it('takes usage-plan keys from the authorizer, which has no identity source and no cache', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0, IdentitySource: '' });
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: Match.anyValue(), BurstLimit: Match.anyValue() },
+      Quota: { Limit: Match.anyValue(), Period: 'DAY' },
+    });
+    template.resourceCountIs('AWS::ApiGateway::UsagePlanKey', 1);
+  });
+
+  it('answers gateway errors in the JSON envelope', () => {
+    const responses = ofType('AWS::ApiGateway::GatewayResponse').map(([, response]) => response.Properties as { ResponseType: string; ResponseTemplates: Record<string, string> });
+    expect(responses.map((response) => response.ResponseType).sort()).toEqual(
+      ['ACCESS_DENIED', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'QUOTA_EXCEEDED', 'REQUEST_TOO_LARGE', 'THROTTLED', 'UNAUTHORIZED'].sort(),
+    );
+    for (const response of responses) expect(JSON.parse(response.ResponseTemplates['application/json']!)).toMatchObject({ success: false });
+  });
+
+  it('logs access as JSON, with metrics, and never request bodies', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: [Match.objectLike({ MetricsEnabled: true, DataTraceEnabled: false })],
+    });
+  });
+});
+
+describe('functions', () => {
+  it('run Node.js 22 on arm64 with JSON logs', () => {
+    const functions = ofType('AWS::Lambda::Function').map(([, fn]) => fn.Properties);
+    expect(functions).toHaveLength(Object.keys(FUNCTION_ACCESS).length);
+    for (const fn of functions) expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: { LogFormat: 'JSON' } });
+  });
+
+  it('may send exactly the table actions their code sends, on the keys it uses', () => {
+    const policies = ofType('AWS::IAM::Policy').map(([, policy]) => policy.Properties as { Roles: { Ref: string }[]; PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown; Condition?: unknown }[] } });
+    const roleOf = (functionName: string) => {
+      const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith(`${functionName.replace(/-/g, '')}Function`))!;
+      return ((fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'])[0];
+    };
+    for (const [name, access] of Object.entries(FUNCTION_ACCESS)) {
+      const role = roleOf(name);
+      const statements = policies.filter((policy) => policy.Roles.some((ref) => ref.Ref === role)).flatMap((policy) => policy.PolicyDocument.Statement);
+      const tableStatements = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')) && statement.Condition);
+      expect(tableStatements, name).toHaveLength(1);
+      expect([tableStatements[0]!.Action].flat().sort(), name).toEqual([...access.tableActions].sort());
+      expect(tableStatements[0]!.Condition, name).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } });
+      const otherTableActions = statements.filter((statement) => !statement.Condition).flatMap((statement) => [statement.Action].flat()).filter((action) => action.startsWith('dynamodb:'));
+      expect(otherTableActions, name).toEqual(access.queriesParentIndex ? ['dynamodb:Query'] : []);
+      expect(statements.flatMap((statement) => [statement.Action].flat()), name).not.toContain('dynamodb:*');
+    }
+  });
+
+  it('use no AWS-managed policy: each role writes to its own log group only', () => {
+    for (const [, role] of ofType('AWS::IAM::Role').filter(([id]) => id.endsWith('Role') && !id.startsWith('ApiCloudWatch')))
+      expect(role.Properties.ManagedPolicyArns, JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toBeUndefined();
+  });
+});
+
+describe('data and messaging', () => {
+  it('keeps one on-demand table with the shared keys, TTL, PITR and the parent index', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: TABLE_DEFINITION.byParentIndex.indexName })],
+    });
+  });
+
+  it('gives both queues a dead-letter queue, encryption and an SSL-only policy', () => {
+    const queues = ofType('AWS::SQS::Queue');
+    const withRedrive = queues.filter(([, queue]) => queue.Properties.RedrivePolicy);
+    expect(withRedrive).toHaveLength(2);
+    for (const [, queue] of withRedrive) expect(queue.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: 5 });
+    for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(ofType('AWS::SQS::QueuePolicy')).toHaveLength(queues.length);
+  });
+
+  it('feeds delivery-recorder from delivery-events with partial batch responses', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], MaximumBatchingWindowInSeconds: Match.anyValue() });
+  });
+
+  it('starts reset-flush every hour', () => {
+    const [, rule] = ofType('AWS::Events::Rule').find(([, candidate]) => candidate.Properties.ScheduleExpression === 'rate(1 hour)')!;
+    const target = (rule.Properties.Targets as { Arn: { 'Fn::GetAtt': string[] } }[])[0]!;
+    expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^resetflushFunction/);
+  });
+
+  it('alarms on 5xx rate, function errors and throttles, dead letters and flush failures', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    expect(alarms.length).toBe(1 + 7 * 2 + 2 + 1);
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+});
+
+describe('production settings', () => {
+  it('retain the table with deletion protection', () => {
+    const app = unbundledApp();
+    app.node.setContext('production', 'true');
+    app.node.setContext('stage', 'prod');
+    const built = buildApp(app);
+    const stack = built.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
+    const prod = Template.fromStack(stack);
+    prod.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ DeletionProtectionEnabled: true }) });
+  }, 60_000);
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  it('passes with every finding either fixed or acknowledged with a reason', () => {
+    expect(() => buildApp(unbundledApp()).synth()).not.toThrow();
+  }, 60_000);
+
+  it('stops synthesis when a limit route loses its authorizer', () => {
+    const app = buildApp(unbundledApp());
+    const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
+    stack.api.root.addResource('unguarded').addMethod('GET', new apigateway.MockIntegration(), { authorizationType: apigateway.AuthorizationType.NONE });
+    expect(() => app.synth()).toThrow();
+  }, 60_000);
+});
