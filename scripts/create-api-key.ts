@@ -1,0 +1,40 @@
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand } from '@aws-sdk/client-api-gateway';
+import { sha256Hex } from '../shared/auth/crypto';
+import { userIdByUsername } from '../shared/auth/user-records';
+import { apiKeyKey } from '../shared/table/keys';
+import type { TableStore } from '../shared/table/table-store';
+
+export interface CreatedApiKey {
+  keyId: string;
+  value: string;
+  userId: number;
+}
+
+/**
+ * Creates an API Gateway key for a user, adds it to a usage plan and stores only its SHA-256 digest. The key is
+ * marked as created here, so that a later catalog import (which manages the catalog's own keys) leaves it alone.
+ */
+export const createApiKey = async (
+  apiGateway: APIGatewayClient,
+  store: TableStore,
+  options: { username: string; usagePlanId: string; now: Date },
+): Promise<CreatedApiKey> => {
+  const userId = await userIdByUsername(store, options.username);
+  if (userId === undefined) throw new Error(`No user named "${options.username}" in table ${store.tableName}`);
+  const key = await apiGateway.send(
+    new CreateApiKeyCommand({ name: `${options.username}-${options.now.toISOString().replace(/[:.]/g, '-')}`, enabled: true, generateDistinctId: true }),
+  );
+  if (!key.id || !key.value) throw new Error('API Gateway returned no key');
+  try {
+    await apiGateway.send(new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId: key.id, keyType: 'API_KEY' }));
+    await store.put({
+      Item: { ...apiKeyKey(sha256Hex(key.value)), userId, apiKeyId: key.id, createdBy: 'api-key-cli', createdAt: options.now.toISOString() },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+  } catch (error) {
+    // no half-made key: one that is not metered or not mapped must not exist
+    await apiGateway.send(new DeleteApiKeyCommand({ apiKey: key.id })).catch(() => undefined);
+    throw error;
+  }
+  return { keyId: key.id, value: key.value, userId };
+};
