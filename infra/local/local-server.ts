@@ -17,7 +17,15 @@ export interface GatewayParts {
   authorizer: Authorizer;
   localEndpoints: LocalEndpoints;
   clock: Clock;
+  /** Pages served as they are, by path (the API reference). */
+  reference?: Record<string, APIGatewayProxyResult>;
 }
+
+/** The API reference, served by the local server only: the document and a page rendered from it. */
+export const buildReference = (document: object, page: string): Record<string, APIGatewayProxyResult> => ({
+  '/rest-api/openapi.json': { statusCode: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE }, body: JSON.stringify(document) },
+  '/docs': { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" }, body: page },
+});
 
 const API_GATEWAY_TIMEOUT_MS = 29_000;
 /** `/_local/catalog` takes whole catalogs; API routes take what API Gateway and the handlers accept. */
@@ -96,6 +104,11 @@ const handleApiRequest = async (parts: GatewayParts, request: IncomingMessage, u
 export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    const reference = request.method === 'GET' ? parts.reference?.[url.pathname] : undefined;
+    if (reference) {
+      send(response, reference);
+      return;
+    }
     const isLocal = url.pathname.startsWith('/_local/');
     const work = isLocal
       ? readBody(request, LOCAL_BODY_LIMIT).then((body) => parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body))

@@ -11,7 +11,9 @@ import { ControllableClock } from './controllable-clock';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
-import { createLocalServer } from './local-server';
+import { buildOpenApiDocument } from '../../shared/api/openapi/openapi-document';
+import { renderReferencePage } from '../../shared/api/openapi/reference-page';
+import { buildReference, createLocalServer, type GatewayParts } from './local-server';
 import { InProcessResetQueue } from './in-process-reset-queue';
 import { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import { OutboxMailer } from './outbox-mailer';
@@ -96,12 +98,13 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config };
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
-    const server = createLocalServer({
+    const gateway: GatewayParts = {
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
       localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events }),
       clock,
-    });
+    };
+    const server = createLocalServer(gateway);
     const wanted = options.port ?? 3000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
@@ -112,6 +115,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host}:${port}`;
     config.appBaseUrl = url;
+    const document = buildOpenApiDocument(url);
+    gateway.reference = buildReference(document, renderReferencePage(document));
     return {
       url,
       port,

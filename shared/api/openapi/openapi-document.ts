@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../../auth/credentials';
+import { DEMAND_GRID, SUPPLY_GRID } from '../../limits/cap-grid';
+import { DEMAND_LEVELS, ROUTES, type LimitLevel, type Operation, type Route } from '../route-table';
+import {
+  actionLimitEntry,
+  bulkCampaignQuery,
+  bulkCampaignResult,
+  entityTypeParameter,
+  errorEnvelope,
+  limitReadShape,
+  limitWriteForm,
+  perActionForm,
+  resetForm,
+  servingStatus,
+  successMessage,
+  writeResult,
+} from './schemas';
+
+type Schema = z.ZodType;
+
+interface OperationSpec {
+  query?: z.ZodObject;
+  form?: z.ZodObject;
+  /** The 200 body. */
+  response: Schema;
+  errors: number[];
+}
+
+const jsonSchema = (schema: Schema) => z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' });
+
+const gridOf = (level: LimitLevel) => ((DEMAND_LEVELS as readonly string[]).includes(level) ? DEMAND_GRID : SUPPLY_GRID);
+
+const specOf = (route: Route): OperationSpec => {
+  const level = route.level;
+  const idField = level ? `${level}Id` : '';
+  const specs: Record<Operation, () => OperationSpec> = {
+    'auth.token': () => ({
+      form: z.object({ username: z.string().max(256), password: z.string().max(256) }),
+      response: z.object({ success: z.literal(true), authToken: z.string().regex(/^[0-9a-f]{32}$/), role: z.string() }),
+      errors: [400, 401],
+    }),
+    'auth.login': () => ({
+      query: z.object({ json: z.enum(['true', 'false']).optional(), callback: z.string().max(64).optional().describe('JSONP: a plain identifier path such as app.onLogin') }),
+      response: z.object({ success: z.boolean(), redirectUrl: z.string().optional(), error: z.string().optional() }),
+      errors: [400, 404],
+    }),
+    'auth.forgot': () => ({ form: z.object({ email: z.string().max(320).optional() }), response: successMessage, errors: [400] }),
+    'auth.resetPassword': () => ({ form: z.object({ token: z.string(), password: z.string().min(10).max(256) }), response: successMessage, errors: [400, 404] }),
+    'limits.read': () => ({
+      query: z.object({ timezoneOffset: z.int().min(-840).max(840).optional() }),
+      response: limitReadShape(gridOf(level!), idField),
+      errors: [400, 401, 403, 404],
+    }),
+    'limits.set': () => ({ form: limitWriteForm(gridOf(level!)), response: writeResult(gridOf(level!), idField), errors: [400, 401, 403, 404] }),
+    'limits.update': () => ({ form: limitWriteForm(gridOf(level!)), response: writeResult(gridOf(level!), idField), errors: [400, 401, 403, 404] }),
+    'limits.reset': () => ({ form: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
+    'limits.delete': () => ({ response: successMessage, errors: [401, 403, 404] }),
+    'limits.status': () => ({ response: servingStatus, errors: [401, 403, 404] }),
+    'limits.bulkCampaigns': () => ({ query: bulkCampaignQuery, response: bulkCampaignResult, errors: [400, 401, 403, 404] }),
+    'limits.bulkBanners': () => ({
+      query: z.object({ bannerIds: z.string().regex(/^\d+(,\d+)*$/).describe('comma-separated or repeated') }),
+      response: z.array(limitReadShape(DEMAND_GRID, 'bannerId')),
+      errors: [400, 401, 403, 404],
+    }),
+    'perAction.list': () => ({
+      response: z.object({ success: z.literal(true), actionLimits: z.array(actionLimitEntry), actionLimitsEnabled: z.boolean().optional() }),
+      errors: [400, 401, 403, 404],
+    }),
+    'perAction.add': () => ({
+      form: perActionForm,
+      response: z.object({ success: z.literal(true), actionLimit: actionLimitEntry, actionLimitsEnabled: z.boolean().optional() }),
+      errors: [400, 401, 403, 404],
+    }),
+    'perAction.update': () => ({
+      form: perActionForm,
+      response: z.object({ success: z.literal(true), actionLimit: actionLimitEntry, actionLimitsEnabled: z.boolean().optional() }),
+      errors: [400, 401, 403, 404],
+    }),
+    'perAction.delete': () => ({
+      form: z.object({ type: entityTypeParameter, entityId: z.int().positive(), ids: z.string().describe('comma-separated or repeated per-action limit ids') }),
+      response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()) }),
+      errors: [400, 401, 403, 404],
+    }),
+    'perAction.enable': () => ({ response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }), errors: [400, 401, 403, 404] }),
+    'perAction.disable': () => ({ response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }), errors: [400, 401, 403, 404] }),
+  };
+  return specs[route.operation]();
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad input; `errors` names each offending parameter. Nothing was changed.',
+  401: 'No or bad credentials.',
+  403: 'Authenticated but not allowed; a permission refusal names the permission.',
+  404: 'Unknown entity, or no record where one is needed.',
+  503: 'A dependency is busy or unavailable; retry after `Retry-After`. Nothing was changed.',
+};
+
+const operationId = (route: Route): string =>
+  [...route.operation.split('.'), ...(route.level ? [route.level] : [])].map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join('');
+
+const pathParameters = (route: Route) =>
+  [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map(([, name]) => ({
+    name: name!,
+    in: 'path' as const,
+    required: true,
+    schema: name === 'type' ? jsonSchema(entityTypeParameter) : name === 'authToken' ? { type: 'string', pattern: '^[0-9a-fA-F]{32}$' } : { type: 'integer', minimum: 1 },
+  }));
+
+const queryParameters = (schema: z.ZodObject | undefined) =>
+  Object.entries(schema?.shape ?? {}).map(([name, field]) => {
+    const optional = (field as Schema).safeParse(undefined).success;
+    return { name, in: 'query' as const, required: !optional, schema: jsonSchema(field as Schema) };
+  });
+
+const SECURITY = [{ apiKey: [] }, { hashUsername: [], hashTimestamp: [], hash: [] }, { session: [] }];
+
+/** The OpenAPI 3.1 document of the service: every route of the route table, nothing else. */
+export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    const spec = specOf(route);
+    const success =
+      route.operation === 'auth.login'
+        ? {
+            '200': {
+              description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
+              content: { 'application/json': { schema: jsonSchema(spec.response) }, 'application/javascript': { schema: { type: 'string' } } },
+            },
+            '302': { description: 'Logged in; redirect to /index.do (neither json nor callback given)', headers: { Location: { schema: { type: 'string' } } } },
+          }
+        : { '200': { description: 'Success', content: { 'application/json': { schema: jsonSchema(spec.response) } } } };
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = {
+      operationId: operationId(route),
+      summary: route.summary,
+      tags: [route.family],
+      parameters: [...pathParameters(route), ...queryParameters(spec.query)],
+      ...(spec.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(spec.form) } } } } : {}),
+      responses: {
+        ...success,
+        ...Object.fromEntries(spec.errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+      },
+      security: route.authenticated ? SECURITY : [],
+    };
+  }
+  const usedErrors = [...new Set(ROUTES.flatMap((route) => specOf(route).errors))].sort();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Delivery Limits API',
+      version: '1.0.0',
+      description:
+        'Caps on impressions, clicks, conversions, opportunities, requests and budget for advertisers, campaigns, banners, sites and placements, per-action conversion caps, and authentication. Parameters may also be sent in the query string; the form body wins.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl, description: 'the local server (npm start); in AWS, the stack output ApiUrl' }],
+    tags: [
+      { name: 'auth', description: 'Tokens, login, password reset' },
+      { name: 'demand-limits', description: 'Advertiser, campaign and banner limits, and the bulk reads' },
+      { name: 'supply-limits', description: 'Site and placement limits' },
+      { name: 'per-action', description: 'Per-action (goal) conversion limits' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        hashUsername: { type: 'apiKey', in: 'query', name: 'username', description: 'Epom hash authentication: the user name' },
+        hashTimestamp: { type: 'apiKey', in: 'query', name: 'timestamp', description: 'Unix milliseconds, within 5 minutes of the server clock, once per user' },
+        hash: { type: 'apiKey', in: 'query', name: 'hash', description: 'md5hex(md5hex(password) + timestamp); the three may also come in a form body' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'set by login.do' },
+      },
+      responses: Object.fromEntries(
+        usedErrors.map((status) => [`Error${status}`, { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: jsonSchema(errorEnvelope) } } }]),
+      ),
+    },
+  };
+};

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ENTITY_TYPES } from '../../table/keys';
+import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../../limits/cap-grid';
+import { MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../limits/limit-dates';
+import { RESET_NAMES } from '../../limits/reset-names';
+
+/**
+ * Schemas for the API reference, built from the same grids and constants the handlers use, so that the document
+ * cannot describe a cap, a limit or a name the service does not have.
+ */
+
+const dateText = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(-\d{2}-\d{2}| \d{2}:\d{2})$/)
+  .describe('yyyy-MM-dd-HH-mm or yyyy-MM-dd HH:mm; GMT+0 unless useLocalTime');
+const booleanText = z.enum(['true', 'false']);
+const idArray = z.string().regex(/^\d+(,\d+)*$/).describe('comma-separated or repeated integers');
+
+const capValue = (cap: CapDefinition) =>
+  (cap.valueType === 'count' ? z.int().min(0).max(cap.maximum) : z.number().min(0).max(cap.maximum).multipleOf(0.001)).describe(
+    `${cap.period} ${cap.metric === 'budget' ? 'budget' : cap.metric} cap; 0 means no cap. Permission: ${cap.permission}`,
+  );
+
+export const limitWriteForm = (grid: CapGrid) =>
+  z.object({
+    ...Object.fromEntries(grid.caps.map((cap) => [cap.name, capValue(cap).optional()])),
+    startDate: dateText.optional(),
+    endDate: dateText.optional(),
+    removeStartDateLimit: booleanText.optional().describe('clears the stored start date; wins over startDate'),
+    removeEndDateLimit: booleanText.optional().describe('clears the stored end date; wins over endDate'),
+    evenPacing: booleanText.optional(),
+    useLocalTime: booleanText.optional().describe('read this request\'s dates in timezoneOffset; omitted keeps the stored setting'),
+    timezoneOffset: z.int().min(MIN_TIMEZONE_OFFSET).max(MAX_TIMEZONE_OFFSET).optional().describe('minutes east of UTC'),
+  });
+
+export const limitReadShape = (grid: CapGrid, idField: string) =>
+  z.object({
+    [idField]: z.int(),
+    id: z.int().optional().describe('the limit record id'),
+    limitsSet: z.boolean(),
+    startDate: z.string().optional().describe('yyyy-MM-dd-HH-mm, UTC unless the read passed timezoneOffset and the limit is on local time'),
+    endDate: z.string().optional(),
+    evenPacing: z.boolean().optional(),
+    useLocalTime: z.boolean().optional(),
+    timezoneOffset: z.int().optional().describe('echoed when the dates are shown in it'),
+    ...Object.fromEntries(grid.caps.flatMap((cap) => [[cap.name, capValue(cap).optional()], [cap.counter, z.number().min(0).optional().describe(`counter of ${cap.name}`)]])),
+    ...(grid === SUPPLY_GRID ? { fieldsHiddenByPermission: z.record(z.string(), z.string()).optional().describe('hidden cap → permission it needs') } : {}),
+  });
+
+export const writeResult = (grid: CapGrid, idField: string) =>
+  limitReadShape(grid, idField).extend({
+    success: z.literal(true),
+    ignoredFields: z.array(z.string()).optional(),
+    ignoredFieldReasons: z.record(z.string(), z.string()).optional(),
+  });
+
+export const resetForm = z.object({
+  limitCounters: z.string().describe(`comma-separated or repeated; each one of: ${[...RESET_NAMES].join(', ')}`),
+});
+
+export const successMessage = z.object({ success: z.literal(true), message: z.string() }).catchall(z.unknown());
+
+export const errorEnvelope = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
+  permission: z.string().optional().describe('the permission a 403 is about'),
+  permissionDenied: z.boolean().optional().describe('on every per-action 403'),
+  error: z.string().optional().describe('auth failures'),
+});
+
+export const servingStatus = z.object({
+  deliverable: z.boolean(),
+  reasons: z.array(z.object({ entity: z.string(), field: z.string(), cap: z.number().optional(), counter: z.number().optional() }).catchall(z.unknown())),
+  countersAsOf: z.string(),
+});
+
+export const bulkCampaignQuery = z.object({
+  campaignIds: idArray.optional().describe('omitted: every campaign the caller can access'),
+  startDateFrom: dateText.optional(),
+  startDateTo: dateText.optional(),
+  activeCampaignOnly: booleanText.optional(),
+});
+
+export const bulkCampaignResult = z.object({
+  success: z.literal(true),
+  limits: z.array(limitReadShape(DEMAND_GRID, 'campaignId')).optional(),
+  withNoLimits: z.array(z.int()),
+  notFound: z.string().optional(),
+  notFoundIds: z.array(z.int()).optional(),
+  accessForbidden: z.string().optional(),
+  accessForbiddenIds: z.array(z.int()).optional(),
+});
+
+export const actionLimitEntry = z.object({
+  id: z.int(),
+  entityId: z.int(),
+  actionId: z.int(),
+  dailyConversionsLimit: z.int().min(0),
+  totalConversionsLimit: z.int().min(0),
+  dailyConversions: z.int().min(0),
+  totalConversions: z.int().min(0),
+});
+
+export const perActionForm = z.object({
+  actionId: z.int().positive(),
+  dailyConversionsLimit: z.int().min(0).optional(),
+  totalConversionsLimit: z.int().min(0).optional(),
+});
+
+export const entityTypeParameter = z.enum(ENTITY_TYPES).describe('exact upper case');

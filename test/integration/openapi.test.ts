@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../shared/api/route-table';
+import { useTestService } from '../support/local-service';
+
+const ctx = useTestService({ catalogFile: null });
+
+describe('the API reference', () => {
+  it('serves an OpenAPI 3.1 document holding every route of the route table, and nothing else', async () => {
+    const response = await fetch(`${ctx.service.url}/rest-api/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { security: unknown[] }>> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers[0]!.url).toBe(ctx.service.url);
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(operations.sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    for (const route of ROUTES) expect(document.paths[route.path]![route.method.toLowerCase()]!.security.length > 0, route.path).toBe(route.authenticated);
+  });
+
+  it('describes every cap of the grids with its bounds', async () => {
+    const document = (await (await fetch(`${ctx.service.url}/rest-api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { maximum?: number }> } }> } }>>;
+    };
+    const form = document.paths['/rest-api/site/{siteId}/limits/set.do']!.post!.requestBody.content['application/x-www-form-urlencoded']!.schema.properties;
+    expect(form.dailyRequestsLimit).toMatchObject({ maximum: 4_000_000_000 });
+    expect(form).not.toHaveProperty('dailyBudgetLimit');
+    const demand = document.paths['/rest-api/campaign/{campaignId}/limits/set.do']!.post!.requestBody.content['application/x-www-form-urlencoded']!.schema.properties;
+    expect(demand.totalBudgetLimit).toMatchObject({ maximum: 9_999_999_999.999 });
+  });
+
+  it('renders a static reference page at /docs', async () => {
+    const response = await fetch(`${ctx.service.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const page = await response.text();
+    for (const route of ROUTES) expect(page).toContain(route.path.replace(/&/g, '&amp;'));
+    expect(page).not.toContain('<script');
+  });
+});
