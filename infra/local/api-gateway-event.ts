@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { gatewayResourcePath, matchPath } from '../../shared/api/path-template';
 import type { Route } from '../../shared/api/route-table';
+import { dictionary } from '../../shared/dictionary';
 
 export const LOCAL_STAGE = 'local';
 const ACCOUNT_ID = '000000000000';
@@ -18,8 +19,8 @@ export interface IncomingRequest {
 }
 
 const headerMaps = (headers: IncomingHttpHeaders) => {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = dictionary<string>();
+  const multi = dictionary<string[]>();
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const list = Array.isArray(value) ? value : [value];
@@ -31,8 +32,8 @@ const headerMaps = (headers: IncomingHttpHeaders) => {
 
 const queryMaps = (url: URL) => {
   if (url.search === '' || url.search === '?') return { single: null, multi: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = dictionary<string>();
+  const multi = dictionary<string[]>();
   for (const [name, value] of url.searchParams) {
     multi[name] = [...(multi[name] ?? []), value];
     single[name] = value;

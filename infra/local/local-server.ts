@@ -1,5 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { matchPath } from '../../shared/api/path-template';
 import { ROUTES, type Family } from '../../shared/api/route-table';
 import type { Clock } from '../../shared/clock';
@@ -101,6 +102,15 @@ const handleApiRequest = async (parts: GatewayParts, request: IncomingMessage, u
   return parts.handlers[route.family](event, lambdaContext(route.family, API_GATEWAY_TIMEOUT_MS));
 };
 
+/** Requests Node cannot even parse (a raw non-ASCII path, oversized headers) still get the JSON envelope. */
+const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void => {
+  if (!socket.writable) return;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'The request headers are too large'] : [400, 'Bad Request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ success: false, message });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+};
+
 export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -120,4 +130,4 @@ export const createLocalServer = (parts: GatewayParts): Server =>
         return envelope(500, 'Internal error');
       })
       .then((result) => send(response, result));
-  });
+  }).on('clientError', answerUnparseable);

@@ -1,4 +1,5 @@
 import type { PermissionLevel } from '../auth/permission-names';
+import { dictionary } from '../dictionary';
 import { PERIODS, type CapDefinition, type CapGrid } from './cap-grid';
 import { parseCapValue, type Parsed } from './cap-values';
 import { DATE_FORMATS_MESSAGE, parseLimitDate, parseTimezoneOffset } from './limit-dates';
@@ -65,8 +66,8 @@ const periodConflicts = (grid: CapGrid, caps: Record<string, number>, sent: Read
  */
 export const planLimitChange = (stored: LimitState | undefined, request: ChangeRequest, policy: CapPolicy): ChangePlan => {
   const current = stored ?? EMPTY_LIMIT;
-  const errors: Record<string, string> = {};
-  const ignored: Record<string, string> = {};
+  const errors = dictionary<string>();
+  const ignored = dictionary<string>();
   const sentCaps = new Map<CapDefinition, number>();
   const flags: Partial<Record<(typeof BOOLEAN_SETTINGS)[number], boolean>> = {};
   let timezoneOffset: number | undefined;

@@ -203,3 +203,13 @@ describe('the read shape', () => {
     });
   });
 });
+
+describe('parameters named like Object.prototype members', () => {
+  it('are listed as unknown like any other name', () => {
+    // JSON.parse makes __proto__ an own key, as it is in an API Gateway event
+    const fields = JSON.parse('{"__proto__":"x","constructor":"y","dailyClicksLimit":"1"}') as Record<string, string>;
+    const plan = planLimitChange(undefined, { names: Object.keys(fields), get: (name) => (Object.hasOwn(fields, name) ? fields[name] : undefined) }, demand());
+    expect(plan.outcome).toBe('ok');
+    expect(Object.keys((plan as { ignored: object }).ignored).sort()).toEqual(['__proto__', 'constructor'].sort());
+  });
+});
