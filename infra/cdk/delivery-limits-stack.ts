@@ -238,6 +238,7 @@ export class DeliveryLimitsStack extends Stack {
       [apigateway.ResponseType.THROTTLED, '429', 'Too many requests'],
       [apigateway.ResponseType.QUOTA_EXCEEDED, '429', 'Quota exceeded'],
       [apigateway.ResponseType.REQUEST_TOO_LARGE, '413', 'The request body is too large'],
+      [apigateway.ResponseType.AUTHORIZER_FAILURE, '503', 'Authentication is unavailable right now; retry shortly'],
       [apigateway.ResponseType.DEFAULT_4XX, '400', 'Bad request'],
       [apigateway.ResponseType.DEFAULT_5XX, '502', 'Internal error'],
     ];
@@ -246,7 +247,10 @@ export class DeliveryLimitsStack extends Stack {
         type,
         statusCode: type === apigateway.ResponseType.DEFAULT_4XX || type === apigateway.ResponseType.DEFAULT_5XX ? undefined : statusCode,
         templates: envelope(message),
-        responseHeaders: { 'Content-Type': "'application/json; charset=utf-8'" },
+        responseHeaders: {
+          'Content-Type': "'application/json; charset=utf-8'",
+          ...(type === apigateway.ResponseType.AUTHORIZER_FAILURE ? { 'Retry-After': "'1'" } : {}),
+        },
       });
     }
 

@@ -72,8 +72,9 @@ const authorize = async (authorizer: Authorizer, event: APIGatewayProxyEvent): P
     result = await authorizer(buildAuthorizerEvent(event));
   } catch (error) {
     if (error instanceof Error && error.message === 'Unauthorized') return envelope(401, 'Unauthorized');
+    // as the stack's AUTHORIZER_FAILURE gateway response: a failing dependency of the authorizer is worth a retry
     logger.error('authorizer failed', describeError(error));
-    return envelope(500, 'Internal error');
+    return envelope(503, 'Authentication is unavailable right now; retry shortly', { 'Retry-After': '1' });
   }
   const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
   if (!allowed) return envelope(403, 'Forbidden');

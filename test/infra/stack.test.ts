@@ -73,9 +73,14 @@ describe('the API', () => {
   it('answers gateway errors in the JSON envelope', () => {
     const responses = ofType('AWS::ApiGateway::GatewayResponse').map(([, response]) => response.Properties as { ResponseType: string; ResponseTemplates: Record<string, string> });
     expect(responses.map((response) => response.ResponseType).sort()).toEqual(
-      ['ACCESS_DENIED', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'QUOTA_EXCEEDED', 'REQUEST_TOO_LARGE', 'THROTTLED', 'UNAUTHORIZED'].sort(),
+      ['ACCESS_DENIED', 'AUTHORIZER_FAILURE', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'QUOTA_EXCEEDED', 'REQUEST_TOO_LARGE', 'THROTTLED', 'UNAUTHORIZED'].sort(),
     );
     for (const response of responses) expect(JSON.parse(response.ResponseTemplates['application/json']!)).toMatchObject({ success: false });
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'AUTHORIZER_FAILURE',
+      StatusCode: '503',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+    });
   });
 
   it('logs access as JSON, with metrics, and never request bodies', () => {

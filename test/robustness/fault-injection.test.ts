@@ -1,0 +1,101 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiClient } from '../support/http';
+import { scanTable, useTestService } from '../support/local-service';
+
+const ctx = useTestService();
+const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
+const INJECTOR = 'throttleInjector';
+
+const throttled = () =>
+  Object.assign(new Error('Rate of requests exceeds the allowed throughput'), {
+    name: 'ProvisionedThroughputExceededException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+  });
+
+/**
+ * Throttles DynamoDB calls inside the SDK's own retry loop (the deserialize step runs within it), so the SDK's
+ * retries are the real ones. `failures` is how many attempts of each matching call fail.
+ */
+const injectThrottling = (matches: (commandName: string) => boolean, failures: number) => {
+  const attempts = new Map<object, number>();
+  ctx.service.dependencies.store.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = String((context as { commandName?: string }).commandName);
+      if (matches(name)) {
+        const seen = (attempts.get(args.input as object) ?? 0) + 1;
+        attempts.set(args.input as object, seen);
+        if (seen <= failures) throw throttled();
+      }
+      return next(args);
+    },
+    { step: 'deserialize', name: INJECTOR },
+  );
+};
+
+afterEach(() => {
+  ctx.service.dependencies.store.client.middlewareStack.remove(INJECTOR);
+  vi.restoreAllMocks();
+});
+
+const WRITES = (name: string) => /^(Put|Update|Delete|BatchWrite|TransactWrite)/.test(name);
+
+describe('DynamoDB throttling', () => {
+  it('is retried by the SDK, and the request succeeds', async () => {
+    injectThrottling(WRITES, 1);
+    const response = await demo().post('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: '11' });
+    expect(response.status).toBe(200);
+    ctx.service.dependencies.store.client.middlewareStack.remove(INJECTOR);
+    expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({ dailyClicksLimit: 11 });
+  });
+
+  it('answers 503 with Retry-After when it persists, and writes nothing', async () => {
+    const before = await scanTable(ctx.service);
+    injectThrottling(WRITES, Number.POSITIVE_INFINITY);
+    for (const [path, fields] of [
+      ['/rest-api/campaign/100/limits/update.do', { dailyClicksLimit: '12' }],
+      ['/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '2' }],
+    ] as const) {
+      const response = await demo().post(path, fields);
+      expect(response.status, path).toBe(503);
+      expect(response.headers.get('retry-after'), path).toBeTruthy();
+      expect(await response.json()).toMatchObject({ success: false });
+    }
+    ctx.service.dependencies.store.client.middlewareStack.remove(INJECTOR);
+    expect(await scanTable(ctx.service)).toEqual(before);
+  });
+
+  it('on reads answers 503 with Retry-After, never 500, the authorizer\'s reads included', async () => {
+    injectThrottling((name) => /^(Get|BatchGet|Query)/.test(name), Number.POSITIVE_INFINITY);
+    const response = await demo().get('/rest-api/campaign/100/limits.do');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBeTruthy();
+    expect(await response.json()).toMatchObject({ success: false });
+  });
+});
+
+describe('a lost conditional write', () => {
+  it('is re-read and retried, and the change lands', async () => {
+    const { store } = ctx.service.dependencies;
+    const put = vi.spyOn(store, 'put').mockRejectedValueOnce(new ConditionalCheckFailedException({ message: 'version changed', $metadata: {} }));
+    const response = await demo().post('/rest-api/campaign/100/limits/update.do', { weeklyClicksLimit: '500' });
+    expect(response.status).toBe(200);
+    expect(put).toHaveBeenCalledTimes(2);
+    expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({ weeklyClicksLimit: 500 });
+  });
+});
+
+describe('an SQS failure on reset.do', () => {
+  it('answers 503 and claims nothing queued', async () => {
+    const queued = ctx.service.resetQueue.size;
+    vi.spyOn(ctx.service.resetQueue, 'enqueue').mockRejectedValueOnce(new Error('SQS unavailable'));
+    const response = await demo().post('/rest-api/campaign/100/limits/reset.do', { limitCounters: 'ALL' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBeTruthy();
+    const body = (await response.json()) as { success: boolean; message: string };
+    expect(body.success).toBe(false);
+    expect(body.message).toMatch(/nothing was queued/);
+    expect(ctx.service.resetQueue.size).toBe(queued);
+  });
+});
