@@ -36,9 +36,19 @@ const optionalDate = (request: ApiRequest, name: string): number | undefined => 
   return parsed.value;
 };
 
-/** Entities, limits and, for entities that have a limit, current counters: two rounds of batched reads. */
-const loadMany = async (store: TableStore, type: EntityType, ids: readonly number[], now: Date): Promise<Map<number, EntityLimit>> => {
-  const first = await store.batchGet(ids.flatMap((id) => entityLimitKeys(type, id, now, false)));
+/**
+ * Entities, limits and, for entities that have a limit, current counters: two rounds of batched reads. Entity
+ * items already in hand (from the parent index) are not read again.
+ */
+const loadMany = async (
+  store: TableStore,
+  type: EntityType,
+  ids: readonly number[],
+  now: Date,
+  known: ReadonlyMap<number, Item> = new Map(),
+): Promise<Map<number, EntityLimit>> => {
+  const first = await store.batchGet(ids.flatMap((id) => entityLimitKeys(type, id, now, false).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))));
+  first.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
   const byPartition = new Map<string, Item[]>();
   for (const item of first) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);
   const limited = ids.filter((id) => byPartition.get(entityPK(type, id))?.some((item) => item.SK === 'LIMIT'));
@@ -47,9 +57,13 @@ const loadMany = async (store: TableStore, type: EntityType, ids: readonly numbe
   return new Map(ids.map((id) => [id, entityLimitFromItems(type, id, byPartition.get(entityPK(type, id)) ?? [], now)]));
 };
 
-/** Every campaign the caller's shares reach: its campaign shares and the campaigns of its advertiser shares. */
-const accessibleCampaignIds = async (store: TableStore, grants: Grants): Promise<number[]> => {
+/**
+ * Every campaign the caller's shares reach: its campaign shares and the campaigns of its advertiser shares, the
+ * latter with their entity items straight from the parent index.
+ */
+const accessibleCampaigns = async (store: TableStore, grants: Grants): Promise<{ ids: number[]; entities: Map<number, Item> }> => {
   const ids = new Set<number>();
+  const entities = new Map<number, Item>();
   const advertisers: string[] = [];
   for (const [pk] of grants.shares) {
     if (pk.startsWith('CAMPAIGN#')) ids.add(Number(pk.slice('CAMPAIGN#'.length)));
@@ -63,12 +77,14 @@ const accessibleCampaignIds = async (store: TableStore, grants: Grants): Promise
         KeyConditionExpression: '#parent = :parent',
         ExpressionAttributeNames: { '#parent': partitionKey },
         ExpressionAttributeValues: { ':parent': parent },
-        ProjectionExpression: 'id',
       }),
     ),
   );
-  for (const item of children.flat()) ids.add(Number(item.id));
-  return [...ids].sort((a, b) => a - b);
+  for (const item of children.flat()) {
+    ids.add(Number(item.id));
+    entities.set(Number(item.id), item);
+  }
+  return { ids: [...ids].sort((a, b) => a - b), entities };
 };
 
 const requireReadPermission = (grants: Grants) =>
@@ -88,8 +104,9 @@ export const bulkCampaignLimits =
     const from = optionalDate(request, 'startDateFrom');
     const to = optionalDate(request, 'startDateTo');
     const activeOnly = optionalBoolean(request.parameters, 'activeCampaignOnly') ?? false;
-    const ids = (requested ?? (await accessibleCampaignIds(store, grants))).slice(0, MAX_BULK_ROWS);
-    const loaded = await loadMany(store, 'CAMPAIGN', ids, clock.now());
+    const accessible = requested ? undefined : await accessibleCampaigns(store, grants);
+    const ids = (requested ?? accessible!.ids).slice(0, MAX_BULK_ROWS);
+    const loaded = await loadMany(store, 'CAMPAIGN', ids, clock.now(), accessible?.entities);
 
     const notFoundIds: number[] = [];
     const forbiddenIds: number[] = [];

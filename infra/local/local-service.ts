@@ -36,6 +36,8 @@ export interface LocalServiceOptions {
 export interface LocalService {
   url: string;
   port: number;
+  /** The DynamoDB (Local) endpoint the service uses. */
+  dynamoEndpoint: string;
   dependencies: Dependencies;
   clock: ControllableClock;
   resetQueue: InProcessResetQueue;
@@ -120,6 +122,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     return {
       url,
       port,
+      dynamoEndpoint: dynamo.endpoint,
       dependencies,
       clock,
       resetQueue,

@@ -1,0 +1,92 @@
+import { build } from 'esbuild';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
+import { buildProxyEvent } from '../infra/local/api-gateway-event';
+import type { LocalService } from '../infra/local/local-service';
+import { ROUTES } from '../shared/api/route-table';
+
+export interface ColdStart {
+  bundle: string;
+  bytes: number;
+  /** Median, from process start to the module loaded. */
+  loadMs: number;
+  /** Median, from process start to the first answer; undefined where the first call needs AWS (SQS). */
+  firstResponseMs?: number;
+}
+
+const RUNS = 10;
+const run = promisify(execFile);
+
+const MINIMAL = `import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+const client = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+export const handler = async () => client.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { PK: { S: 'CAMPAIGN#100' }, SK: { S: 'ENTITY' } } }));`;
+
+const RUNNER = `const eventFile = process.argv[3];
+const { readFileSync } = await import('node:fs');
+const event = eventFile === '-' ? undefined : JSON.parse(readFileSync(eventFile, 'utf8'));
+const { handler } = await import(process.argv[2]);
+const loaded = performance.now();
+let served;
+if (event !== undefined) { await handler(event, { getRemainingTimeInMillis: () => 29000 }); served = performance.now(); }
+process.stdout.write(JSON.stringify({ loaded, served }));`;
+
+const apiEvent = (method: string, path: string, principal = true) => {
+  const route = ROUTES.find((candidate) => candidate.method === method && new RegExp(`^${candidate.path.replace(/\{[A-Za-z]+\}/g, '[^/]+?').replace(/\./g, '\\.')}$`).test(path))!;
+  const event = buildProxyEvent({ method, url: new URL(`http://localhost${path}`), headers: {}, body: '', sourceIp: '127.0.0.1', receivedAt: new Date() }, route);
+  if (principal) event.requestContext.authorizer = { authenticated: 'true', userId: '1', username: 'demo', role: 'NETWORK', method: 'apiKey', principalId: '1' };
+  return event;
+};
+
+/** A first request each function can serve with nothing but DynamoDB; reset-flush's first call needs SQS. */
+const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
+  minimal: {},
+  authorizer: { type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:0:api/dev/GET/x', headers: { 'x-api-key': 'demo-key-0001' }, queryStringParameters: null },
+  auth: apiEvent('GET', `/rest-api/auth/${'0'.repeat(32)}/login.do`, false),
+  'demand-limits': apiEvent('GET', '/rest-api/campaign/100/limits.do'),
+  'supply-limits': apiEvent('GET', '/rest-api/site/20/limits.do'),
+  'per-action': apiEvent('GET', '/rest-api/per-action/limits/CAMPAIGN/100.do'),
+  'delivery-recorder': { Records: [{ messageId: 'm1', body: JSON.stringify({ kind: 'impression', bannerId: 1000 }) }] },
+  'reset-flush': undefined,
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Each function bundle (built as deployed) loaded by a fresh Node process that serves its first request. */
+export const measureColdStarts = async (service: LocalService): Promise<ColdStart[]> => {
+  const directory = mkdtempSync(join(tmpdir(), 'cold-start-'));
+  writeFileSync(join(directory, 'runner.mjs'), RUNNER);
+  writeFileSync(join(directory, 'minimal.ts'), MINIMAL);
+  const entries: [string, string][] = [['minimal', join(directory, 'minimal.ts')], ...Object.entries(FUNCTION_ENTRIES)];
+  const env = {
+    ...process.env,
+    TABLE_NAME: service.dependencies.store.tableName,
+    DYNAMODB_ENDPOINT: service.dynamoEndpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    LOG_LEVEL: 'silent',
+  };
+  const results: ColdStart[] = [];
+  for (const [name, entry] of entries) {
+    const outfile = join(directory, `${name}.mjs`);
+    await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: ESBUILD_TARGET, minify: true, mainFields: ['module', 'main'], banner: { js: ESM_REQUIRE_BANNER }, logLevel: 'silent', nodePaths: [join(process.cwd(), 'node_modules')] });
+    const event = FIRST_EVENTS[name as FunctionName | 'minimal'];
+    const eventFile = event === undefined ? '-' : join(directory, `${name}.event.json`);
+    if (event !== undefined) writeFileSync(eventFile, JSON.stringify(event));
+    const loads: number[] = [];
+    const firsts: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const { stdout } = await run(process.execPath, [join(directory, 'runner.mjs'), outfile, eventFile], { env });
+      const timing = JSON.parse(stdout) as { loaded: number; served?: number };
+      loads.push(timing.loaded);
+      if (timing.served !== undefined) firsts.push(timing.served);
+    }
+    results.push({ bundle: name, bytes: statSync(outfile).size, loadMs: Math.round(median(loads)), ...(firsts.length ? { firstResponseMs: Math.round(median(firsts)) } : {}) });
+  }
+  return results;
+};
