@@ -11,3 +11,7 @@ export const inParallel = async <T, R>(items: readonly T[], limit: number, work:
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 };
+
+/** Jittered exponential backoff after a lost optimistic-locking race: up to 100 ms. */
+export const raceBackoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5))));

@@ -14,7 +14,8 @@ import {
   type PermissionLevel,
 } from '../../shared/auth/permission-names';
 import { positiveId } from '../../shared/handlers/request-values';
-import { ApiError, badRequest, notFound } from '../../shared/http/api-error';
+import { raceBackoff } from '../../shared/concurrency';
+import { ApiError, badRequest, busyRecord, notFound } from '../../shared/http/api-error';
 import { principalOf, type ApiRequest, type Implementations, type OperationHandler } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import { nextId } from '../../shared/limits/limit-store';
@@ -128,10 +129,11 @@ export const perActionOperations = (dependencies: Ports<'store' | 'clock'>): Imp
       } catch (error) {
         const lostRace = error instanceof TransactionCanceledException || error instanceof ConditionalCheckFailedException;
         if (!lostRace) throw error;
-        if (attempt >= MAX_WRITE_ATTEMPTS) throw new ApiError(503, 'The limit is being changed by many callers at once; retry shortly', undefined, {}, { 'Retry-After': '1' });
+        if (attempt >= MAX_WRITE_ATTEMPTS) throw busyRecord();
+        await raceBackoff(attempt);
         continue;
       }
-      const enabled = mode === 'add' ? true : (await loadPerAction(store, type, id)).enabled;
+      const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
       const [counters] = await countersOf(type, id, [{ ...record, version: 0 }]);
       return jsonResponse(200, { success: true, actionLimit: entry({ ...record, version: 0 }, counters!), ...switchField(type, enabled) });
     }

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { loadGrants, permissionLevel, requireUpdatableEntity } from '../auth/authorization';
-import { ApiError, badRequest, forbidden, notFound } from '../http/api-error';
+import { raceBackoff } from '../concurrency';
+import { ApiError, badRequest, busyRecord, forbidden, notFound } from '../http/api-error';
 import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
 import { jsonResponse } from '../http/response';
 import type { CapDefinition } from '../limits/cap-grid';
@@ -17,11 +18,6 @@ import { optionalTimezoneOffset, positiveId } from './request-values';
 
 /** Enough for 50 writers racing on one record; each lost race re-reads and re-judges. */
 const MAX_WRITE_ATTEMPTS = 60;
-
-const backoff = (attempt: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5))));
-
-const busy = () => new ApiError(503, 'The limit is being changed by many callers at once; retry shortly', undefined, {}, { 'Retry-After': '1' });
 
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
@@ -59,8 +55,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        if (attempt >= MAX_WRITE_ATTEMPTS) throw busy();
-        await backoff(attempt);
+        if (attempt >= MAX_WRITE_ATTEMPTS) throw busyRecord();
+        await raceBackoff(attempt);
         continue;
       }
       const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };

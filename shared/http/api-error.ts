@@ -23,3 +23,7 @@ export const forbidden = (message: string, extra: Record<string, unknown> = {}):
 export const notFound = (message: string): ApiError => new ApiError(404, message);
 
 export const notImplemented = (): ApiError => new ApiError(501, 'not implemented yet');
+
+/** Too many writers on one record: the caller may simply retry. */
+export const busyRecord = (): ApiError =>
+  new ApiError(503, 'The record is being changed by many callers at once; retry shortly', undefined, {}, { 'Retry-After': '1' });
