@@ -17,14 +17,19 @@ describe('the API reference', () => {
   });
 
   it('describes every cap of the grids with its bounds', async () => {
+    type Schema = { $ref?: string; properties?: Record<string, { maximum?: number }> };
     const document = (await (await fetch(`${ctx.service.url}/rest-api/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { maximum?: number }> } }> } }>>;
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
+      components: { schemas: Record<string, Schema> };
     };
-    const form = document.paths['/rest-api/site/{siteId}/limits/set.do']!.post!.requestBody.content['application/x-www-form-urlencoded']!.schema.properties;
-    expect(form.dailyRequestsLimit).toMatchObject({ maximum: 4_000_000_000 });
-    expect(form).not.toHaveProperty('dailyBudgetLimit');
-    const demand = document.paths['/rest-api/campaign/{campaignId}/limits/set.do']!.post!.requestBody.content['application/x-www-form-urlencoded']!.schema.properties;
-    expect(demand.totalBudgetLimit).toMatchObject({ maximum: 9_999_999_999.999 });
+    const formOf = (path: string) => {
+      const schema = document.paths[path]!.post!.requestBody.content['application/x-www-form-urlencoded']!.schema;
+      return (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!]! : schema).properties!;
+    };
+    const supply = formOf('/rest-api/site/{siteId}/limits/set.do');
+    expect(supply.dailyRequestsLimit).toMatchObject({ maximum: 4_000_000_000 });
+    expect(supply).not.toHaveProperty('dailyBudgetLimit');
+    expect(formOf('/rest-api/campaign/{campaignId}/limits/set.do').totalBudgetLimit).toMatchObject({ maximum: 9_999_999_999.999 });
   });
 
   it('renders a static reference page at /docs', async () => {
@@ -33,6 +38,9 @@ describe('the API reference', () => {
     expect(response.headers.get('content-type')).toContain('text/html');
     const page = await response.text();
     for (const route of ROUTES) expect(page).toContain(route.path.replace(/&/g, '&amp;'));
+    // form fields are listed, even where the document keeps them in a shared component
+    expect(page).toContain('<code>dailyRequestsLimit</code>');
+    expect(page).toContain('<code>limitCounters</code>');
     expect(page).not.toContain('<script');
   });
 });

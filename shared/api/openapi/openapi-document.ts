@@ -12,6 +12,7 @@ import {
   limitWriteForm,
   perActionForm,
   resetForm,
+  schemaRegistry,
   servingStatus,
   successMessage,
   writeResult,
@@ -27,7 +28,24 @@ interface OperationSpec {
   errors: number[];
 }
 
-const jsonSchema = (schema: Schema) => z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' });
+type JsonValue = Record<string, unknown>;
+
+/** Converts a schema, moving registered sub-schemas into `components` and pointing at them there. */
+const schemaConverter = (components: Record<string, unknown>) => {
+  const pointAtComponents = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  const convert = (schema: Schema): JsonValue => {
+    const id = schemaRegistry.get(schema)?.id;
+    if (id && !components[id]) {
+      // convert a wrapper, so that the registered schema itself lands among the definitions
+      convert(z.object({ registered: schema }));
+    }
+    if (id) return { $ref: `#/components/schemas/${id}` };
+    const { $schema: _ignored, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', metadata: schemaRegistry }) as JsonValue;
+    for (const [name, definition] of Object.entries(($defs as Record<string, unknown>) ?? {})) components[name] ??= pointAtComponents(definition);
+    return pointAtComponents(rest);
+  };
+  return convert;
+};
 
 const gridOf = (level: LimitLevel) => ((DEMAND_LEVELS as readonly string[]).includes(level) ? DEMAND_GRID : SUPPLY_GRID);
 
@@ -99,7 +117,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const operationId = (route: Route): string =>
   [...route.operation.split('.'), ...(route.level ? [route.level] : [])].map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join('');
 
-const pathParameters = (route: Route) =>
+type Convert = (schema: Schema) => JsonValue;
+
+const pathParameters = (route: Route, jsonSchema: Convert) =>
   [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map(([, name]) => ({
     name: name!,
     in: 'path' as const,
@@ -107,7 +127,7 @@ const pathParameters = (route: Route) =>
     schema: name === 'type' ? jsonSchema(entityTypeParameter) : name === 'authToken' ? { type: 'string', pattern: '^[0-9a-fA-F]{32}$' } : { type: 'integer', minimum: 1 },
   }));
 
-const queryParameters = (schema: z.ZodObject | undefined) =>
+const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =>
   Object.entries(schema?.shape ?? {}).map(([name, field]) => {
     const optional = (field as Schema).safeParse(undefined).success;
     return { name, in: 'query' as const, required: !optional, schema: jsonSchema(field as Schema) };
@@ -117,6 +137,8 @@ const SECURITY = [{ apiKey: [] }, { hashUsername: [], hashTimestamp: [], hash: [
 
 /** The OpenAPI 3.1 document of the service: every route of the route table, nothing else. */
 export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
+  const schemas: Record<string, unknown> = {};
+  const jsonSchema = schemaConverter(schemas);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     const spec = specOf(route);
@@ -135,7 +157,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       operationId: operationId(route),
       summary: route.summary,
       tags: [route.family],
-      parameters: [...pathParameters(route), ...queryParameters(spec.query)],
+      parameters: [...pathParameters(route, jsonSchema), ...queryParameters(spec.query, jsonSchema)],
       ...(spec.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(spec.form) } } } } : {}),
       responses: {
         ...success,
@@ -145,6 +167,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     };
   }
   const usedErrors = [...new Set(ROUTES.flatMap((route) => specOf(route).errors))].sort();
+  const errorSchema = jsonSchema(errorEnvelope);
   return {
     openapi: '3.1.0',
     info: {
@@ -163,6 +186,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     ],
     paths,
     components: {
+      schemas,
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
         hashUsername: { type: 'apiKey', in: 'query', name: 'username', description: 'Epom hash authentication: the user name' },
@@ -171,7 +195,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'set by login.do' },
       },
       responses: Object.fromEntries(
-        usedErrors.map((status) => [`Error${status}`, { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: jsonSchema(errorEnvelope) } } }]),
+        usedErrors.map((status) => [`Error${status}`, { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } }]),
       ),
     },
   };

@@ -1,7 +1,7 @@
 import type { buildOpenApiDocument } from './openapi-document';
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
-type JsonSchema = { type?: string | string[]; description?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; minimum?: number; maximum?: number; pattern?: string };
+type JsonSchema = { $ref?: string; type?: string | string[]; description?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; minimum?: number; maximum?: number; pattern?: string };
 interface OperationObject {
   operationId: string;
   summary: string;
@@ -30,12 +30,15 @@ const fieldRows = (rows: { name: string; where: string; required: boolean; schem
 
 /** A static API reference page rendered from the OpenAPI document: no script, nothing fetched. */
 export const renderReferencePage = (document: Document): string => {
+  const components = document.components.schemas as Record<string, JsonSchema>;
+  const resolve = (schema: JsonSchema | undefined): JsonSchema | undefined =>
+    schema?.$ref ? components[schema.$ref.replace('#/components/schemas/', '')] : schema;
   const sections = document.tags.map((tag) => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods as Record<string, OperationObject>)
         .filter(([, operation]) => operation.tags.includes(tag.name))
         .map(([method, operation]) => {
-          const form = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+          const form = resolve(operation.requestBody?.content['application/x-www-form-urlencoded']?.schema);
           const rows = [
             ...operation.parameters.map((parameter) => ({ name: parameter.name, where: parameter.in, required: parameter.required, schema: parameter.schema })),
             ...Object.entries(form?.properties ?? {}).map(([name, schema]) => ({ name, where: 'form', required: form?.required?.includes(name) ?? false, schema })),

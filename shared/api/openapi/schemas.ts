@@ -4,6 +4,23 @@ import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../.
 import { MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../limits/limit-dates';
 import { RESET_NAMES } from '../../limits/reset-names';
 
+/** Schemas registered here become named components of the document instead of being repeated inline. */
+export const schemaRegistry = z.registry<{ id: string }>();
+
+const named = <T extends z.ZodType>(id: string, schema: T): T => {
+  schemaRegistry.add(schema, { id });
+  return schema;
+};
+
+const memo = new Map<string, z.ZodType>();
+/** One instance per id, so that every operation refers to the same component. */
+const once = <T extends z.ZodType>(id: string, build: () => T): T => {
+  if (!memo.has(id)) memo.set(id, named(id, build()));
+  return memo.get(id) as T;
+};
+
+const title = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
  * Schemas for the API reference, built from the same grids and constants the handlers use, so that the document
  * cannot describe a cap, a limit or a name the service does not have.
@@ -22,6 +39,9 @@ const capValue = (cap: CapDefinition) =>
   );
 
 export const limitWriteForm = (grid: CapGrid) =>
+  once(grid === SUPPLY_GRID ? 'SupplyLimitForm' : 'DemandLimitForm', () => buildWriteForm(grid));
+
+const buildWriteForm = (grid: CapGrid) =>
   z.object({
     ...Object.fromEntries(grid.caps.map((cap) => [cap.name, capValue(cap).optional()])),
     startDate: dateText.optional(),
@@ -33,7 +53,9 @@ export const limitWriteForm = (grid: CapGrid) =>
     timezoneOffset: z.int().min(MIN_TIMEZONE_OFFSET).max(MAX_TIMEZONE_OFFSET).optional().describe('minutes east of UTC'),
   });
 
-export const limitReadShape = (grid: CapGrid, idField: string) =>
+export const limitReadShape = (grid: CapGrid, idField: string) => once(`${title(idField.replace(/Id$/, ''))}Limit`, () => buildReadShape(grid, idField));
+
+const buildReadShape = (grid: CapGrid, idField: string) =>
   z.object({
     [idField]: z.int(),
     id: z.int().optional().describe('the limit record id'),
@@ -48,11 +70,11 @@ export const limitReadShape = (grid: CapGrid, idField: string) =>
   });
 
 export const writeResult = (grid: CapGrid, idField: string) =>
-  limitReadShape(grid, idField).extend({
+  once(`${title(idField.replace(/Id$/, ''))}LimitWriteResult`, () => buildReadShape(grid, idField).extend({
     success: z.literal(true),
     ignoredFields: z.array(z.string()).optional(),
     ignoredFieldReasons: z.record(z.string(), z.string()).optional(),
-  });
+  }));
 
 export const resetForm = z.object({
   limitCounters: z.string().describe(`comma-separated or repeated; each one of: ${[...RESET_NAMES].join(', ')}`),
@@ -60,14 +82,14 @@ export const resetForm = z.object({
 
 export const successMessage = z.object({ success: z.literal(true), message: z.string() }).catchall(z.unknown());
 
-export const errorEnvelope = z.object({
+export const errorEnvelope = named('ErrorEnvelope', z.object({
   success: z.literal(false),
   message: z.string(),
   errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
   permission: z.string().optional().describe('the permission a 403 is about'),
   permissionDenied: z.boolean().optional().describe('on every per-action 403'),
   error: z.string().optional().describe('auth failures'),
-});
+}));
 
 export const servingStatus = z.object({
   deliverable: z.boolean(),
@@ -92,7 +114,7 @@ export const bulkCampaignResult = z.object({
   accessForbiddenIds: z.array(z.int()).optional(),
 });
 
-export const actionLimitEntry = z.object({
+export const actionLimitEntry = named('ActionLimit', z.object({
   id: z.int(),
   entityId: z.int(),
   actionId: z.int(),
@@ -100,7 +122,7 @@ export const actionLimitEntry = z.object({
   totalConversionsLimit: z.int().min(0),
   dailyConversions: z.int().min(0),
   totalConversions: z.int().min(0),
-});
+}));
 
 export const perActionForm = z.object({
   actionId: z.int().positive(),
