@@ -40,7 +40,10 @@ const schemaConverter = (components: Record<string, unknown>) => {
       convert(z.object({ registered: schema }));
     }
     if (id) return { $ref: `#/components/schemas/${id}` };
-    const { $schema: _ignored, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', metadata: schemaRegistry }) as JsonValue;
+    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', metadata: schemaRegistry }) as JsonValue;
+    // the document states its dialect once (OpenAPI 3.1), not in every schema
+    delete converted.$schema;
+    const { $defs, ...rest } = converted;
     for (const [name, definition] of Object.entries(($defs as Record<string, unknown>) ?? {})) components[name] ??= pointAtComponents(definition);
     return pointAtComponents(rest);
   };
