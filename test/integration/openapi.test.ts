@@ -41,6 +41,7 @@ describe('the API reference', () => {
     // form fields are listed, even where the document keeps them in a shared component
     expect(page).toContain('<code>dailyRequestsLimit</code>');
     expect(page).toContain('<code>limitCounters</code>');
+    expect(page).toContain('<code>403</code> Authenticated but not allowed');
     expect(page).not.toContain('<script');
   });
 });
