@@ -31,7 +31,7 @@ const fieldRows = (rows: { name: string; where: string; required: boolean; schem
 /** A static API reference page rendered from the OpenAPI document: no script, nothing fetched. */
 export const renderReferencePage = (document: Document): string => {
   const components = document.components.schemas as Record<string, JsonSchema>;
-  const responses = document.components.responses as Record<string, { description?: string }>;
+  const sharedResponses = document.components.responses as Record<string, { description?: string }>;
   const resolve = (schema: JsonSchema | undefined): JsonSchema | undefined =>
     schema?.$ref ? components[schema.$ref.replace('#/components/schemas/', '')] : schema;
   const sections = document.tags.map((tag) => {
@@ -45,7 +45,7 @@ export const renderReferencePage = (document: Document): string => {
             ...Object.entries(form?.properties ?? {}).map(([name, schema]) => ({ name, where: 'form', required: form?.required?.includes(name) ?? false, schema })),
           ];
           const responses = Object.entries(operation.responses)
-            .map(([status, response]) => `<code>${escape(status)}</code> ${escape(response.description ?? responses[response.$ref?.split('/').pop() ?? '']?.description)}`)
+            .map(([status, response]) => `<code>${escape(status)}</code> ${escape(response.description ?? sharedResponses[response.$ref?.split('/').pop() ?? '']?.description)}`)
             .join(' · ');
           return `<section id="${escape(operation.operationId)}"><h3><span class="method">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3><p>${escape(operation.summary)}${operation.security.length ? ' — needs credentials' : ''}</p>${fieldRows(rows)}<p>${responses}</p></section>`;
         }),
