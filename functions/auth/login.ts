@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { SESSION_COOKIE } from '../../shared/auth/credentials';
-import { randomToken, sha256Hex } from '../../shared/auth/crypto';
+import { isTokenText, randomToken, sha256Hex } from '../../shared/auth/crypto';
 import { consumeOnce, expiringItem, SESSION_LIFETIME_MS } from '../../shared/auth/one-time-items';
 import { badRequest } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
@@ -11,7 +11,6 @@ import type { Ports } from '../../shared/runtime/dependencies';
 import { loginTokenKey, sessionKey } from '../../shared/table/keys';
 
 export const REDIRECT_URL = '/index.do';
-const TOKEN = /^[0-9a-fA-F]{32}$/;
 
 type Outcome = { success: true; redirectUrl: string; cookie: string } | { success: false; error: string };
 
@@ -40,7 +39,7 @@ export const login =
       throw badRequest({ callback: 'must be a plain JavaScript identifier path (letters, digits, _, $ and dots) of at most 64 characters' });
     const json = optionalBoolean(parameters, 'json') ?? false;
     const token = pathParameters.authToken ?? '';
-    if (!TOKEN.test(token)) return render({ success: false, error: 'Malformed token: expected 32 hex characters' }, callback, json);
+    if (!isTokenText(token)) return render({ success: false, error: 'Malformed token: expected 32 hex characters' }, callback, json);
     const now = clock.now();
     const consumed = await consumeOnce(store, loginTokenKey(sha256Hex(token.toLowerCase())), now);
     if (consumed.status === 'expired') return render({ success: false, error: 'Token expired' }, callback, json);

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { hashPassword, md5Hex, randomToken, sha256Hex } from '../../shared/auth/crypto';
+import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../../shared/auth/crypto';
 import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/auth/one-time-items';
 import { getProfile, userIdByEmail } from '../../shared/auth/user-records';
 import { badRequest, notFound } from '../../shared/http/api-error';
@@ -85,7 +85,7 @@ export const resetPassword =
     const password = requiredText(parameters, 'password', 256);
     if (password.length < MIN_PASSWORD_LENGTH) throw badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
     const refusal = notFound('Unknown, used or expired reset token');
-    if (!/^[0-9a-fA-F]{32}$/.test(token)) throw refusal;
+    if (!isTokenText(token)) throw refusal;
     const tokenKey = resetTokenKey(sha256Hex(token.toLowerCase()));
     const stored = await store.get(tokenKey);
     const now = clock.now().getTime();

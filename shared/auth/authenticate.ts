@@ -4,7 +4,7 @@ import { unauthorized } from '../http/api-error';
 import { hashUseKey, sessionKey } from '../table/keys';
 import type { TableStore } from '../table/table-store';
 import type { Credentials } from './credentials';
-import { sha256Hex } from './crypto';
+import { isTokenText, sha256Hex } from './crypto';
 import { HASH_WINDOW_MS, isHashValid, isTimestampFresh } from './hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
 import { getProfile, getProfileAndVerifier, userIdByApiKeyDigest, userIdByUsername, type UserProfile } from './user-records';
@@ -56,8 +56,8 @@ const byHash = async (
 };
 
 const bySession = async ({ store, clock }: AuthenticationPorts, sessionId: string): Promise<Principal> => {
-  if (!/^[0-9a-f]{32}$/.test(sessionId)) throw unauthorized(REFUSAL);
-  const session = await store.get(sessionKey(sha256Hex(sessionId)));
+  if (!isTokenText(sessionId)) throw unauthorized(REFUSAL);
+  const session = await store.get(sessionKey(sha256Hex(sessionId.toLowerCase())));
   const now = clock.now().getTime();
   if (!session || Number(session.validUntil) <= now) throw unauthorized(REFUSAL);
   const profile = await getProfile(store, Number(session.userId));

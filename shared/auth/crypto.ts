@@ -38,3 +38,6 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 
 /** 128 random bits as 32 lower-case hex characters. */
 export const randomToken = (): string => randomBytes(16).toString('hex');
+
+/** Whether `text` has the shape of a token made by {@link randomToken} (either case). */
+export const isTokenText = (text: string): boolean => /^[0-9a-fA-F]{32}$/.test(text);

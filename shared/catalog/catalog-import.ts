@@ -1,5 +1,5 @@
 import { hashPassword, sha256Hex, verifyPassword } from '../auth/crypto';
-import { apiKeyKey, emailKey, entityKey, userPK, usernameKey, type ItemKey } from '../table/keys';
+import { apiKeyKey, emailKey, entityKey, itemKeyText, userPK, usernameKey, type ItemKey } from '../table/keys';
 import type { Item, TableStore } from '../table/table-store';
 import type { Catalog } from './catalog-schema';
 import { actionItems, entityItems, staleUserKeys, userItems } from './catalog-items';
@@ -27,7 +27,7 @@ const storedFacts = async (store: TableStore, catalog: Catalog): Promise<StoredF
       ...user.apiKeys.map((key) => apiKeyKey(sha256Hex(key))),
     ]),
   ];
-  const unique = [...new Map(keys.map((key) => [`${key.PK}|${key.SK}`, key])).values()];
+  const unique = [...new Map(keys.map((key) => [itemKeyText(key), key])).values()];
   const items = await store.batchGet(unique);
   return {
     entities: new Map(items.filter((item) => item.SK === 'ENTITY').map((item) => [String(item.PK), item])),

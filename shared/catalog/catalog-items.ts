@@ -6,6 +6,7 @@ import {
   emailKey,
   entityKey,
   entityPK,
+  itemKeyText,
   userAccessKey,
   userHashVerifierKey,
   userProfileKey,
@@ -69,26 +70,24 @@ export const userItems = (user: CatalogUser, passwordHash: string): Item[] => {
   ];
 };
 
-const keyText = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
-
 /**
  * Items a re-import must delete: catalog-owned items of the user's partition that the new file no longer
  * has, and look-ups (username, e-mail, API keys) the stored profile named that the new one does not.
  */
 export const staleUserKeys = (storedPartition: readonly Item[], newItems: readonly Item[]): ItemKey[] => {
-  const kept = new Set(newItems.map((item) => keyText(item as unknown as ItemKey)));
+  const kept = new Set(newItems.map((item) => itemKeyText(item as unknown as ItemKey)));
   const stale: ItemKey[] = [];
   for (const item of storedPartition) {
     const key = { PK: String(item.PK), SK: String(item.SK) };
     const catalogOwned = key.SK === 'PROFILE' || key.SK === 'HASH_VERIFIER' || key.SK.startsWith(ACCESS_PREFIX);
-    if (catalogOwned && !kept.has(keyText(key))) stale.push(key);
+    if (catalogOwned && !kept.has(itemKeyText(key))) stale.push(key);
     if (key.SK !== 'PROFILE') continue;
     const lookups: ItemKey[] = [
       usernameKey(String(item.username)),
       ...(typeof item.email === 'string' ? [emailKey(item.email)] : []),
       ...((item.apiKeyDigests as string[] | undefined) ?? []).map(apiKeyKey),
     ];
-    stale.push(...lookups.filter((lookup) => !kept.has(keyText(lookup))));
+    stale.push(...lookups.filter((lookup) => !kept.has(itemKeyText(lookup))));
   }
   return stale;
 };

@@ -1,6 +1,6 @@
 import { PERIODS, type Period } from '../limits/cap-grid';
 import { bucketExpiry, bucketOf } from '../limits/periods';
-import { actionCounterKey, counterKey, entityPK, noConversionKey, type EntityType, type ItemKey } from '../table/keys';
+import { actionCounterKey, counterKey, entityPK, itemKeyText, noConversionKey, type EntityType, type ItemKey } from '../table/keys';
 import { revenueMillis, type DeliveryEvent } from './delivery-event';
 
 /** Ancestors of the entities events name, from their catalog items. */
@@ -72,7 +72,7 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
   const addBucket = (type: EntityType, id: number, at: Date, metric: CounterMetric | undefined, count: number, millis: number) => {
     for (const period of PERIODS) {
       const key = counterKey(type, id, bucketOf(period, at));
-      const text = `${key.PK}|${key.SK}`;
+      const text = itemKeyText(key);
       const bucket = buckets.get(text) ?? { key, entityType: type, entityId: id, period, counts: {}, revenueMillis: 0, expiresAt: bucketExpiry(period, at) };
       if (metric) bucket.counts[metric] = (bucket.counts[metric] ?? 0) + count;
       bucket.revenueMillis += millis;
@@ -83,7 +83,7 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
   const addAction = (type: EntityType, id: number, actionId: number, at: Date, count: number) => {
     for (const period of ['daily', 'total'] as const) {
       const key = actionCounterKey(type, id, actionId, bucketOf(period, at));
-      const text = `${key.PK}|${key.SK}`;
+      const text = itemKeyText(key);
       const increment = actions.get(text) ?? { key, entityType: type, entityId: id, actionId, period, conversions: 0, expiresAt: bucketExpiry(period, at) };
       increment.conversions += count;
       actions.set(text, increment);

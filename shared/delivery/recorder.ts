@@ -8,7 +8,7 @@ import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import { perActionFromItem } from '../per-action/per-action-store';
 import type { DeadLetterSink } from '../queue/dead-letters';
-import { actionLimitKey, actionSwitchKey, entityKey, entityPK, limitKey, type EntityType, type ItemKey } from '../table/keys';
+import { actionLimitKey, actionSwitchKey, entityKey, itemKeyText, limitKey, type EntityType, type ItemKey } from '../table/keys';
 import type { Item, TableStore } from '../table/table-store';
 import { aggregateDelivery, type Ancestry, type AggregatedBatch } from './aggregate';
 import { parseDeliveryMessage, type DeliveryEvent } from './delivery-event';
@@ -61,14 +61,14 @@ const ancestryOf = async (store: TableStore, events: readonly DeliveryEvent[]): 
 /** Limits, per-action switches and the per-action limits of the actions in the batch, for every entity touched. */
 const capsOf = async (store: TableStore, batch: AggregatedBatch): Promise<Map<string, Item>> => {
   const keys = new Map<string, ItemKey>();
-  const add = (key: ItemKey) => keys.set(`${key.PK}|${key.SK}`, key);
+  const add = (key: ItemKey) => keys.set(itemKeyText(key), key);
   for (const bucket of batch.buckets) add(limitKey(bucket.entityType, bucket.entityId));
   for (const action of batch.actions) {
     add(actionLimitKey(action.entityType, action.entityId, action.actionId));
     add(actionSwitchKey(action.entityType, action.entityId));
   }
   const items = await store.batchGet([...keys.values()]);
-  return new Map(items.map((item) => [`${item.PK}|${item.SK}`, item]));
+  return new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
 };
 
 /**
@@ -108,13 +108,13 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
     const crossings: LimitReached[] = [];
     await inParallel(batch.buckets, WRITE_CONCURRENCY, async (bucket) => {
       const after = (await store.update(bucketUpdateRequest(bucket))) ?? {};
-      const limit = limitFromItem(caps.get(`${limitKey(bucket.entityType, bucket.entityId).PK}|LIMIT`));
+      const limit = limitFromItem(caps.get(itemKeyText(limitKey(bucket.entityType, bucket.entityId))));
       crossings.push(...bucketCrossings(bucket, after, limit, SUPPLY_TYPES.has(bucket.entityType) ? SUPPLY_GRID : DEMAND_GRID, now));
     });
     await inParallel(batch.actions, WRITE_CONCURRENCY, async (action) => {
       const after = Number((await store.update(actionUpdateRequest(action)))?.conversions ?? 0);
-      const limitItem = caps.get(`${entityPK(action.entityType, action.entityId)}|${actionLimitKey(action.entityType, action.entityId, action.actionId).SK}`);
-      const switchOn = SUPPLY_TYPES.has(action.entityType) || caps.get(`${entityPK(action.entityType, action.entityId)}|ACTION_SWITCH`)?.enabled === true;
+      const limitItem = caps.get(itemKeyText(actionLimitKey(action.entityType, action.entityId, action.actionId)));
+      const switchOn = SUPPLY_TYPES.has(action.entityType) || caps.get(itemKeyText(actionSwitchKey(action.entityType, action.entityId)))?.enabled === true;
       if (limitItem && switchOn) crossings.push(...actionCrossing(action, after, perActionFromItem(limitItem), now));
     });
     await inParallel(batch.noConversion, WRITE_CONCURRENCY, async (update) => {

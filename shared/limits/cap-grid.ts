@@ -15,6 +15,8 @@ export const RESET_WORD: Record<Metric, string> = {
   requests: 'REQUESTS',
 };
 
+export const METRICS = Object.keys(RESET_WORD) as Metric[];
+
 export const COUNT_CAP_MAXIMUM = 4_000_000_000;
 export const BUDGET_CAP_MAXIMUM = 9_999_999_999.999;
 

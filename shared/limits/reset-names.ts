@@ -1,9 +1,7 @@
-import { PERIODS, RESET_WORD, type Metric } from './cap-grid';
+import { METRICS, PERIODS, RESET_WORD } from './cap-grid';
 
 export const NO_CONVERSION_RESETS = ['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS'] as const;
 export const GROUP_RESETS = ['ALL_LIMITS', 'ALL_ACTION_LIMITS', 'ALL'] as const;
-
-const METRICS: Metric[] = ['impressions', 'clicks', 'conversions', 'opportunities', 'budget', 'requests'];
 
 /** The 24 period counter names: `TOTAL_IMPRESSIONS` … `MONTHLY_REQUESTS`. */
 export const COUNTER_RESETS: readonly string[] = PERIODS.flatMap((period) => METRICS.map((metric) => `${period.toUpperCase()}_${RESET_WORD[metric]}`));

@@ -1,8 +1,7 @@
-import { PERIODS, RESET_WORD, type Metric, type Period } from '../limits/cap-grid';
-import { BUCKET_ATTRIBUTE } from '../limits/cap-grid';
+import { BUCKET_ATTRIBUTE, METRICS, PERIODS, RESET_WORD, type Metric, type Period } from '../limits/cap-grid';
 import { bucketExpiry, bucketOf } from '../limits/periods';
 import type { ResetRequest } from '../limits/reset-queue';
-import { actionCounterKey, counterKey, noConversionKey, type ItemKey } from '../table/keys';
+import { actionCounterKey, counterKey, itemKeyText, noConversionKey, type ItemKey } from '../table/keys';
 
 /** One write of a flush: attributes of one item set to a value (0 for counters, now for the quiet time). */
 export interface ResetWrite {
@@ -10,8 +9,6 @@ export interface ResetWrite {
   values: Record<string, number>;
   expiresAt?: number;
 }
-
-const METRICS = Object.keys(RESET_WORD) as Metric[];
 
 /** `DAILY_IMPRESSIONS` → daily / impressions; `TOTAL_REVENUE` → total / the budget counter. */
 const counterOf = (name: string): { period: Period; metric: Metric } | undefined => {
@@ -29,7 +26,7 @@ const counterOf = (name: string): { period: Period; metric: Metric } | undefined
 export const planResetWrites = (request: ResetRequest, actionIds: readonly number[], now: Date): ResetWrite[] => {
   const writes = new Map<string, ResetWrite>();
   const zero = (key: ItemKey, attribute: string, value: number, expiresAt?: number) => {
-    const text = `${key.PK}|${key.SK}`;
+    const text = itemKeyText(key);
     const write = writes.get(text) ?? { key, values: {}, ...(expiresAt !== undefined ? { expiresAt } : {}) };
     write.values[attribute] = value;
     writes.set(text, write);

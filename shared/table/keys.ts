@@ -8,6 +8,9 @@ export type ItemKey = {
   SK: string;
 };
 
+/** One string per item key, for maps and sets of keys. */
+export const itemKeyText = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
+
 export const entityPK = (type: EntityType, id: number): string => `${type}#${id}`;
 
 /** Catalog data of an entity: parents, active, deleted, no-conversion thresholds. */
