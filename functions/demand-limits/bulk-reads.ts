@@ -1,5 +1,4 @@
-import { hasUpdateAccess, loadGrants, permissionLevel, requirePermission, type Grants } from '../../shared/auth/authorization';
-import { MANAGE_CAPPING } from '../../shared/auth/permission-names';
+import { hasUpdateAccess, loadGrants, type Grants } from '../../shared/auth/authorization';
 import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
 import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
@@ -87,9 +86,6 @@ const accessibleCampaigns = async (store: TableStore, grants: Grants): Promise<{
   return { ids: [...ids].sort((a, b) => a - b), entities };
 };
 
-const requireReadPermission = (grants: Grants) =>
-  requirePermission(permissionLevel(grants, MANAGE_CAPPING), MANAGE_CAPPING, ['ENABLED', 'READONLY']);
-
 const render = (policy: LevelPolicy, grants: Grants, id: number, loaded: EntityLimit) =>
   renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants));
 
@@ -99,7 +95,7 @@ export const bulkCampaignLimits =
   async (request) => {
     const policy = LEVEL_POLICIES.campaign;
     const grants = await loadGrants(store, principalOf(request).userId);
-    requireReadPermission(grants);
+    policy.requireRead(grants);
     const requested = request.parameters.has('campaignIds') ? idList(request, 'campaignIds') : undefined;
     const from = optionalDate(request, 'startDateFrom');
     const to = optionalDate(request, 'startDateTo');
@@ -151,7 +147,7 @@ export const bulkBannerLimits =
   async (request) => {
     const policy = LEVEL_POLICIES.banner;
     const grants = await loadGrants(store, principalOf(request).userId);
-    requireReadPermission(grants);
+    policy.requireRead(grants);
     const ids = idList(request, 'bannerIds');
     if (ids.length === 0) throw badRequest({ bannerIds: 'at least one banner id is required' });
     if (ids.length > MAX_BULK_ROWS) throw badRequest({ bannerIds: `at most ${MAX_BULK_ROWS} ids` });

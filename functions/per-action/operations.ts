@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  loadEntity,
+  entityFromItem,
   loadGrants,
   permissionLevel,
   requireUpdatableEntity,
@@ -21,16 +21,17 @@ import { jsonResponse } from '../../shared/http/response';
 import { nextId } from '../../shared/limits/limit-store';
 import { DEMAND_TYPES, planPerActionChange } from '../../shared/per-action/per-action-change';
 import {
-  currentActionCounterKeys,
   deleteActionCounters,
   deletePerActionRequest,
+  loadActionCounters,
   loadPerAction,
   perActionFromItem,
   savePerActionRequest,
   type PerActionLimit,
 } from '../../shared/per-action/per-action-store';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { actionKey, actionLimitKey, actionSwitchKey, ENTITY_TYPES, entityPK, type EntityType } from '../../shared/table/keys';
+import { actionKey, actionLimitKey, actionSwitchKey, ENTITY_TYPES, entityKey, entityPK, itemKeyText, type EntityType, type ItemKey } from '../../shared/table/keys';
+import type { Item } from '../../shared/table/table-store';
 
 /** A DynamoDB transaction holds at most 100 actions. */
 const MAX_IDS_PER_DELETE = 100;
@@ -56,6 +57,8 @@ interface Target {
   id: number;
   entity: Entity;
   grants: Grants;
+  /** An item asked for in `alsoRead`, read in the same request as the entity. */
+  read: (key: ItemKey) => Item | undefined;
 }
 
 /** Type, entity (404), access (403), then the per-action permission (403 permissionDenied). */
@@ -66,13 +69,16 @@ const resolveTarget = async (
   idText: string | undefined,
   typeName: string,
   accepted: readonly PermissionLevel[],
+  alsoRead: (type: EntityType, id: number) => ItemKey[] = () => [],
 ): Promise<Target> => {
   const type = entityType(typeText, typeName);
   const id = positiveId(idText, 'entityId');
-  const [grants, stored] = await Promise.all([loadGrants(store, principalOf(request).userId), loadEntity(store, type, id)]);
-  const entity = requireUpdatableEntity(grants, type, id, stored);
+  const [grants, items] = await Promise.all([loadGrants(store, principalOf(request).userId), store.batchGet([entityKey(type, id), ...alsoRead(type, id)])]);
+  const byKey = new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
+  const read = (key: ItemKey) => byKey.get(itemKeyText(key));
+  const entity = requireUpdatableEntity(grants, type, id, entityFromItem(read(entityKey(type, id))));
   requireLevel(grants, perActionPermission(type), accepted);
-  return { type, id, entity, grants };
+  return { type, id, entity, grants, read };
 };
 
 const entry = (limit: PerActionLimit, counters: { daily: number; total: number }) => ({
@@ -103,21 +109,21 @@ const markingDenials =
 export const perActionOperations = (dependencies: Ports<'store' | 'clock'>): Implementations => {
   const { store, clock } = dependencies;
 
-  const countersOf = async (type: EntityType, id: number, limits: readonly PerActionLimit[]) => {
-    const now = clock.now();
-    const keys = limits.map((limit) => currentActionCounterKeys(type, id, limit.actionId, now));
-    const items = await store.batchGet(keys.flatMap((key) => [key.daily, key.total]));
-    const value = (sk: string) => Number(items.find((item) => item.SK === sk)?.conversions ?? 0);
-    return keys.map((key) => ({ daily: value(key.daily.SK), total: value(key.total.SK) }));
-  };
+  const countersOf = (type: EntityType, id: number, limits: readonly { actionId: number }[]) =>
+    loadActionCounters(store, limits.map((limit) => ({ type, id, actionId: limit.actionId })), clock.now());
 
   const change = (mode: 'add' | 'update') => async (request: ApiRequest) => {
-    const { type, id } = await resolveTarget(dependencies, request, request.pathParameters.type, request.pathParameters.entityId, 'type', ['ENABLED']);
-    const actionId = positiveId(request.parameters.get('actionId'), 'actionId');
+    const actionText = request.parameters.get('actionId');
+    const wellFormed = actionText !== undefined && /^\d{1,15}$/.test(actionText) && Number(actionText) > 0 ? Number(actionText) : undefined;
+    // the action and its limit come with the entity, in one request; a malformed actionId is refused after the permission checks
+    const { type, id, read } = await resolveTarget(dependencies, request, request.pathParameters.type, request.pathParameters.entityId, 'type', ['ENABLED'], (type, id) =>
+      wellFormed === undefined ? [] : [actionKey(wellFormed), actionLimitKey(type, id, wellFormed)],
+    );
+    const actionId = positiveId(actionText, 'actionId');
     const get = (name: string) => request.parameters.get(name);
-    if (!(await store.get(actionKey(actionId)))) throw badRequest({ actionId: `unknown action ${actionId}` });
+    if (!read(actionKey(actionId))) throw badRequest({ actionId: `unknown action ${actionId}` });
     for (let attempt = 1; ; attempt++) {
-      const item = await store.get(actionLimitKey(type, id, actionId));
+      const item = attempt === 1 ? read(actionLimitKey(type, id, actionId)) : await store.get(actionLimitKey(type, id, actionId));
       const stored = item ? perActionFromItem(item) : undefined;
       if (!stored && mode === 'update') throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`);
       const plan = planPerActionChange(stored, get);
@@ -134,7 +140,7 @@ export const perActionOperations = (dependencies: Ports<'store' | 'clock'>): Imp
         continue;
       }
       const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
-      const [counters] = await countersOf(type, id, [{ ...record, version: 0 }]);
+      const [counters] = await countersOf(type, id, [record]);
       return jsonResponse(200, { success: true, actionLimit: entry({ ...record, version: 0 }, counters!), ...switchField(type, enabled) });
     }
   };

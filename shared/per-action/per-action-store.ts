@@ -7,6 +7,7 @@ import {
   actionLimitKey,
   actionSwitchKey,
   entityPK,
+  itemKeyText,
   type EntityType,
   type ItemKey,
 } from '../table/keys';
@@ -48,6 +49,23 @@ export const currentActionCounterKeys = (type: EntityType, id: number, actionId:
   daily: actionCounterKey(type, id, actionId, bucketOf('daily', now)),
   total: actionCounterKey(type, id, actionId, bucketOf('total', now)),
 });
+
+export interface ActionCounters {
+  daily: number;
+  total: number;
+}
+
+/** Today's and the total conversions of each (entity, action), in one batch read, in the order asked. */
+export const loadActionCounters = async (
+  store: TableStore,
+  targets: readonly { type: EntityType; id: number; actionId: number }[],
+  now: Date,
+): Promise<ActionCounters[]> => {
+  const keys = targets.map(({ type, id, actionId }) => currentActionCounterKeys(type, id, actionId, now));
+  const items = new Map((await store.batchGet(keys.flatMap((key) => [key.daily, key.total]))).map((item) => [itemKeyText(item as ItemKey), item]));
+  const conversions = (key: ItemKey) => Number(items.get(itemKeyText(key))?.conversions ?? 0);
+  return keys.map((key) => ({ daily: conversions(key.daily), total: conversions(key.total) }));
+};
 
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
 export const savePerActionRequest = (

@@ -2,7 +2,7 @@ import type { Entity } from '../auth/authorization';
 import { DEMAND_GRID, SUPPLY_GRID } from '../limits/cap-grid';
 import { entityLimitFromItems, entityLimitKeys } from '../limits/limit-store';
 import { DEMAND_TYPES } from '../per-action/per-action-change';
-import { currentActionCounterKeys, perActionFromItem } from '../per-action/per-action-store';
+import { loadActionCounters, perActionFromItem } from '../per-action/per-action-store';
 import { ACTION_LIMIT_PREFIX, actionSwitchKey, entityPK, noConversionKey, type EntityType } from '../table/keys';
 import type { TableStore } from '../table/table-store';
 import type { EntityServingState } from './serving-decision';
@@ -23,9 +23,10 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
     Promise.all(chain.map(([type, id]) => store.queryPartition(entityPK(type, id), ACTION_LIMIT_PREFIX))),
   ]);
   const perActionLimits = actionItems.map((list) => list.map(perActionFromItem));
-  const counterKeys = chain.flatMap(([type, id], index) => perActionLimits[index]!.map((limit) => currentActionCounterKeys(type, id, limit.actionId, now)));
-  const counters = await store.batchGet(counterKeys.flatMap((keys) => [keys.daily, keys.total]));
-  const conversions = (pk: string, sk: string) => Number(counters.find((item) => item.PK === pk && item.SK === sk)?.conversions ?? 0);
+  const targets = chain.flatMap(([type, id], index) => perActionLimits[index]!.map((limit) => ({ type, id, actionId: limit.actionId })));
+  const counters = await loadActionCounters(store, targets, now);
+  const countersOf = (type: EntityType, id: number, actionId: number) =>
+    counters[targets.findIndex((target) => target.type === type && target.id === id && target.actionId === actionId)]!;
 
   return chain.map(([type, id], index) => {
     const own = items.filter((item) => item.PK === entityPK(type, id));
@@ -43,13 +44,13 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
       },
       perActionEnabled: supply || own.some((item) => item.SK === 'ACTION_SWITCH' && item.enabled === true),
       perAction: perActionLimits[index]!.map((limit) => {
-        const keys = currentActionCounterKeys(type, id, limit.actionId, now);
+        const counted = countersOf(type, id, limit.actionId);
         return {
           actionId: limit.actionId,
           dailyConversionsLimit: limit.dailyConversionsLimit,
           totalConversionsLimit: limit.totalConversionsLimit,
-          dailyConversions: conversions(keys.daily.PK, keys.daily.SK),
-          totalConversions: conversions(keys.total.PK, keys.total.SK),
+          dailyConversions: counted.daily,
+          totalConversions: counted.total,
         };
       }),
     };
