@@ -1,8 +1,8 @@
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand } from '@aws-sdk/client-api-gateway';
-import { sha256Hex } from '../shared/auth/crypto';
-import { userIdByUsername } from '../shared/auth/user-records';
+import { sha256Hex } from '../shared/domain/auth/crypto';
+import { userIdByUsername } from '../shared/adapters/dynamodb/user-records';
 import { apiKeyKey } from '../shared/table/keys';
-import type { TableStore } from '../shared/table/table-store';
+import type { TableStore } from '../shared/adapters/dynamodb/table-store';
 
 export interface CreatedApiKey {
   keyId: string;

@@ -1,5 +1,5 @@
 import { createFamilyHandler } from '../../shared/http/family-handler';
-import { systemClock } from '../../shared/clock';
+import { systemClock } from '../../shared/ports/clock';
 import { configFromEnvironment, mailerFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 import { login } from './login';
 import { forgotPassword, resetPassword } from './password-reset';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { SESSION_COOKIE } from '../../shared/auth/credentials';
-import { isTokenText, randomToken, sha256Hex } from '../../shared/auth/crypto';
-import { consumeOnce, expiringItem, SESSION_LIFETIME_MS } from '../../shared/auth/one-time-items';
+import { isTokenText, randomToken, sha256Hex } from '../../shared/domain/auth/crypto';
+import { consumeOnce, expiringItem, SESSION_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
 import { badRequest } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../../shared/auth/crypto';
-import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/auth/one-time-items';
-import { getProfile, userIdByEmail } from '../../shared/auth/user-records';
+import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../../shared/domain/auth/crypto';
+import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
+import { getProfile, userIdByEmail } from '../../shared/adapters/dynamodb/user-records';
 import { badRequest, notFound } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';

@@ -1,6 +1,6 @@
-import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../../shared/auth/crypto';
-import { expiringItem, LOGIN_TOKEN_LIFETIME_MS } from '../../shared/auth/one-time-items';
-import { getProfile, userIdByUsername } from '../../shared/auth/user-records';
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../../shared/domain/auth/crypto';
+import { expiringItem, LOGIN_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
+import { getProfile, userIdByUsername } from '../../shared/adapters/dynamodb/user-records';
 import { ApiError } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';

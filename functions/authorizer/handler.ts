@@ -1,11 +1,11 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../../shared/auth/authenticate';
 import { visibleCredentials } from '../../shared/auth/credentials';
-import { defaultUsageKeyFromEnvironment } from '../../shared/auth/default-usage-key';
+import { defaultUsageKeyFromEnvironment } from '../../shared/adapters/apigateway/default-usage-key';
 import { toAuthorizerContext } from '../../shared/auth/principal';
 import { ApiError } from '../../shared/http/api-error';
 import { headerValue } from '../../shared/http/parameters';
-import { systemClock } from '../../shared/clock';
+import { systemClock } from '../../shared/ports/clock';
 import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 const FORM = /^application\/x-www-form-urlencoded/i;

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordDelivery, type RecordingSummary } from '../../shared/delivery/recorder';
-import { systemClock } from '../../shared/clock';
+import { systemClock } from '../../shared/ports/clock';
 import { deadLettersFromEnvironment, eventsFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 type RecorderPorts = Ports<'store' | 'clock' | 'events' | 'deadLetters'>;

@@ -1,16 +1,16 @@
-import { hasUpdateAccess, loadGrants, type Grants } from '../../shared/auth/authorization';
+import { hasUpdateAccess, loadGrants, type Grants } from '../../shared/domain/access';
 import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
 import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
-import { LEVEL_POLICIES, type LevelPolicy } from '../../shared/limits/level-policy';
-import { parseLimitDate } from '../../shared/limits/limit-dates';
-import { currentBucketKeys, entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/limits/limit-store';
-import { renderLimit } from '../../shared/limits/limit-view';
+import { LEVEL_POLICIES, type LevelPolicy } from '../../shared/domain/limits/level-policy';
+import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
+import { currentBucketKeys, entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
+import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { entityPK, type EntityType } from '../../shared/table/keys';
-import type { Item, TableStore } from '../../shared/table/table-store';
+import type { Item, TableStore } from '../../shared/adapters/dynamodb/table-store';
 
 /** The spec caps the campaign bulk read at 10,000 rows, with no paging and no total. */
 export const MAX_BULK_ROWS = 10_000;

@@ -1,6 +1,6 @@
 import { limitOperations } from '../../shared/handlers/limit-operations';
 import { createFamilyHandler } from '../../shared/http/family-handler';
-import { systemClock } from '../../shared/clock';
+import { systemClock } from '../../shared/ports/clock';
 import { resetQueueFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 import { bulkBannerLimits, bulkCampaignLimits } from './bulk-reads';
 

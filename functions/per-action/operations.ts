@@ -6,20 +6,20 @@ import {
   requireUpdatableEntity,
   type Entity,
   type Grants,
-} from '../../shared/auth/authorization';
+} from '../../shared/domain/access';
 import {
   CAMPAIGN_PER_ACTION,
   INVENTORY_PER_ACTION,
   MANAGE_CAPPING,
   type PermissionLevel,
-} from '../../shared/auth/permission-names';
+} from '../../shared/domain/permissions';
 import { positiveId } from '../../shared/handlers/request-values';
 import { raceBackoff } from '../../shared/concurrency';
 import { ApiError, badRequest, busyRecord, notFound } from '../../shared/http/api-error';
 import { principalOf, type ApiRequest, type Implementations, type OperationHandler } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
-import { nextId } from '../../shared/limits/limit-store';
-import { DEMAND_TYPES, planPerActionChange } from '../../shared/per-action/per-action-change';
+import { nextId } from '../../shared/adapters/dynamodb/limit-store';
+import { DEMAND_TYPES, planPerActionChange } from '../../shared/domain/per-action/per-action-change';
 import {
   deleteActionCounters,
   deletePerActionRequest,
@@ -28,10 +28,10 @@ import {
   perActionFromItem,
   savePerActionRequest,
   type PerActionLimit,
-} from '../../shared/per-action/per-action-store';
+} from '../../shared/adapters/dynamodb/per-action-store';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionKey, actionLimitKey, actionSwitchKey, ENTITY_TYPES, entityKey, entityPK, itemKeyText, type EntityType, type ItemKey } from '../../shared/table/keys';
-import type { Item } from '../../shared/table/table-store';
+import type { Item } from '../../shared/adapters/dynamodb/table-store';
 
 /** A DynamoDB transaction holds at most 100 actions. */
 const MAX_IDS_PER_DELETE = 100;

@@ -1,9 +1,9 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import { SqsResetSource } from '../../shared/queue/sqs-reset-source';
+import { SqsResetSource } from '../../shared/adapters/sqs/sqs-reset-source';
 import { flushResets, type FlushResult } from '../../shared/resets/flush';
-import type { ResetSource } from '../../shared/resets/reset-source';
-import { systemClock } from '../../shared/clock';
+import type { ResetSource } from '../../shared/ports/reset-source';
+import { systemClock } from '../../shared/ports/clock';
 import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 /** Stop taking new messages when less than this is left of the invocation. */

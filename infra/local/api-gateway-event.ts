@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { gatewayResourcePath, matchPath } from '../../shared/api/path-template';
 import type { Route } from '../../shared/api/route-table';
-import { dictionary } from '../../shared/dictionary';
+import { dictionary } from '../../shared/domain/dictionary';
 
 export const LOCAL_STAGE = 'local';
 const ACCOUNT_ID = '000000000000';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../shared/clock';
+import type { Clock } from '../../shared/ports/clock';
 
 /** The local server's clock: real time by default; `POST /_local/clock` fixes or moves it. */
 export class ControllableClock implements Clock {

@@ -1,6 +1,6 @@
-import type { LimitReached } from '../../shared/delivery/limit-reached';
-import type { EventPublisher } from '../../shared/events/event-publisher';
-import type { DeadLetterSink } from '../../shared/queue/dead-letters';
+import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
+import type { EventPublisher } from '../../shared/ports/event-publisher';
+import type { DeadLetterSink } from '../../shared/ports/dead-letters';
 
 /** Locally, LimitReached events are kept in memory and shown by `GET /_local/events`, oldest first. */
 export class InMemoryEvents implements EventPublisher {

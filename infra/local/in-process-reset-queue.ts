@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ResetQueue, ResetRequest } from '../../shared/limits/reset-queue';
-import type { ReceivedReset, ResetSource } from '../../shared/resets/reset-source';
+import type { ResetQueue, ResetRequest } from '../../shared/ports/reset-queue';
+import type { ReceivedReset, ResetSource } from '../../shared/ports/reset-source';
 
 /**
  * Locally, queued resets wait in memory until the flush. Like SQS, a received reset stays hidden until it is

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { matchPath } from '../../shared/api/path-template';
 import { ROUTES, type Family } from '../../shared/api/route-table';
-import type { Clock } from '../../shared/clock';
+import type { Clock } from '../../shared/ports/clock';
 import { MAX_BODY_BYTES } from '../../shared/http/family-handler';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared/clock';
-import type { MailMessage, Mailer } from '../../shared/mail/mailer';
+import type { Clock } from '../../shared/ports/clock';
+import type { MailMessage, Mailer } from '../../shared/ports/mailer';
 
 /** Locally, mail is kept in memory and shown by `GET /_local/outbox`, oldest first. */
 export class OutboxMailer implements Mailer {

@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Clock } from '../clock';
+import type { Clock } from '../ports/clock';
 import { unauthorized } from '../http/api-error';
 import { hashUseKey, sessionKey } from '../table/keys';
-import type { TableStore } from '../table/table-store';
+import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { Credentials } from './credentials';
-import { isTokenText, sha256Hex } from './crypto';
-import { HASH_WINDOW_MS, isHashValid, isTimestampFresh } from './hash-scheme';
+import { isTokenText, sha256Hex } from '../domain/auth/crypto';
+import { HASH_WINDOW_MS, isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
-import { getProfile, getProfileAndVerifier, userIdByApiKeyDigest, userIdByUsername, type UserProfile } from './user-records';
+import { getProfile, getProfileAndVerifier, userIdByApiKeyDigest, userIdByUsername, type UserProfile } from '../adapters/dynamodb/user-records';
 
 const REFUSAL = 'Invalid or expired credentials';
 

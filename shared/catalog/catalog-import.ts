@@ -1,6 +1,6 @@
-import { hashPassword, sha256Hex, verifyPassword } from '../auth/crypto';
+import { hashPassword, sha256Hex, verifyPassword } from '../domain/auth/crypto';
 import { apiKeyKey, emailKey, entityKey, itemKeyText, userPK, usernameKey, type ItemKey } from '../table/keys';
-import type { Item, TableStore } from '../table/table-store';
+import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import type { Catalog } from './catalog-schema';
 import { actionItems, entityItems, staleUserKeys, userItems } from './catalog-items';
 import { crossCheckCatalog, parentReferencesOutsideFile, parseCatalog, type CatalogProblem, type StoredFacts } from './catalog-validation';

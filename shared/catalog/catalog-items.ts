@@ -1,4 +1,4 @@
-import { md5Hex, sha256Hex } from '../auth/crypto';
+import { md5Hex, sha256Hex } from '../domain/auth/crypto';
 import {
   ACCESS_PREFIX,
   actionKey,
@@ -13,7 +13,7 @@ import {
   usernameKey,
   type ItemKey,
 } from '../table/keys';
-import type { Item } from '../table/table-store';
+import type { Item } from '../adapters/dynamodb/table-store';
 import type { Catalog, CatalogUser } from './catalog-schema';
 
 /** The entity item every level shares: ancestors are denormalised so one read answers access and roll-ups. */

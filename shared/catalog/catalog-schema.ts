@@ -5,7 +5,7 @@ import {
   GENERAL_PERMISSIONS,
   INVENTORY_CAP_PERMISSIONS,
   PERMISSION_LEVELS,
-} from '../auth/permission-names';
+} from '../domain/permissions';
 import { ENTITY_TYPES } from '../table/keys';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

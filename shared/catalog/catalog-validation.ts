@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { sha256Hex } from '../auth/crypto';
+import { sha256Hex } from '../domain/auth/crypto';
 import { entityPK, type EntityType } from '../table/keys';
 import { catalogSchema, type Catalog } from './catalog-schema';
 

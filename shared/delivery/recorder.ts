@@ -1,19 +1,19 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Clock } from '../clock';
+import type { Clock } from '../ports/clock';
 import { inParallel } from '../concurrency';
-import type { EventPublisher } from '../events/event-publisher';
-import { DEMAND_GRID, SUPPLY_GRID } from '../limits/cap-grid';
-import { limitFromItem } from '../limits/limit-record';
+import type { EventPublisher } from '../ports/event-publisher';
+import { DEMAND_GRID, SUPPLY_GRID } from '../domain/limits/cap-grid';
+import { limitFromItem } from '../domain/limits/limit-record';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
-import { perActionFromItem } from '../per-action/per-action-store';
-import type { DeadLetterSink } from '../queue/dead-letters';
+import { perActionFromItem } from '../adapters/dynamodb/per-action-store';
+import type { DeadLetterSink } from '../ports/dead-letters';
 import { actionLimitKey, actionSwitchKey, entityKey, itemKeyText, limitKey, type EntityType, type ItemKey } from '../table/keys';
-import type { Item, TableStore } from '../table/table-store';
-import { aggregateDelivery, type Ancestry, type AggregatedBatch } from './aggregate';
-import { parseDeliveryMessage, type DeliveryEvent } from './delivery-event';
-import { bucketUpdateRequest, actionUpdateRequest, noConversionRequests } from './delivery-store';
-import { actionCrossing, bucketCrossings, type LimitReached } from './limit-reached';
+import type { Item, TableStore } from '../adapters/dynamodb/table-store';
+import { aggregateDelivery, type Ancestry, type AggregatedBatch } from '../domain/delivery/aggregate';
+import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
+import { bucketUpdateRequest, actionUpdateRequest, noConversionRequests } from '../adapters/dynamodb/delivery-store';
+import { actionCrossing, bucketCrossings, type LimitReached } from '../domain/delivery/limit-reached';
 
 export interface RecorderPorts {
   store: TableStore;

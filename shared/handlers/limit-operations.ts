@@ -1,19 +1,19 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { loadGrants, permissionLevel, requireUpdatableEntity } from '../auth/authorization';
+import { loadGrants, permissionLevel, requireUpdatableEntity } from '../domain/access';
 import { raceBackoff } from '../concurrency';
 import { ApiError, badRequest, busyRecord, forbidden, notFound } from '../http/api-error';
 import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
 import { jsonResponse } from '../http/response';
-import type { CapDefinition } from '../limits/cap-grid';
-import { LEVEL_POLICIES } from '../limits/level-policy';
-import { planLimitChange } from '../limits/limit-change';
-import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRequest } from '../limits/limit-store';
-import { renderLimit } from '../limits/limit-view';
-import { parseResetNames, resetPermissions } from '../limits/reset-plan';
+import type { CapDefinition } from '../domain/limits/cap-grid';
+import { LEVEL_POLICIES } from '../domain/limits/level-policy';
+import { planLimitChange } from '../domain/limits/limit-change';
+import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRequest } from '../adapters/dynamodb/limit-store';
+import { renderLimit } from '../domain/limits/limit-view';
+import { parseResetNames, resetPermissions } from '../domain/resets/reset-plan';
 import { describeError, logger } from '../logger';
 import type { Ports } from '../runtime/dependencies';
-import { servingDecision } from '../serving/serving-decision';
-import { loadServingChain } from '../serving/serving-state-store';
+import { servingDecision } from '../domain/serving/serving-decision';
+import { loadServingChain } from '../adapters/dynamodb/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
 
 /** Enough for 50 writers racing on one record; each lost race re-reads and re-judges. */

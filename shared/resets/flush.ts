@@ -1,11 +1,11 @@
-import type { Clock } from '../clock';
-import { limitFromItem } from '../limits/limit-record';
+import type { Clock } from '../ports/clock';
+import { limitFromItem } from '../domain/limits/limit-record';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import { entityPK, limitKey } from '../table/keys';
-import type { TableStore } from '../table/table-store';
-import { planResetWrites, type ResetWrite } from './reset-writes';
-import type { ResetSource } from './reset-source';
+import type { TableStore } from '../adapters/dynamodb/table-store';
+import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
+import type { ResetSource } from '../ports/reset-source';
 
 export interface FlushPorts {
   store: TableStore;

@@ -1,18 +1,18 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Clock } from '../clock';
-import type { EventPublisher } from '../events/event-publisher';
-import { EventBridgePublisher } from '../events/eventbridge-publisher';
-import type { ResetQueue } from '../limits/reset-queue';
-import type { Mailer } from '../mail/mailer';
-import { SesMailer } from '../mail/ses-mailer';
-import type { DeadLetterSink } from '../queue/dead-letters';
-import { SqsDeadLetters } from '../queue/sqs-dead-letters';
-import { SqsResetQueue } from '../queue/sqs-reset-queue';
-import { createDocumentClient, createDynamoDbClient } from '../table/document-client';
+import type { Clock } from '../ports/clock';
+import type { EventPublisher } from '../ports/event-publisher';
+import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
+import type { ResetQueue } from '../ports/reset-queue';
+import type { Mailer } from '../ports/mailer';
+import { SesMailer } from '../adapters/ses/ses-mailer';
+import type { DeadLetterSink } from '../ports/dead-letters';
+import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
+import { SqsResetQueue } from '../adapters/sqs/sqs-reset-queue';
+import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb/document-client';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
-import { TableStore } from '../table/table-store';
+import { TableStore } from '../adapters/dynamodb/table-store';
 
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */

@@ -2,7 +2,7 @@ import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, Delet
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../scripts/create-api-key';
-import { sha256Hex } from '../../shared/auth/crypto';
+import { sha256Hex } from '../../shared/domain/auth/crypto';
 import { importCatalog } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
 

@@ -7,7 +7,7 @@ import {
   permissionLevel,
   requirePermission,
   requireUpdatableEntity,
-} from '../../shared/auth/authorization';
+} from '../../shared/domain/access';
 import { ApiError } from '../../shared/http/api-error';
 import type { EntityType } from '../../shared/table/keys';
 import { useTestService } from '../support/local-service';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMAND_GRID } from '../../shared/limits/cap-grid';
+import { DEMAND_GRID } from '../../shared/domain/limits/cap-grid';
 import { apiClient, importCatalog } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMAND_CAP_PERMISSIONS, GENERAL_PERMISSIONS, INVENTORY_CAP_PERMISSIONS, type PermissionLevel } from '../../shared/auth/permission-names';
+import { DEMAND_CAP_PERMISSIONS, GENERAL_PERMISSIONS, INVENTORY_CAP_PERMISSIONS, type PermissionLevel } from '../../shared/domain/permissions';
 import { ROUTES, type Operation, type Route } from '../../shared/api/route-table';
 import { apiClient, hashAuth, importCatalog } from '../support/http';
 import { useTestService } from '../support/local-service';

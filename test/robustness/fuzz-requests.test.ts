@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, routesOf, type Family, type Route } from '../../shared/api/route-table';
-import { DEMAND_GRID, SUPPLY_GRID } from '../../shared/limits/cap-grid';
+import { DEMAND_GRID, SUPPLY_GRID } from '../../shared/domain/limits/cap-grid';
 import { apiClient } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
 import { rawRequest } from '../support/raw-http';

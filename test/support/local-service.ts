@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../infra/local/local-service';
-import type { Item } from '../../shared/table/table-store';
+import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 
 /** A local service on the shared DynamoDB Local, in a table of its own, on a free port. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cookieValue, visibleCredentials } from '../../shared/auth/credentials';
-import { expectedHash, isHashValid, isTimestampFresh } from '../../shared/auth/hash-scheme';
+import { expectedHash, isHashValid, isTimestampFresh } from '../../shared/domain/auth/hash-scheme';
 import { isValidCallback, jsonpBody, scriptSafeJson } from '../../shared/http/jsonp';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');

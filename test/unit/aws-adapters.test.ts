@@ -3,12 +3,12 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LimitReached } from '../../shared/delivery/limit-reached';
-import { EventBridgePublisher } from '../../shared/events/eventbridge-publisher';
-import { SesMailer } from '../../shared/mail/ses-mailer';
-import { SqsDeadLetters } from '../../shared/queue/sqs-dead-letters';
-import { SqsResetQueue } from '../../shared/queue/sqs-reset-queue';
-import { SqsResetSource } from '../../shared/queue/sqs-reset-source';
+import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
+import { EventBridgePublisher } from '../../shared/adapters/eventbridge/eventbridge-publisher';
+import { SesMailer } from '../../shared/adapters/ses/ses-mailer';
+import { SqsDeadLetters } from '../../shared/adapters/sqs/sqs-dead-letters';
+import { SqsResetQueue } from '../../shared/adapters/sqs/sqs-reset-queue';
+import { SqsResetSource } from '../../shared/adapters/sqs/sqs-reset-source';
 
 const sqs = mockClient(SQSClient);
 const events = mockClient(EventBridgeClient);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CATALOG_FILE } from '../../infra/local/local-service';
-import { sha256Hex } from '../../shared/auth/crypto';
+import { sha256Hex } from '../../shared/domain/auth/crypto';
 import { staleUserKeys, userItems } from '../../shared/catalog/catalog-items';
 import type { CatalogUser } from '../../shared/catalog/catalog-schema';
 import { crossCheckCatalog, parentReferencesOutsideFile, parseCatalog, type StoredFacts } from '../../shared/catalog/catalog-validation';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../shared/auth/authorization';
-import { aggregateDelivery, type Ancestry } from '../../shared/delivery/aggregate';
-import { deliveryEventSchema, millisToDecimal, parseDeliveryMessage, revenueMillis, type DeliveryEvent } from '../../shared/delivery/delivery-event';
-import { bucketCrossings, crosses } from '../../shared/delivery/limit-reached';
-import { DEMAND_GRID, SUPPLY_GRID } from '../../shared/limits/cap-grid';
-import type { LimitRecord } from '../../shared/limits/limit-record';
-import { planResetWrites } from '../../shared/resets/reset-writes';
-import { elapsedDayFraction, entityStopReasons, servingDecision, type EntityServingState } from '../../shared/serving/serving-decision';
+import type { Entity } from '../../shared/domain/access';
+import { aggregateDelivery, type Ancestry } from '../../shared/domain/delivery/aggregate';
+import { deliveryEventSchema, millisToDecimal, parseDeliveryMessage, revenueMillis, type DeliveryEvent } from '../../shared/domain/delivery/delivery-event';
+import { bucketCrossings, crosses } from '../../shared/domain/delivery/limit-reached';
+import { DEMAND_GRID, SUPPLY_GRID } from '../../shared/domain/limits/cap-grid';
+import type { LimitRecord } from '../../shared/domain/limits/limit-record';
+import { planResetWrites } from '../../shared/domain/resets/reset-writes';
+import { elapsedDayFraction, entityStopReasons, servingDecision, type EntityServingState } from '../../shared/domain/serving/serving-decision';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const ancestry: Ancestry = {

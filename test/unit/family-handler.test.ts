@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../shared/clock';
+import { systemClock } from '../../shared/ports/clock';
 import { createFamilyHandler } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
-import type { TableStore } from '../../shared/table/table-store';
+import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
 
 const event = (method: string, path: string): APIGatewayProxyEvent =>
   ({ httpMethod: method, path, headers: {}, body: null, isBase64Encoded: false, requestContext: { authorizer: null } }) as unknown as APIGatewayProxyEvent;

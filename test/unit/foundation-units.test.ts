@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ControllableClock } from '../../infra/local/controllable-clock';
-import { constantTimeEquals, hashPassword, md5Hex, randomToken, sha256Hex, verifyPassword } from '../../shared/auth/crypto';
+import { constantTimeEquals, hashPassword, md5Hex, randomToken, sha256Hex, verifyPassword } from '../../shared/domain/auth/crypto';
 import { createTableInput, TABLE_DEFINITION } from '../../shared/table/table-definition';
 
 describe('controllable clock', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionLevel } from '../../shared/auth/permission-names';
-import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from '../../shared/limits/cap-grid';
-import { COUNTER_REASON, planLimitChange, UNKNOWN_REASON, type CapPolicy } from '../../shared/limits/limit-change';
-import type { LimitRecord, LimitState } from '../../shared/limits/limit-record';
-import { renderLimit } from '../../shared/limits/limit-view';
+import type { PermissionLevel } from '../../shared/domain/permissions';
+import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from '../../shared/domain/limits/cap-grid';
+import { COUNTER_REASON, planLimitChange, UNKNOWN_REASON, type CapPolicy } from '../../shared/domain/limits/limit-change';
+import type { LimitRecord, LimitState } from '../../shared/domain/limits/limit-record';
+import { renderLimit } from '../../shared/domain/limits/limit-view';
 
 const allCounters = new Set([...DEMAND_GRID.caps, ...SUPPLY_GRID.caps].map((cap) => cap.counter));
 

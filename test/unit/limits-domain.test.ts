@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEMAND_CAP_PERMISSIONS, INVENTORY_CAP_PERMISSIONS } from '../../shared/auth/permission-names';
-import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from '../../shared/limits/cap-grid';
-import { parseCapValue } from '../../shared/limits/cap-values';
-import { formatLimitDate, parseLimitDate, parseTimezoneOffset } from '../../shared/limits/limit-dates';
-import { bucketOf, isoWeek } from '../../shared/limits/periods';
-import { RESET_NAMES } from '../../shared/limits/reset-names';
+import { DEMAND_CAP_PERMISSIONS, INVENTORY_CAP_PERMISSIONS } from '../../shared/domain/permissions';
+import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from '../../shared/domain/limits/cap-grid';
+import { parseCapValue } from '../../shared/domain/limits/cap-values';
+import { formatLimitDate, parseLimitDate, parseTimezoneOffset } from '../../shared/domain/limits/limit-dates';
+import { bucketOf, isoWeek } from '../../shared/domain/limits/periods';
+import { RESET_NAMES } from '../../shared/domain/resets/reset-names';
 
 const cap = (name: string): CapDefinition => DEMAND_GRID.byName.get(name) ?? SUPPLY_GRID.byName.get(name)!;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planPerActionChange } from '../../shared/per-action/per-action-change';
+import { planPerActionChange } from '../../shared/domain/per-action/per-action-change';
 
 const plan = (stored: { dailyConversionsLimit: number; totalConversionsLimit: number } | undefined, fields: Record<string, string>) =>
   planPerActionChange(stored, (name) => fields[name]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
-import { DEMAND_GRID, SUPPLY_GRID } from '../../limits/cap-grid';
+import { DEMAND_GRID, SUPPLY_GRID } from '../../domain/limits/cap-grid';
 import { DEMAND_LEVELS, ROUTES, type LimitLevel, type Operation, type Route } from '../route-table';
 import {
   actionLimitEntry,

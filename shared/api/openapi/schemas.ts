@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ENTITY_TYPES } from '../../table/keys';
-import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../../limits/cap-grid';
-import { MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../limits/limit-dates';
-import { RESET_NAMES } from '../../limits/reset-names';
+import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../../domain/limits/cap-grid';
+import { MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../domain/limits/limit-dates';
+import { RESET_NAMES } from '../../domain/resets/reset-names';
 
 /** Schemas registered here become named components of the document instead of being repeated inline. */
 export const schemaRegistry = z.registry<{ id: string }>();

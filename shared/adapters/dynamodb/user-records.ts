@@ -1,0 +1,48 @@
+import { apiKeyKey, emailKey, userHashVerifierKey, userProfileKey, usernameKey } from '../../table/keys';
+import type { Item, TableStore } from './table-store';
+
+/** The stored profile of a user, as the catalog importer and password reset write it. */
+export interface UserProfile {
+  userId: number;
+  username: string;
+  email?: string;
+  role: string;
+  active: boolean;
+  passwordHash: string;
+  permissions: Record<string, string>;
+  inventoryPermissions: Record<string, string>;
+  /** Sessions created before this instant (ms) are revoked. */
+  sessionsValidAfter?: number;
+}
+
+const asProfile = (item: Item | undefined): UserProfile | undefined => (item ? (item as unknown as UserProfile) : undefined);
+
+export const getProfile = async (store: TableStore, userId: number): Promise<UserProfile | undefined> =>
+  asProfile(await store.get(userProfileKey(userId)));
+
+export const userIdByUsername = async (store: TableStore, username: string): Promise<number | undefined> => {
+  const item = await store.get(usernameKey(username));
+  return item ? Number(item.userId) : undefined;
+};
+
+export const userIdByApiKeyDigest = async (store: TableStore, digest: string): Promise<number | undefined> => {
+  const item = await store.get(apiKeyKey(digest));
+  return item ? Number(item.userId) : undefined;
+};
+
+/** Profile and the hash-authentication verifier in one request. */
+export const getProfileAndVerifier = async (
+  store: TableStore,
+  userId: number,
+): Promise<{ profile?: UserProfile; verifier?: string }> => {
+  const items = await store.batchGet([userProfileKey(userId), userHashVerifierKey(userId)]);
+  return {
+    profile: asProfile(items.find((item) => item.SK === 'PROFILE')),
+    verifier: items.find((item) => item.SK === 'HASH_VERIFIER')?.md5 as string | undefined,
+  };
+};
+
+export const userIdByEmail = async (store: TableStore, email: string): Promise<number | undefined> => {
+  const item = await store.get(emailKey(email));
+  return item ? Number(item.userId) : undefined;
+};

@@ -1,0 +1,25 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { parseResetRequest, type ReceivedReset, type ResetSource } from '../../ports/reset-source';
+
+/** Drains `queued-resets`: what is not acknowledged reappears after the visibility timeout, then reaches the DLQ. */
+export class SqsResetSource implements ResetSource {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async receive(max: number): Promise<ReceivedReset[]> {
+    const result = await this.client.send(new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: Math.min(max, 10), WaitTimeSeconds: 0 }));
+    return (result.Messages ?? []).map((message) => ({ receipt: message.ReceiptHandle!, request: parseResetRequest(message.Body ?? '') }));
+  }
+
+  async acknowledge(receipts: readonly string[]): Promise<void> {
+    for (let start = 0; start < receipts.length; start += 10) {
+      const chunk = receipts.slice(start, start + 10);
+      const result = await this.client.send(
+        new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: chunk.map((ReceiptHandle, index) => ({ Id: String(index), ReceiptHandle })) }),
+      );
+      if (result.Failed?.length) throw new Error(`SQS kept ${result.Failed.length} applied resets; they will be applied again, harmlessly`);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import type { PermissionLevel } from '../permissions';
+import { dictionary } from '../dictionary';
+import { PERIODS, type CapDefinition, type CapGrid } from './cap-grid';
+import { parseCapValue, type Parsed } from './cap-values';
+import { DATE_FORMATS_MESSAGE, parseLimitDate, parseTimezoneOffset } from './limit-dates';
+import { EMPTY_LIMIT, type LimitState } from './limit-record';
+
+/** Parameters that carry authentication or output options, never limit fields. */
+export const TRANSPORT_PARAMETERS: ReadonlySet<string> = new Set(['username', 'timestamp', 'hash', 'output', 'json', 'callback']);
+
+export const COUNTER_REASON = 'counters are read-only: they change only through reset.do or as delivery is recorded';
+export const UNKNOWN_REASON = 'unknown parameter';
+
+/** How one side treats caps: which grid, who may change what, and what a change without permission does. */
+export interface CapPolicy {
+  grid: CapGrid;
+  /** Counter names of every grid, so a counter sent to any level is recognised as one. */
+  allCounters: ReadonlySet<string>;
+  /** Caps of the other side that are a 400 here (budget and opportunity caps on sites and placements). */
+  refusedCaps: ReadonlyMap<string, string>;
+  permissionOf(cap: CapDefinition): PermissionLevel;
+  /** Demand side: a cap changed without permission is ignored. Supply side: the request is refused with 403. */
+  forbiddenChange: 'ignore' | 'refuse';
+}
+
+export type ChangePlan =
+  | { outcome: 'invalid'; errors: Record<string, string> }
+  | { outcome: 'forbidden'; field: string; permission: string }
+  | { outcome: 'ok'; next: LimitState; ignored: Record<string, string> };
+
+export interface ChangeRequest {
+  names: readonly string[];
+  get(name: string): string | undefined;
+}
+
+const BOOLEAN_SETTINGS = ['evenPacing', 'useLocalTime', 'removeStartDateLimit', 'removeEndDateLimit'] as const;
+const SETTINGS: ReadonlySet<string> = new Set([...BOOLEAN_SETTINGS, 'startDate', 'endDate', 'timezoneOffset']);
+
+const parseBoolean = (text: string): Parsed<boolean> =>
+  text === 'true' || text === 'false' ? { ok: true, value: text === 'true' } : { ok: false, reason: 'must be true or false' };
+
+const periodRank = (cap: CapDefinition): number => PERIODS.indexOf(cap.period);
+
+/** Shorter-period caps may not exceed a non-zero longer-period cap of the same metric; judged only where a sent cap takes part. */
+const periodConflicts = (grid: CapGrid, caps: Record<string, number>, sent: ReadonlySet<string>): Record<string, string> => {
+  const errors: Record<string, string> = {};
+  for (const name of sent) {
+    const cap = grid.byName.get(name)!;
+    const value = caps[name] ?? 0;
+    for (const other of grid.caps) {
+      if (other.metric !== cap.metric || other === cap) continue;
+      const otherValue = caps[other.name] ?? 0;
+      if (periodRank(cap) < periodRank(other) && otherValue > 0 && value > otherValue) {
+        errors[name] ??= `must not exceed ${other.name} (${otherValue})`;
+      } else if (periodRank(cap) > periodRank(other) && value > 0 && otherValue > value && !sent.has(other.name)) {
+        errors[name] ??= `must not be below ${other.name} (${otherValue})`;
+      }
+    }
+  }
+  return errors;
+};
+
+/**
+ * set.do and update.do: merges the request into the stored limit and validates the result, judging only what
+ * the request sent. Pure: the caller loads, saves and answers.
+ */
+export const planLimitChange = (stored: LimitState | undefined, request: ChangeRequest, policy: CapPolicy): ChangePlan => {
+  const current = stored ?? EMPTY_LIMIT;
+  const errors = dictionary<string>();
+  const ignored = dictionary<string>();
+  const sentCaps = new Map<CapDefinition, number>();
+  const flags: Partial<Record<(typeof BOOLEAN_SETTINGS)[number], boolean>> = {};
+  let timezoneOffset: number | undefined;
+
+  for (const name of request.names) {
+    if (TRANSPORT_PARAMETERS.has(name)) continue;
+    const text = request.get(name) ?? '';
+    const cap = policy.grid.byName.get(name);
+    if (cap) {
+      const parsed = parseCapValue(cap, text);
+      if (parsed.ok) sentCaps.set(cap, parsed.value);
+      else errors[name] = parsed.reason;
+    } else if (policy.refusedCaps.has(name)) {
+      errors[name] = policy.refusedCaps.get(name)!;
+    } else if (policy.allCounters.has(name)) {
+      ignored[name] = COUNTER_REASON;
+    } else if ((BOOLEAN_SETTINGS as readonly string[]).includes(name)) {
+      const parsed = parseBoolean(text);
+      if (parsed.ok) flags[name as (typeof BOOLEAN_SETTINGS)[number]] = parsed.value;
+      else errors[name] = parsed.reason;
+    } else if (name === 'timezoneOffset') {
+      const parsed = parseTimezoneOffset(text);
+      if (parsed.ok) timezoneOffset = parsed.value;
+      else errors[name] = parsed.reason;
+    } else if (!SETTINGS.has(name)) {
+      ignored[name] = UNKNOWN_REASON;
+    }
+  }
+
+  const useLocalTime = flags.useLocalTime ?? current.useLocalTime;
+  const offset = timezoneOffset ?? current.timezoneOffset;
+  const dates: { startDate?: number; endDate?: number } = {};
+  for (const field of ['startDate', 'endDate'] as const) {
+    const text = request.get(field);
+    if (text === undefined) continue;
+    const parsed = parseLimitDate(text, useLocalTime ? offset : 0);
+    if (parsed.ok) dates[field] = parsed.value;
+    else errors[field] = parsed.reason === DATE_FORMATS_MESSAGE ? `${DATE_FORMATS_MESSAGE} (GMT+0 unless useLocalTime)` : parsed.reason;
+  }
+  if (Object.keys(errors).length > 0) return { outcome: 'invalid', errors };
+
+  const caps = { ...current.caps };
+  const applied = new Set<string>();
+  for (const [cap, value] of sentCaps) {
+    if (value === (current.caps[cap.name] ?? 0)) continue; // re-sending the stored value changes nothing
+    if (policy.permissionOf(cap) !== 'ENABLED') {
+      if (policy.forbiddenChange === 'refuse') return { outcome: 'forbidden', field: cap.name, permission: cap.permission };
+      ignored[cap.name] = `not applied: changing it requires the "${cap.permission}" permission`;
+      continue;
+    }
+    caps[cap.name] = value;
+    applied.add(cap.name);
+  }
+
+  const startDate = flags.removeStartDateLimit ? undefined : (dates.startDate ?? current.startDate);
+  const endDate = flags.removeEndDateLimit ? undefined : (dates.endDate ?? current.endDate);
+  const datesSent = dates.startDate !== undefined || dates.endDate !== undefined;
+  const dateErrors: Record<string, string> =
+    datesSent && startDate !== undefined && endDate !== undefined && endDate < startDate
+      ? { [dates.endDate !== undefined ? 'endDate' : 'startDate']: 'endDate must not be before startDate' }
+      : {};
+  const conflicts = { ...periodConflicts(policy.grid, caps, applied), ...dateErrors };
+  if (Object.keys(conflicts).length > 0) return { outcome: 'invalid', errors: conflicts };
+
+  return {
+    outcome: 'ok',
+    next: {
+      caps,
+      ...(startDate !== undefined ? { startDate } : {}),
+      ...(endDate !== undefined ? { endDate } : {}),
+      evenPacing: flags.evenPacing ?? current.evenPacing,
+      useLocalTime,
+      timezoneOffset: offset,
+    },
+    ignored,
+  };
+};

@@ -1,0 +1,52 @@
+import type { PermissionLevel } from '../permissions';
+import { BUCKET_ATTRIBUTE, type CapDefinition, type CapGrid, type Period } from './cap-grid';
+import { formatLimitDate } from './limit-dates';
+import type { LimitRecord } from './limit-record';
+
+export interface ViewPolicy {
+  grid: CapGrid;
+  permissionOf(cap: CapDefinition): PermissionLevel;
+  /** Supply side names hidden caps with their permission in `fieldsHiddenByPermission`. */
+  reportHidden: boolean;
+}
+
+/** Current bucket items by period; a period without a bucket reads as 0. */
+export type CurrentBuckets = Partial<Record<Period, Record<string, unknown>>>;
+
+export const counterValue = (cap: CapDefinition, buckets: CurrentBuckets): number =>
+  Number(buckets[cap.period]?.[BUCKET_ATTRIBUTE[cap.metric]] ?? 0);
+
+/**
+ * The read shape of a limit. A cap never set is left out with its counter, and so is one whose permission the
+ * caller holds neither ENABLED nor READONLY. Dates are UTC unless the read asked for an offset and the limit is
+ * on local time.
+ */
+export const renderLimit = (
+  idField: string,
+  entityId: number,
+  record: LimitRecord | undefined,
+  buckets: CurrentBuckets,
+  policy: ViewPolicy,
+  displayOffset?: number,
+): Record<string, unknown> => {
+  if (!record) return { [idField]: entityId, limitsSet: false };
+  const offset = displayOffset !== undefined && record.useLocalTime ? displayOffset : undefined;
+  const view: Record<string, unknown> = { [idField]: entityId, id: record.id, limitsSet: true };
+  if (record.startDate !== undefined) view.startDate = formatLimitDate(record.startDate, offset);
+  if (record.endDate !== undefined) view.endDate = formatLimitDate(record.endDate, offset);
+  view.evenPacing = record.evenPacing;
+  view.useLocalTime = record.useLocalTime;
+  if (offset !== undefined) view.timezoneOffset = offset;
+  const hidden: Record<string, string> = {};
+  for (const cap of policy.grid.caps) {
+    if (record.caps[cap.name] === undefined) continue;
+    if (policy.permissionOf(cap) === 'DISABLED') {
+      hidden[cap.name] = cap.permission;
+      continue;
+    }
+    view[cap.name] = record.caps[cap.name];
+    view[cap.counter] = counterValue(cap, buckets);
+  }
+  if (policy.reportHidden && Object.keys(hidden).length > 0) view.fieldsHiddenByPermission = hidden;
+  return view;
+};

@@ -1,0 +1,43 @@
+import { DEMAND_GRID } from '../limits/cap-grid';
+import { parseCapValue } from '../limits/cap-values';
+import type { EntityType } from '../../table/keys';
+
+export const DEMAND_TYPES: readonly EntityType[] = ['ADVERTISER', 'CAMPAIGN', 'BANNER'];
+
+/** Stored figures of one per-action limit; 0 means uncapped. */
+export interface PerActionCaps {
+  dailyConversionsLimit: number;
+  totalConversionsLimit: number;
+}
+
+export type PerActionPlan = { outcome: 'ok'; next: PerActionCaps } | { outcome: 'invalid'; errors: Record<string, string> };
+
+const FIELDS = ['dailyConversionsLimit', 'totalConversionsLimit'] as const;
+
+/**
+ * add and update: each changes only the cap sent; a cap left out keeps its stored value, or is 0 on a new limit.
+ * A daily cap above a non-zero total is refused, judged against what will be stored.
+ */
+export const planPerActionChange = (stored: PerActionCaps | undefined, get: (name: string) => string | undefined): PerActionPlan => {
+  const errors: Record<string, string> = {};
+  const sent: Partial<PerActionCaps> = {};
+  for (const field of FIELDS) {
+    const text = get(field);
+    if (text === undefined) continue;
+    const parsed = parseCapValue(DEMAND_GRID.byName.get(field)!, text);
+    if (parsed.ok) sent[field] = parsed.value;
+    else errors[field] = parsed.reason;
+  }
+  if (Object.keys(errors).length > 0) return { outcome: 'invalid', errors };
+  if (Object.keys(sent).length === 0)
+    return { outcome: 'invalid', errors: { dailyConversionsLimit: 'send dailyConversionsLimit, totalConversionsLimit or both', totalConversionsLimit: 'send dailyConversionsLimit, totalConversionsLimit or both' } };
+  const next: PerActionCaps = {
+    dailyConversionsLimit: sent.dailyConversionsLimit ?? stored?.dailyConversionsLimit ?? 0,
+    totalConversionsLimit: sent.totalConversionsLimit ?? stored?.totalConversionsLimit ?? 0,
+  };
+  if (next.totalConversionsLimit > 0 && next.dailyConversionsLimit > next.totalConversionsLimit) {
+    const field = sent.dailyConversionsLimit !== undefined ? 'dailyConversionsLimit' : 'totalConversionsLimit';
+    return { outcome: 'invalid', errors: { [field]: `dailyConversionsLimit (${next.dailyConversionsLimit}) must not exceed totalConversionsLimit (${next.totalConversionsLimit})` } };
+  }
+  return { outcome: 'ok', next };
+};

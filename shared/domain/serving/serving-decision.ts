@@ -1,0 +1,104 @@
+import type { Entity } from '../access';
+import type { CapDefinition, CapGrid } from '../limits/cap-grid';
+import { formatLimitDate } from '../limits/limit-dates';
+import type { LimitRecord } from '../limits/limit-record';
+import { counterValue, type CurrentBuckets } from '../limits/limit-view';
+
+export interface PerActionState {
+  actionId: number;
+  dailyConversionsLimit: number;
+  totalConversionsLimit: number;
+  dailyConversions: number;
+  totalConversions: number;
+}
+
+/** Everything that decides whether one entity may deliver now. */
+export interface EntityServingState {
+  entity: Entity;
+  grid: CapGrid;
+  limit?: LimitRecord;
+  buckets: CurrentBuckets;
+  /** When the last conversion came (or the first delivery), ms; and impressions since. */
+  noConversion: { quietSince?: number; impressionsSinceConversion: number };
+  /** Per-action limits cap only while this is on; sites and placements are always on. */
+  perActionEnabled: boolean;
+  perAction: readonly PerActionState[];
+}
+
+export interface StopReason {
+  entity: string;
+  field: string;
+  cap?: number;
+  counter?: number;
+  [detail: string]: unknown;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Fraction of the UTC day gone at `now`. */
+export const elapsedDayFraction = (now: Date): number => (now.getTime() % DAY_MS) / DAY_MS;
+
+/** A cap stops delivery when cap > 0 and counter ≥ cap: equal counts. */
+export const capReached = (cap: number, counter: number): boolean => cap > 0 && counter >= cap;
+
+const capReasons = (state: EntityServingState, name: string, now: Date, visible: (cap: CapDefinition) => boolean): StopReason[] => {
+  const reasons: StopReason[] = [];
+  const limit = state.limit!;
+  for (const cap of state.grid.caps) {
+    const value = limit.caps[cap.name] ?? 0;
+    if (value <= 0) continue;
+    const counter = counterValue(cap, state.buckets);
+    const shown = visible(cap) ? { cap: value, counter } : { hiddenByPermission: cap.permission };
+    if (capReached(value, counter)) {
+      reasons.push({ entity: name, field: cap.name, ...shown });
+    } else if (limit.evenPacing && cap.period === 'daily') {
+      const allowance = value * elapsedDayFraction(now);
+      if (counter >= allowance) reasons.push({ entity: name, field: cap.name, ...shown, evenPacing: true, ...(visible(cap) ? { pacedAllowance: Math.floor(allowance * 1000) / 1000 } : {}) });
+    }
+  }
+  return reasons;
+};
+
+/**
+ * Why one entity may not deliver at `now`; empty when it may. Pure: every input comes in, nothing is read.
+ * `visible` says which caps the caller may see; hidden ones are named with their permission, without numbers.
+ */
+export const entityStopReasons = (state: EntityServingState, now: Date, visible: (cap: CapDefinition) => boolean = () => true): StopReason[] => {
+  const { entity, limit } = state;
+  const name = `${entity.type}#${entity.id}`;
+  const reasons: StopReason[] = [];
+  if (entity.deleted) reasons.push({ entity: name, field: 'deleted' });
+  if (entity.active === false) reasons.push({ entity: name, field: 'active' });
+  if (limit?.startDate !== undefined && now.getTime() < limit.startDate)
+    reasons.push({ entity: name, field: 'startDate', startDate: formatLimitDate(limit.startDate) });
+  if (limit?.endDate !== undefined && now.getTime() > limit.endDate) reasons.push({ entity: name, field: 'endDate', endDate: formatLimitDate(limit.endDate) });
+  if (limit) reasons.push(...capReasons(state, name, now, visible));
+
+  const hoursThreshold = entity.noConversionHoursThreshold ?? 0;
+  const impressionsThreshold = entity.noConversionImpressionsThreshold ?? 0;
+  const quietHours = state.noConversion.quietSince === undefined ? 0 : (now.getTime() - state.noConversion.quietSince) / 3_600_000;
+  const quietImpressions = state.noConversion.impressionsSinceConversion;
+  // both thresholds must be crossed, not either
+  if (hoursThreshold > 0 && impressionsThreshold > 0 && quietHours >= hoursThreshold && quietImpressions >= impressionsThreshold)
+    reasons.push({ entity: name, field: 'noConversion', hoursSinceConversion: Math.floor(quietHours * 10) / 10, impressionsSinceConversion: quietImpressions });
+
+  if (state.perActionEnabled) {
+    for (const action of state.perAction) {
+      if (capReached(action.dailyConversionsLimit, action.dailyConversions))
+        reasons.push({ entity: name, field: 'dailyConversionsLimit', actionId: action.actionId, cap: action.dailyConversionsLimit, counter: action.dailyConversions });
+      if (capReached(action.totalConversionsLimit, action.totalConversions))
+        reasons.push({ entity: name, field: 'totalConversionsLimit', actionId: action.actionId, cap: action.totalConversionsLimit, counter: action.totalConversions });
+    }
+  }
+  return reasons;
+};
+
+/** A banner delivers only if it, its campaign and its advertiser all may; a placement only with its site. */
+export const servingDecision = (
+  chain: readonly EntityServingState[],
+  now: Date,
+  visible?: (cap: CapDefinition) => boolean,
+): { deliverable: boolean; reasons: StopReason[] } => {
+  const reasons = chain.flatMap((state) => entityStopReasons(state, now, visible));
+  return { deliverable: reasons.length === 0, reasons };
+};

@@ -1,6 +1,0 @@
-import type { LimitReached } from '../delivery/limit-reached';
-
-/** Outbound port: EventBridge when deployed, an in-memory list locally (`GET /_local/events`). */
-export interface EventPublisher {
-  publishLimitReached(events: readonly LimitReached[]): Promise<void>;
-}
