@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { WriteConflict } from '../../shared/domain/errors';
 import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../../shared/domain/auth/crypto';
 import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
 import { getProfile, userIdByEmail } from '../../shared/adapters/dynamodb/user-records';
@@ -29,7 +29,7 @@ const withinHourlyAllowance = async ({ store, clock }: Ports<'store' | 'clock'>,
     });
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof WriteConflict) return false;
     throw error;
   }
 };
@@ -117,7 +117,7 @@ export const resetPassword =
         ],
       });
     } catch (error) {
-      if (error instanceof TransactionCanceledException) throw refusal;
+      if (error instanceof WriteConflict) throw refusal;
       throw error;
     }
     return jsonResponse(200, { success: true, message: 'Password changed; sign in again.' });

@@ -1,15 +1,19 @@
-import { hasUpdateAccess, loadGrants, type Grants } from '../../shared/domain/access';
+import { parsePositiveId } from '../../shared/domain/identifiers';
+import { enforce } from '../../shared/handlers/access-checks';
+import { hasUpdateAccess, type Grants } from '../../shared/domain/access';
+import { loadGrants } from '../../shared/adapters/dynamodb/grants-store';
 import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
 import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
-import { LEVEL_POLICIES, type LevelPolicy } from '../../shared/domain/limits/level-policy';
+import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';
 import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
 import { currentBucketKeys, entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
 import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
-import { entityPK, type EntityType } from '../../shared/table/keys';
+import { entityPK } from '../../shared/table/keys';
+import { type EntityType } from '../../shared/domain/levels';
 import type { Item, TableStore } from '../../shared/adapters/dynamodb/table-store';
 
 /** The spec caps the campaign bulk read at 10,000 rows, with no paging and no total. */
@@ -22,7 +26,7 @@ const describeIds = (ids: readonly number[]): string =>
 
 const idList = (request: ApiRequest, name: string): number[] => {
   const values = request.parameters.list(name);
-  const bad = values.filter((value) => !/^\d{1,15}$/.test(value) || Number(value) < 1);
+  const bad = values.filter((value) => parsePositiveId(value) === undefined);
   if (bad.length > 0) throw badRequest({ [name]: `must be positive integers; not: ${bad.slice(0, 10).join(', ')}` });
   return [...new Set(values.map(Number))];
 };
@@ -93,9 +97,9 @@ const render = (policy: LevelPolicy, grants: Grants, id: number, loaded: EntityL
 export const bulkCampaignLimits =
   ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
-    const policy = LEVEL_POLICIES.campaign;
+    const policy = levelPolicy('campaign');
     const grants = await loadGrants(store, principalOf(request).userId);
-    policy.requireRead(grants);
+    enforce(policy.read(grants));
     const requested = request.parameters.has('campaignIds') ? idList(request, 'campaignIds') : undefined;
     const from = optionalDate(request, 'startDateFrom');
     const to = optionalDate(request, 'startDateTo');
@@ -145,9 +149,9 @@ export const bulkCampaignLimits =
 export const bulkBannerLimits =
   ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
-    const policy = LEVEL_POLICIES.banner;
+    const policy = levelPolicy('banner');
     const grants = await loadGrants(store, principalOf(request).userId);
-    policy.requireRead(grants);
+    enforce(policy.read(grants));
     const ids = idList(request, 'bannerIds');
     if (ids.length === 0) throw badRequest({ bannerIds: 'at least one banner id is required' });
     if (ids.length > MAX_BULK_ROWS) throw badRequest({ bannerIds: `at most ${MAX_BULK_ROWS} ids` });

@@ -1,10 +1,8 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import { SqsResetSource } from '../../shared/adapters/sqs/sqs-reset-source';
 import { flushResets, type FlushResult } from '../../shared/resets/flush';
-import type { ResetSource } from '../../shared/ports/reset-source';
 import { systemClock } from '../../shared/ports/clock';
-import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import type { ResetSource } from '../../shared/ports/reset-queue';
+import { resetSourceFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 /** Stop taking new messages when less than this is left of the invocation. */
 const SAFETY_MARGIN_MS = 15_000;
@@ -15,4 +13,4 @@ export const createHandler =
   async (_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<FlushResult> =>
     flushResets({ store: dependencies.store, clock: dependencies.clock, source }, () => (context ? context.getRemainingTimeInMillis() > SAFETY_MARGIN_MS : true));
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock }, new SqsResetSource(new SQSClient({}), process.env.RESET_QUEUE_URL ?? ''));
+export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock }, resetSourceFromEnvironment());

@@ -1,9 +1,14 @@
+import { ENTITY_PARTITION_PREFIXES, PARTITION_PREFIX } from '../../shared/table/keys';
 import type { FunctionName } from './bundling';
 
+/** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
+const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
+const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, sequence, action } = PARTITION_PREFIX;
+
 /** Partition-key prefixes a function's table requests may start with (IAM `dynamodb:LeadingKeys`). */
-const ENTITIES = ['ADVERTISER#*', 'CAMPAIGN#*', 'BANNER#*', 'SITE#*', 'PLACEMENT#*'];
+const ENTITIES = leading(...ENTITY_PARTITION_PREFIXES);
 /** What the family handlers read and write to authenticate a form body's hash parameters. */
-const BODY_HASH_AUTH = ['USER#*', 'USERNAME#*', 'HASHUSE#*'];
+const BODY_HASH_AUTH = leading(user, username, hashUse);
 
 export interface FunctionAccess {
   /** Exactly the DynamoDB actions the function's code sends; template tests assert these sets. */
@@ -16,20 +21,20 @@ export interface FunctionAccess {
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   authorizer: {
     tableActions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
-    leadingKeys: ['APIKEY#*', 'SESSION#*', ...BODY_HASH_AUTH],
+    leadingKeys: [...leading(apiKey, session), ...BODY_HASH_AUTH],
   },
   auth: {
     tableActions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    leadingKeys: ['USER#*', 'USERNAME#*', 'EMAIL#*', 'TOKEN#*', 'SESSION#*', 'RESET#*', 'RESETRATE#*'],
+    leadingKeys: leading(user, username, email, token, session, reset, resetRate),
   },
   'demand-limits': {
     tableActions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, 'SEQUENCE#*'],
+    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
     queriesParentIndex: true,
   },
   'supply-limits': {
     tableActions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, 'SEQUENCE#*'],
+    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
   },
   'per-action': {
     tableActions: [
@@ -41,7 +46,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ],
-    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, 'SEQUENCE#*', 'ACTION#*'],
+    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence, action)],
   },
   'delivery-recorder': {
     tableActions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],

@@ -1,5 +1,5 @@
 import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../shared/table/table-definition';
+import { createTableInput } from '../../shared/adapters/dynamodb/create-table-input';
 
 /** Creates the table from the shared definition unless it exists (a persisted local data directory keeps it). */
 export const ensureTable = async (client: DynamoDBClient, tableName: string): Promise<void> => {

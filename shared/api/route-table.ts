@@ -3,14 +3,14 @@
  * each family's Lambda dispatches with it. No route is written down anywhere else.
  */
 
+import { levelsOfSide, type LevelDefinition, type LimitLevel, type Side } from '../domain/levels';
+
 export type Family = 'auth' | 'demand-limits' | 'supply-limits' | 'per-action';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-export const DEMAND_LEVELS = ['advertiser', 'campaign', 'banner'] as const;
-export const SUPPLY_LEVELS = ['site', 'placement'] as const;
-export type DemandLevel = (typeof DEMAND_LEVELS)[number];
-export type SupplyLevel = (typeof SUPPLY_LEVELS)[number];
-export type LimitLevel = DemandLevel | SupplyLevel;
+export type { LimitLevel };
+
+const FAMILY_OF_SIDE: Record<Side, Family> = { demand: 'demand-limits', supply: 'supply-limits' };
 
 export type Operation =
   | 'auth.token'
@@ -45,8 +45,9 @@ export interface Route {
   readonly summary: string;
 }
 
-const limitRoutes = (level: LimitLevel, family: Family): Route[] => {
-  const base = `/rest-api/${level}/{${level}Id}`;
+const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] => {
+  const family = FAMILY_OF_SIDE[side];
+  const base = `/rest-api/${level}/{${idField}}`;
   const common = { family, authenticated: true, level } as const;
   return [
     { ...common, operation: 'limits.read', method: 'GET', path: `${base}/limits.do`, summary: `Read the ${level} limit with its counters` },
@@ -66,10 +67,10 @@ export const ROUTES: readonly Route[] = [
   { ...auth, operation: 'auth.login', method: 'GET', path: '/rest-api/auth/{authToken}/login.do', summary: 'Log in with a one-time token' },
   { ...auth, operation: 'auth.forgot', method: 'POST', path: '/rest-api/auth/forgot.do', summary: 'Request a password reset e-mail' },
   { ...auth, operation: 'auth.resetPassword', method: 'POST', path: '/rest-api/auth/reset-password.do', summary: 'Set a new password with a reset token' },
-  ...DEMAND_LEVELS.flatMap((level) => limitRoutes(level, 'demand-limits')),
+  ...levelsOfSide('demand').flatMap(limitRoutes),
   { family: 'demand-limits', authenticated: true, operation: 'limits.bulkCampaigns', method: 'GET', path: '/rest-api/campaign/limits.do', summary: 'Read the limits of many campaigns' },
   { family: 'demand-limits', authenticated: true, operation: 'limits.bulkBanners', method: 'GET', path: '/rest-api/banners/limits.do', summary: 'Read the limits of many banners' },
-  ...SUPPLY_LEVELS.flatMap((level) => limitRoutes(level, 'supply-limits')),
+  ...levelsOfSide('supply').flatMap(limitRoutes),
   { ...perAction, operation: 'perAction.list', method: 'GET', path: '/rest-api/per-action/limits/{type}/{entityId}.do', summary: 'List the per-action limits of an entity' },
   { ...perAction, operation: 'perAction.add', method: 'POST', path: '/rest-api/per-action/add/limit/{type}/{entityId}.do', summary: 'Create or change the per-action limit of an action' },
   { ...perAction, operation: 'perAction.update', method: 'POST', path: '/rest-api/per-action/update/limit/{type}/{entityId}.do', summary: 'Change an existing per-action limit' },

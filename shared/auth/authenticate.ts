@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { WriteConflict } from '../domain/errors';
 import type { Clock } from '../ports/clock';
 import { unauthorized } from '../http/api-error';
 import { hashUseKey, sessionKey } from '../table/keys';
@@ -35,7 +35,7 @@ const markHashUsed = async (store: TableStore, userId: number, timestamp: string
       ConditionExpression: 'attribute_not_exists(PK)',
     });
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw unauthorized(REFUSAL);
+    if (error instanceof WriteConflict) throw unauthorized(REFUSAL);
     throw error;
   }
 };

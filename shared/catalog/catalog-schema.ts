@@ -6,7 +6,7 @@ import {
   INVENTORY_CAP_PERMISSIONS,
   PERMISSION_LEVELS,
 } from '../domain/permissions';
-import { ENTITY_TYPES } from '../table/keys';
+import { ENTITY_TYPES } from '../domain/levels';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const level = z.enum(PERMISSION_LEVELS);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { sha256Hex } from '../domain/auth/crypto';
-import { entityPK, type EntityType } from '../table/keys';
+import { entityPK } from '../table/keys';
+import { type EntityType } from '../domain/levels';
 import { catalogSchema, type Catalog } from './catalog-schema';
 
 export interface CatalogProblem {

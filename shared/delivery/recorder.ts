@@ -1,14 +1,14 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Clock } from '../ports/clock';
 import { inParallel } from '../concurrency';
 import type { EventPublisher } from '../ports/event-publisher';
-import { DEMAND_GRID, SUPPLY_GRID } from '../domain/limits/cap-grid';
-import { limitFromItem } from '../domain/limits/limit-record';
+import { WriteConflict } from '../domain/errors';
+import { limitFromItem } from '../adapters/dynamodb/limit-store';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import { perActionFromItem } from '../adapters/dynamodb/per-action-store';
 import type { DeadLetterSink } from '../ports/dead-letters';
-import { actionLimitKey, actionSwitchKey, entityKey, itemKeyText, limitKey, type EntityType, type ItemKey } from '../table/keys';
+import { actionLimitKey, actionSwitchKey, entityKey, itemKeyText, limitKey, type ItemKey } from '../table/keys';
+import { isDemandType, levelOfType } from '../domain/levels';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { aggregateDelivery, type Ancestry, type AggregatedBatch } from '../domain/delivery/aggregate';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
@@ -43,7 +43,6 @@ export interface RecordingResult {
 }
 
 const WRITE_CONCURRENCY = 16;
-const SUPPLY_TYPES: ReadonlySet<EntityType> = new Set(['SITE', 'PLACEMENT']);
 
 const ancestryOf = async (store: TableStore, events: readonly DeliveryEvent[]): Promise<Ancestry> => {
   const bannerIds = [...new Set(events.flatMap((event) => (event.bannerId !== undefined ? [event.bannerId] : [])))];
@@ -109,12 +108,12 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
     await inParallel(batch.buckets, WRITE_CONCURRENCY, async (bucket) => {
       const after = (await store.update(bucketUpdateRequest(bucket))) ?? {};
       const limit = limitFromItem(caps.get(itemKeyText(limitKey(bucket.entityType, bucket.entityId))));
-      crossings.push(...bucketCrossings(bucket, after, limit, SUPPLY_TYPES.has(bucket.entityType) ? SUPPLY_GRID : DEMAND_GRID, now));
+      crossings.push(...bucketCrossings(bucket, after, limit, levelOfType(bucket.entityType).grid, now));
     });
     await inParallel(batch.actions, WRITE_CONCURRENCY, async (action) => {
       const after = Number((await store.update(actionUpdateRequest(action)))?.conversions ?? 0);
       const limitItem = caps.get(itemKeyText(actionLimitKey(action.entityType, action.entityId, action.actionId)));
-      const switchOn = SUPPLY_TYPES.has(action.entityType) || caps.get(itemKeyText(actionSwitchKey(action.entityType, action.entityId)))?.enabled === true;
+      const switchOn = !isDemandType(action.entityType) || caps.get(itemKeyText(actionSwitchKey(action.entityType, action.entityId)))?.enabled === true;
       if (limitItem && switchOn) crossings.push(...actionCrossing(action, after, perActionFromItem(limitItem), now));
     });
     await inParallel(batch.noConversion, WRITE_CONCURRENCY, async (update) => {
@@ -122,7 +121,7 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
       try {
         await store.update(primary);
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException) || !fallback) throw error;
+        if (!(error instanceof WriteConflict) || !fallback) throw error;
         await store.update(fallback);
       }
     });

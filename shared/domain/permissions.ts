@@ -1,4 +1,5 @@
-/** Permission names exactly as the spec writes them. */
+/** General permission names exactly as the spec writes them; each cap's own permission comes from its grid. */
+import { DEMAND_GRID, SUPPLY_GRID } from './limits/cap-grid';
 
 export const MANAGE_CAPPING = 'Manage Capping & Limitations';
 export const MANAGE_SITE_LIMITS = 'Manage Site and Placement Limits';
@@ -7,18 +8,8 @@ export const INVENTORY_PER_ACTION = 'Inventory Per Action Limit';
 
 export const GENERAL_PERMISSIONS = [MANAGE_CAPPING, MANAGE_SITE_LIMITS, CAMPAIGN_PER_ACTION, INVENTORY_PER_ACTION] as const;
 
-export const PERIOD_WORDS = ['Daily', 'Weekly', 'Monthly', 'Total'] as const;
-
-const budgetPermission = (period: (typeof PERIOD_WORDS)[number]): string => (period === 'Total' ? 'Budget' : `${period} Budget`);
-
-export const DEMAND_CAP_PERMISSIONS: readonly string[] = PERIOD_WORDS.flatMap((period) => [
-  ...['Impressions', 'Clicks', 'Conversions', 'Opportunities'].map((metric) => `${period} ${metric} Limit`),
-  budgetPermission(period),
-]);
-
-export const INVENTORY_CAP_PERMISSIONS: readonly string[] = PERIOD_WORDS.flatMap((period) =>
-  ['Requests', 'Impressions', 'Clicks', 'Conversions'].map((metric) => `${period} ${metric} Limit`),
-);
+export const DEMAND_CAP_PERMISSIONS: readonly string[] = DEMAND_GRID.caps.map((cap) => cap.permission);
+export const INVENTORY_CAP_PERMISSIONS: readonly string[] = SUPPLY_GRID.caps.map((cap) => cap.permission);
 
 export const PERMISSION_LEVELS = ['ENABLED', 'READONLY', 'DISABLED'] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];

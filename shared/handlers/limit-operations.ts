@@ -1,11 +1,12 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { loadGrants, permissionLevel, requireUpdatableEntity } from '../domain/access';
-import { raceBackoff } from '../concurrency';
-import { ApiError, badRequest, busyRecord, forbidden, notFound } from '../http/api-error';
+import { permissionLevel } from '../domain/access';
+import { enforce, requireUpdatableEntity } from './access-checks';
+import { optimisticWrite } from './optimistic-write';
+import { loadGrants } from '../adapters/dynamodb/grants-store';
+import { ApiError, badRequest, forbidden, notFound } from '../http/api-error';
 import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
 import { jsonResponse } from '../http/response';
 import type { CapDefinition } from '../domain/limits/cap-grid';
-import { LEVEL_POLICIES } from '../domain/limits/level-policy';
+import { levelPolicy } from '../domain/limits/level-policy';
 import { planLimitChange } from '../domain/limits/limit-change';
 import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRequest } from '../adapters/dynamodb/limit-store';
 import { renderLimit } from '../domain/limits/limit-view';
@@ -16,15 +17,12 @@ import { servingDecision } from '../domain/serving/serving-decision';
 import { loadServingChain } from '../adapters/dynamodb/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
 
-/** Enough for 50 writers racing on one record; each lost race re-reads and re-judges. */
-const MAX_WRITE_ATTEMPTS = 60;
-
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
 
 /** Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, limit, counters. */
 const loadContext = async ({ store, clock }: Ports<'store' | 'clock'>, request: ApiRequest) => {
-  const policy = LEVEL_POLICIES[request.route.level!];
+  const policy = levelPolicy(request.route.level!);
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
   const [grants, loaded] = await Promise.all([
@@ -42,40 +40,33 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
   const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {
     const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
     const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
-    for (let attempt = 1; ; attempt++) {
+    return optimisticWrite(async (attempt) => {
       const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
       if (!limit && mode === 'update') throw notFound(`${policy.level} ${id} has no limits; create them with set.do`);
-      policy.requireWrite(grants, !limit);
+      enforce(policy.write(grants, !limit));
       const plan = planLimitChange(limit, change, policy.capPolicy(grants));
       if (plan.outcome === 'invalid') throw badRequest(plan.errors);
       if (plan.outcome === 'forbidden')
         throw forbidden(`Changing ${plan.field} requires the "${plan.permission}" permission`, { permission: plan.permission });
       const limitId = limit?.id ?? (await nextId(store, 'LIMIT'));
-      try {
-        await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        if (attempt >= MAX_WRITE_ATTEMPTS) throw busyRecord();
-        await raceBackoff(attempt);
-        continue;
-      }
+      await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
       const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };
       const view = renderLimit(policy.idField, id, saved, loaded.buckets, policy.viewPolicy(grants));
       return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored) });
-    }
+    });
   };
 
   return {
     'limits.read': async (request) => {
       const { policy, id, grants, loaded } = await loadContext(dependencies, request);
-      policy.requireRead(grants);
+      enforce(policy.read(grants));
       const offset = optionalTimezoneOffset(request);
       return jsonResponse(200, renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants), offset));
     },
 
     'limits.status': async (request) => {
       const { policy, now, grants, loaded } = await loadContext(dependencies, request);
-      policy.requireRead(grants);
+      enforce(policy.read(grants));
       const chain = await loadServingChain(store, loaded.entity!, now);
       const visible = (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED';
       return jsonResponse(200, { ...servingDecision(chain, now, visible), countersAsOf: now.toISOString() });
@@ -86,7 +77,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
     'limits.reset': async (request) => {
       const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
-      policy.requireReset(grants);
+      enforce(policy.reset(grants));
       const parsed = parseResetNames(request.parameters.list('limitCounters'));
       if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
       if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`);
@@ -121,7 +112,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
     'limits.delete': async (request) => {
       const { policy, id, grants } = await loadContext(dependencies, request);
-      policy.requireDelete(grants);
+      enforce(policy.delete(grants));
       await deleteLimitAndCounters(store, policy.entityType, id);
       return jsonResponse(200, { success: true, message: 'Limits removed', [policy.idField]: id, limitsSet: false });
     },

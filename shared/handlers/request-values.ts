@@ -1,11 +1,13 @@
+import { parsePositiveId } from '../domain/identifiers';
 import { badRequest } from '../http/api-error';
 import type { ApiRequest } from '../http/family-handler';
 import { parseTimezoneOffset } from '../domain/limits/limit-dates';
 
 /** A positive integer id from the path or a parameter; anything else is a 400 naming it. */
 export const positiveId = (text: string | undefined, name: string): number => {
-  if (text === undefined || !/^\d{1,15}$/.test(text) || Number(text) < 1) throw badRequest({ [name]: 'must be a positive integer' });
-  return Number(text);
+  const id = parsePositiveId(text);
+  if (id === undefined) throw badRequest({ [name]: 'must be a positive integer' });
+  return id;
 };
 
 export const optionalTimezoneOffset = (request: ApiRequest): number | undefined => {

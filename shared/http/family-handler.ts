@@ -3,6 +3,7 @@ import httpRouterHandler, { type Route as MiddyRoute } from '@middy/http-router'
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { routesOf, type Family, type Operation, type Route } from '../api/route-table';
 import { matchPath } from '../api/path-template';
+import { ServiceBusy } from '../domain/errors';
 import { describeError, logger } from '../logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
@@ -26,17 +27,10 @@ export interface ApiRequest {
 export type OperationHandler = (request: ApiRequest) => Promise<APIGatewayProxyResult>;
 export type Implementations = Partial<Record<Operation, OperationHandler>>;
 
-const THROTTLING_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'TransactionConflictException',
-]);
-
 /** Any failure becomes the JSON envelope: client errors as they are, throttling as 503, the rest as 500. */
 export const toErrorResponse = (error: unknown): APIGatewayProxyResult => {
   if (error instanceof ApiError) return errorResponse(error);
-  if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) {
+  if (error instanceof ServiceBusy) {
     logger.warn('dependency throttled', describeError(error));
     return errorResponse(new ApiError(503, 'The service is busy; retry shortly', undefined, {}, { 'Retry-After': '1' }));
   }

@@ -1,11 +1,12 @@
 import type { Clock } from '../ports/clock';
-import { limitFromItem } from '../domain/limits/limit-record';
+import { loadLimit } from '../adapters/dynamodb/limit-store';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
-import { entityPK, limitKey } from '../table/keys';
+import { ACTION_LIMIT_PREFIX, actionCounterKey, counterKey, entityPK, noConversionKey, type ItemKey } from '../table/keys';
+import type { EntityType } from '../domain/levels';
 import type { TableStore } from '../adapters/dynamodb/table-store';
-import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
-import type { ResetSource } from '../ports/reset-source';
+import { planResetWrites, type ResetTarget, type ResetWrite } from '../domain/resets/reset-writes';
+import type { ResetSource } from '../ports/reset-queue';
 
 export interface FlushPorts {
   store: TableStore;
@@ -23,7 +24,15 @@ export interface FlushResult {
 
 const RECEIVE_BATCH = 10;
 
-const writeRequest = (write: ResetWrite) => {
+/** The item a planned reset write lands on. */
+export const resetWriteKey = (type: EntityType, id: number, target: ResetTarget): ItemKey =>
+  target.kind === 'counter'
+    ? counterKey(type, id, target.bucket)
+    : target.kind === 'action'
+      ? actionCounterKey(type, id, target.actionId, target.bucket)
+      : noConversionKey(type, id);
+
+const writeRequest = (key: ItemKey, write: ResetWrite) => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets = Object.entries(write.values).map(([attribute, value], index) => {
@@ -35,7 +44,7 @@ const writeRequest = (write: ResetWrite) => {
     sets.push('expiresAt = if_not_exists(expiresAt, :expiresAt)');
     values[':expiresAt'] = write.expiresAt;
   }
-  return { Key: write.key, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+  return { Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 };
 
 /** The hourly flush: drains the queue until it is empty or `hasTime` says stop, and applies each reset. */
@@ -52,12 +61,12 @@ export const flushResets = async ({ store, clock, source }: FlushPorts, hasTime:
         continue;
       }
       try {
-        const limit = limitFromItem(await store.get(limitKey(request.entityType, request.entityId)));
+        const limit = await loadLimit(store, request.entityType, request.entityId);
         if (!limit || limit.id !== request.limitId) {
           result.dropped++;
         } else {
-          const actionIds = (await store.queryPartition(entityPK(request.entityType, request.entityId), 'ACTION#')).map((item) => Number(item.actionId));
-          for (const write of planResetWrites(request, actionIds, clock.now())) await store.update(writeRequest(write));
+          const actionIds = (await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)).map((item) => Number(item.actionId));
+          for (const write of planResetWrites(request, actionIds, clock.now())) await store.update(writeRequest(resetWriteKey(request.entityType, request.entityId, write.target), write));
           result.applied++;
         }
         done.push(receipt);

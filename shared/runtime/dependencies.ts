@@ -4,12 +4,13 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
-import type { ResetQueue } from '../ports/reset-queue';
+import type { ResetQueue, ResetSource } from '../ports/reset-queue';
 import type { Mailer } from '../ports/mailer';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import type { DeadLetterSink } from '../ports/dead-letters';
 import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
 import { SqsResetQueue } from '../adapters/sqs/sqs-reset-queue';
+import { SqsResetSource } from '../adapters/sqs/sqs-reset-source';
 import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb/document-client';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
@@ -43,6 +44,8 @@ export const storeFromEnvironment = (env: Environment = process.env): TableStore
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer => new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid');
 
 export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue => new SqsResetQueue(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
+
+export const resetSourceFromEnvironment = (env: Environment = process.env): ResetSource => new SqsResetSource(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
 
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
   new EventBridgePublisher(new EventBridgeClient({}), env.EVENT_BUS_NAME ?? 'default');

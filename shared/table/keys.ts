@@ -1,7 +1,24 @@
 /** Item keys of the one table. `PK = "<TYPE>#<id>"`, `SK` names the item inside the partition. */
 
-export const ENTITY_TYPES = ['ADVERTISER', 'CAMPAIGN', 'BANNER', 'SITE', 'PLACEMENT'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
+import { ENTITY_TYPES, entityName, type EntityType } from '../domain/levels';
+
+/** The partition prefixes of every kind of item; IAM's `dynamodb:LeadingKeys` conditions are built from these. */
+export const PARTITION_PREFIX = {
+  user: 'USER#',
+  username: 'USERNAME#',
+  email: 'EMAIL#',
+  apiKey: 'APIKEY#',
+  token: 'TOKEN#',
+  session: 'SESSION#',
+  reset: 'RESET#',
+  resetRate: 'RESETRATE#',
+  hashUse: 'HASHUSE#',
+  sequence: 'SEQUENCE#',
+  action: 'ACTION#',
+} as const;
+
+/** Partition prefixes of the five entity types: `ADVERTISER#` … `PLACEMENT#`. */
+export const ENTITY_PARTITION_PREFIXES: readonly string[] = ENTITY_TYPES.map((type) => `${type}#`);
 
 export type ItemKey = {
   PK: string;
@@ -11,14 +28,15 @@ export type ItemKey = {
 /** One string per item key, for maps and sets of keys. */
 export const itemKeyText = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
 
-export const entityPK = (type: EntityType, id: number): string => `${type}#${id}`;
+/** An entity's partition is named as the entity is named in answers: `CAMPAIGN#100`. */
+export const entityPK = (type: EntityType, id: number): string => entityName(type, id);
 
 /** Catalog data of an entity: parents, active, deleted, no-conversion thresholds. */
 export const entityKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'ENTITY' });
 
-export const actionKey = (id: number): ItemKey => ({ PK: `ACTION#${id}`, SK: 'ACTION' });
+export const actionKey = (id: number): ItemKey => ({ PK: `${PARTITION_PREFIX.action}${id}`, SK: 'ACTION' });
 
-export const userPK = (userId: number): string => `USER#${userId}`;
+export const userPK = (userId: number): string => `${PARTITION_PREFIX.user}${userId}`;
 export const userProfileKey = (userId: number): ItemKey => ({ PK: userPK(userId), SK: 'PROFILE' });
 /** `md5hex(password)`, the verifier of Epom hash authentication, kept apart from the login hash. */
 export const userHashVerifierKey = (userId: number): ItemKey => ({ PK: userPK(userId), SK: 'HASH_VERIFIER' });
@@ -28,18 +46,18 @@ export const userAccessKey = (userId: number, type: EntityType, id: number): Ite
   SK: `${ACCESS_PREFIX}${type}#${id}`,
 });
 
-export const usernameKey = (username: string): ItemKey => ({ PK: `USERNAME#${username}`, SK: 'USERNAME' });
-export const emailKey = (email: string): ItemKey => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'EMAIL' });
-export const apiKeyKey = (sha256Hex: string): ItemKey => ({ PK: `APIKEY#${sha256Hex}`, SK: 'APIKEY' });
+export const usernameKey = (username: string): ItemKey => ({ PK: `${PARTITION_PREFIX.username}${username}`, SK: 'USERNAME' });
+export const emailKey = (email: string): ItemKey => ({ PK: `${PARTITION_PREFIX.email}${email.toLowerCase()}`, SK: 'EMAIL' });
+export const apiKeyKey = (sha256Hex: string): ItemKey => ({ PK: `${PARTITION_PREFIX.apiKey}${sha256Hex}`, SK: 'APIKEY' });
 
 /** Short-lived items are keyed by the SHA-256 of their secret, so a table reader cannot replay them. */
-export const loginTokenKey = (tokenDigest: string): ItemKey => ({ PK: `TOKEN#${tokenDigest}`, SK: 'TOKEN' });
-export const sessionKey = (sessionDigest: string): ItemKey => ({ PK: `SESSION#${sessionDigest}`, SK: 'SESSION' });
-export const resetTokenKey = (tokenDigest: string): ItemKey => ({ PK: `RESET#${tokenDigest}`, SK: 'RESET' });
+export const loginTokenKey = (tokenDigest: string): ItemKey => ({ PK: `${PARTITION_PREFIX.token}${tokenDigest}`, SK: 'TOKEN' });
+export const sessionKey = (sessionDigest: string): ItemKey => ({ PK: `${PARTITION_PREFIX.session}${sessionDigest}`, SK: 'SESSION' });
+export const resetTokenKey = (tokenDigest: string): ItemKey => ({ PK: `${PARTITION_PREFIX.reset}${tokenDigest}`, SK: 'RESET' });
 /** One used `(user, timestamp)` pair of hash authentication. */
-export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({ PK: `HASHUSE#${userId}#${timestamp}`, SK: 'HASHUSE' });
+export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({ PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}`, SK: 'HASHUSE' });
 /** Reset e-mails sent to one address (by digest) within one UTC hour. */
-export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({ PK: `RESETRATE#${emailDigest}`, SK: `HOUR#${hour}` });
+export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({ PK: `${PARTITION_PREFIX.resetRate}${emailDigest}`, SK: `HOUR#${hour}` });
 
 export const LIMIT_SK = 'LIMIT';
 export const COUNTER_PREFIX = 'CTR#';
@@ -49,7 +67,7 @@ export const counterKey = (type: EntityType, id: number, bucket: string): ItemKe
 /** Hours and impressions since the last conversion of a demand entity. */
 export const noConversionKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'NOCONV' });
 /** Source of record ids: one atomic counter per kind. */
-export const sequenceKey = (kind: string): ItemKey => ({ PK: `SEQUENCE#${kind}`, SK: 'SEQUENCE' });
+export const sequenceKey = (kind: string): ItemKey => ({ PK: `${PARTITION_PREFIX.sequence}${kind}`, SK: 'SEQUENCE' });
 
 export const ACTION_LIMIT_PREFIX = 'ACTION#';
 /** The per-action limit of one action on one entity: at most one per pair, by construction of the key. */

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  accessLevel,
-  inventoryPermissionLevel,
-  loadEntity,
-  loadGrants,
-  permissionLevel,
-  requirePermission,
-  requireUpdatableEntity,
-} from '../../shared/domain/access';
+import { accessLevel, inventoryPermissionLevel, permissionLevel } from '../../shared/domain/access';
+import { requirePermission, requireUpdatableEntity } from '../../shared/handlers/access-checks';
+import { loadEntity, loadGrants } from '../../shared/adapters/dynamodb/grants-store';
 import { ApiError } from '../../shared/http/api-error';
-import type { EntityType } from '../../shared/table/keys';
+import { type EntityType } from '../../shared/domain/levels';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();

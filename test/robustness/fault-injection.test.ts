@@ -78,7 +78,19 @@ describe('DynamoDB throttling', () => {
 describe('a lost conditional write', () => {
   it('is re-read and retried, and the change lands', async () => {
     const { store } = ctx.service.dependencies;
-    const put = vi.spyOn(store, 'put').mockRejectedValueOnce(new ConditionalCheckFailedException({ message: 'version changed', $metadata: {} }));
+    const put = vi.spyOn(store, 'put');
+    // the SDK's own exception, as DynamoDB answers a lost race; the store translates it for the retry loop
+    let lost = false;
+    store.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if ((context as { commandName?: string }).commandName === 'PutItemCommand' && !lost) {
+          lost = true;
+          throw new ConditionalCheckFailedException({ message: 'version changed', $metadata: {} });
+        }
+        return next(args);
+      },
+      { step: 'deserialize', name: INJECTOR },
+    );
     const response = await demo().post('/rest-api/campaign/100/limits/update.do', { weeklyClicksLimit: '500' });
     expect(response.status).toBe(200);
     expect(put).toHaveBeenCalledTimes(2);

@@ -6,6 +6,9 @@ import { bucketCrossings, crosses } from '../../shared/domain/delivery/limit-rea
 import { DEMAND_GRID, SUPPLY_GRID } from '../../shared/domain/limits/cap-grid';
 import type { LimitRecord } from '../../shared/domain/limits/limit-record';
 import { planResetWrites } from '../../shared/domain/resets/reset-writes';
+import { resetWriteKey } from '../../shared/resets/flush';
+import { entityName } from '../../shared/domain/levels';
+import { actionCounterKey } from '../../shared/table/keys';
 import { elapsedDayFraction, entityStopReasons, servingDecision, type EntityServingState } from '../../shared/domain/serving/serving-decision';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -46,13 +49,13 @@ describe('delivery events', () => {
 describe('aggregating a batch', () => {
   it('counts a banner event on the banner, its campaign and its advertiser, and a placement event on the placement and its site', () => {
     const batch = aggregateDelivery([event({ kind: 'impression', bannerId: 1000, placementId: 200, count: 3, revenue: '0.5' })], ancestry, now);
-    const entities = new Set(batch.buckets.map((bucket) => bucket.key.PK));
+    const entities = new Set(batch.buckets.map((bucket) => entityName(bucket.entityType, bucket.entityId)));
     expect(entities).toEqual(new Set(['BANNER#1000', 'CAMPAIGN#100', 'ADVERTISER#10', 'PLACEMENT#200', 'SITE#20']));
     expect(batch.buckets).toHaveLength(5 * 4);
-    const campaignDay = batch.buckets.find((bucket) => bucket.key.PK === 'CAMPAIGN#100' && bucket.key.SK === 'CTR#D#2026-11-22')!;
+    const campaignDay = batch.buckets.find((bucket) => entityName(bucket.entityType, bucket.entityId) === 'CAMPAIGN#100' && `CTR#${bucket.bucket}` === 'CTR#D#2026-11-22')!;
     expect(campaignDay).toMatchObject({ counts: { impressions: 3 }, revenueMillis: 1500 });
     // revenue is a demand-side (budget) counter
-    expect(batch.buckets.find((bucket) => bucket.key.PK === 'SITE#20')!.revenueMillis).toBe(0);
+    expect(batch.buckets.find((bucket) => entityName(bucket.entityType, bucket.entityId) === 'SITE#20')!.revenueMillis).toBe(0);
   });
 
   it('writes one increment per (entity, bucket) however many events', () => {
@@ -68,9 +71,9 @@ describe('aggregating a batch', () => {
       ancestry,
       now,
     );
-    expect(batch.buckets.filter((bucket) => bucket.counts.requests).map((bucket) => bucket.key.PK)).toEqual(expect.arrayContaining(['PLACEMENT#200', 'SITE#20']));
-    expect(batch.buckets.some((bucket) => bucket.key.PK === 'BANNER#1000' && bucket.counts.requests)).toBe(false);
-    expect(new Set(batch.actions.map((action) => action.key.SK))).toEqual(new Set(['ACTCTR#7#D#2026-11-22', 'ACTCTR#7#T']));
+    expect(batch.buckets.filter((bucket) => bucket.counts.requests).map((bucket) => entityName(bucket.entityType, bucket.entityId))).toEqual(expect.arrayContaining(['PLACEMENT#200', 'SITE#20']));
+    expect(batch.buckets.some((bucket) => entityName(bucket.entityType, bucket.entityId) === 'BANNER#1000' && bucket.counts.requests)).toBe(false);
+    expect(new Set(batch.actions.map((action) => actionCounterKey(action.entityType, action.entityId, action.actionId, action.bucket).SK))).toEqual(new Set(['ACTCTR#7#D#2026-11-22', 'ACTCTR#7#T']));
     expect(batch.actions).toHaveLength(5 * 2);
   });
 
@@ -81,7 +84,7 @@ describe('aggregating a batch', () => {
 
   it('files events by their own time', () => {
     const batch = aggregateDelivery([event({ kind: 'click', placementId: 200, at: '2026-10-31T23:59:00Z' })], ancestry, now);
-    expect(batch.buckets.filter((bucket) => bucket.key.PK === 'PLACEMENT#200').map((bucket) => bucket.key.SK).sort()).toEqual(['CTR#D#2026-10-31', 'CTR#M#2026-10', 'CTR#T', 'CTR#W#2026-W44']);
+    expect(batch.buckets.filter((bucket) => entityName(bucket.entityType, bucket.entityId) === 'PLACEMENT#200').map((bucket) => `CTR#${bucket.bucket}`).sort()).toEqual(['CTR#D#2026-10-31', 'CTR#M#2026-10', 'CTR#T', 'CTR#W#2026-W44']);
   });
 
   it('restarts the impressions-since-conversion count at a conversion', () => {
@@ -94,7 +97,7 @@ describe('aggregating a batch', () => {
       ancestry,
       now,
     );
-    expect(batch.noConversion.find((state) => state.key.PK === 'BANNER#1000')).toMatchObject({
+    expect(batch.noConversion.find((state) => entityName(state.entityType, state.entityId) === 'BANNER#1000')).toMatchObject({
       impressionsSinceConversion: 2,
       lastConversionAt: Date.parse('2026-11-22T11:00:00Z'),
     });
@@ -107,7 +110,7 @@ describe('LimitReached', () => {
     expect(crosses(100, 100, 101)).toBe(false);
     expect(crosses(0, 0, 5)).toBe(false);
     const limit = { id: 1, version: 1, caps: { dailyBudgetLimit: 1, dailyClicksLimit: 10 }, evenPacing: false, useLocalTime: false, timezoneOffset: 0 } as LimitRecord;
-    const increment = { key: { PK: 'CAMPAIGN#100', SK: 'CTR#D#2026-11-22' }, entityType: 'CAMPAIGN' as const, entityId: 100, period: 'daily' as const, counts: { clicks: 3 }, revenueMillis: 1 };
+    const increment = { bucket: 'D#2026-11-22', entityType: 'CAMPAIGN' as const, entityId: 100, period: 'daily' as const, counts: { clicks: 3 }, revenueMillis: 1 };
     expect(bucketCrossings(increment, { clicks: 10, revenue: 1 }, limit, DEMAND_GRID, now).map((event) => event.cap)).toEqual(['dailyClicksLimit', 'dailyBudgetLimit']);
     expect(bucketCrossings(increment, { clicks: 13, revenue: 1.001 }, limit, DEMAND_GRID, now)).toEqual([]);
   });
@@ -116,7 +119,7 @@ describe('LimitReached', () => {
 describe('reset writes', () => {
   const request = (counters: string[]) => ({ entityType: 'CAMPAIGN' as const, entityId: 100, limitId: 1, counters, requestedAt: '', requestedBy: 1 });
   const attributes = (counters: string[]) =>
-    planResetWrites(request(counters), [7], now).flatMap((write) => Object.keys(write.values).map((attribute) => `${write.key.SK}:${attribute}`)).sort();
+    planResetWrites(request(counters), [7], now).flatMap((write) => Object.keys(write.values).map((attribute) => `${resetWriteKey('CAMPAIGN', 100, write.target).SK}:${attribute}`)).sort();
 
   it('zeroes the named counters of the current buckets, REVENUE being the budget counter', () => {
     expect(attributes(['DAILY_IMPRESSIONS', 'TOTAL_REVENUE'])).toEqual(['CTR#D#2026-11-22:impressions', 'CTR#T:revenue']);
@@ -131,7 +134,8 @@ describe('reset writes', () => {
   });
 
   it('resets the no-conversion state', () => {
-    expect(planResetWrites(request(['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS']), [], now)).toEqual([
+    const writes = planResetWrites(request(['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS']), [], now);
+    expect(writes.map((write) => ({ key: resetWriteKey('CAMPAIGN', 100, write.target), values: write.values }))).toEqual([
       { key: { PK: 'CAMPAIGN#100', SK: 'NOCONV' }, values: { quietSince: now.getTime(), impressionsSinceConversion: 0 } },
     ]);
   });

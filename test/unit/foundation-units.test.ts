@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ControllableClock } from '../../infra/local/controllable-clock';
 import { constantTimeEquals, hashPassword, md5Hex, randomToken, sha256Hex, verifyPassword } from '../../shared/domain/auth/crypto';
-import { createTableInput, TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { createTableInput } from '../../shared/adapters/dynamodb/create-table-input';
 
 describe('controllable clock', () => {
   it('follows real time until fixed, then moves only when told', () => {

@@ -1,5 +1,6 @@
 import { NumberValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ActionIncrement, BucketIncrement, NoConversionUpdate } from '../../domain/delivery/aggregate';
+import { actionCounterKey, counterKey, noConversionKey } from '../../table/keys';
 import { millisToDecimal } from '../../domain/delivery/delivery-event';
 
 type Update = Omit<UpdateCommandInput, 'TableName'>;
@@ -23,7 +24,7 @@ export const bucketUpdateRequest = (increment: BucketIncrement): Update => {
   const sets = increment.expiresAt !== undefined ? ' SET expiresAt = if_not_exists(expiresAt, :expiresAt)' : '';
   if (increment.expiresAt !== undefined) values[':expiresAt'] = increment.expiresAt;
   return {
-    Key: increment.key,
+    Key: counterKey(increment.entityType, increment.entityId, increment.bucket),
     UpdateExpression: `ADD ${adds.join(', ')}${sets}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
@@ -32,7 +33,7 @@ export const bucketUpdateRequest = (increment: BucketIncrement): Update => {
 };
 
 export const actionUpdateRequest = (increment: ActionIncrement): Update => ({
-  Key: increment.key,
+  Key: actionCounterKey(increment.entityType, increment.entityId, increment.actionId, increment.bucket),
   UpdateExpression: `ADD conversions :count${increment.expiresAt !== undefined ? ' SET expiresAt = if_not_exists(expiresAt, :expiresAt)' : ''}`,
   ExpressionAttributeValues: { ':count': increment.conversions, ...(increment.expiresAt !== undefined ? { ':expiresAt': increment.expiresAt } : {}) },
   ReturnValues: 'UPDATED_NEW',
@@ -45,14 +46,14 @@ export const actionUpdateRequest = (increment: ActionIncrement): Update => ({
  */
 export const noConversionRequests = (update: NoConversionUpdate): { primary: Update; fallback?: Update } => {
   const addImpressions: Update = {
-    Key: update.key,
+    Key: noConversionKey(update.entityType, update.entityId),
     UpdateExpression: 'ADD impressionsSinceConversion :count SET quietSince = if_not_exists(quietSince, :first)',
     ExpressionAttributeValues: { ':count': update.impressionsSinceConversion, ':first': update.firstDeliveryAt },
   };
   if (update.lastConversionAt === undefined) return { primary: addImpressions };
   return {
     primary: {
-      Key: update.key,
+      Key: noConversionKey(update.entityType, update.entityId),
       UpdateExpression: 'SET quietSince = :at, impressionsSinceConversion = :count',
       ConditionExpression: 'attribute_not_exists(quietSince) OR quietSince <= :at',
       ExpressionAttributeValues: { ':at': update.lastConversionAt, ':count': update.impressionsSinceConversion },

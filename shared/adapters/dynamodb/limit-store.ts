@@ -1,9 +1,11 @@
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
-import { entityFromItem, type Entity } from '../../domain/access';
-import { COUNTER_PREFIX, counterKey, entityKey, LIMIT_SK, limitKey, noConversionKey, sequenceKey, type EntityType, type ItemKey } from '../../table/keys';
+import { type Entity } from '../../domain/access';
+import { entityFromItem } from './grants-store';
+import { COUNTER_PREFIX, counterKey, entityKey, LIMIT_SK, limitKey, noConversionKey, sequenceKey, type ItemKey } from '../../table/keys';
+import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
-import { PERIODS, type Period } from '../../domain/limits/cap-grid';
-import { limitFromItem, type LimitRecord, type LimitState } from '../../domain/limits/limit-record';
+import { PERIODS, type Period } from '../../domain/limits/metrics';
+import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
 import type { CurrentBuckets } from '../../domain/limits/limit-view';
 import { bucketOf } from '../../domain/limits/periods';
 
@@ -12,6 +14,21 @@ export interface EntityLimit {
   limit?: LimitRecord;
   buckets: CurrentBuckets;
 }
+
+/** A stored limit item as the domain's record. */
+export const limitFromItem = (item: Item | undefined): LimitRecord | undefined =>
+  item
+    ? {
+        id: Number(item.id),
+        version: Number(item.version),
+        caps: (item.caps as Record<string, number> | undefined) ?? {},
+        ...(item.startDate !== undefined ? { startDate: Number(item.startDate) } : {}),
+        ...(item.endDate !== undefined ? { endDate: Number(item.endDate) } : {}),
+        evenPacing: item.evenPacing === true,
+        useLocalTime: item.useLocalTime === true,
+        timezoneOffset: Number(item.timezoneOffset ?? 0),
+      }
+    : undefined;
 
 /** Keys of the current counter buckets of an entity, one per period. */
 export const currentBucketKeys = (type: EntityType, id: number, now: Date): { period: Period; key: ItemKey }[] =>

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { WriteConflict } from '../../domain/errors';
 import type { DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
@@ -36,7 +36,7 @@ export const consumeOnce = async (store: TableStore, key: ItemKey, now: Date): P
     const item = await store.delete(consumeRequest(key, now));
     return item ? { status: 'consumed', item } : { status: 'unknown' };
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return error.Item ? { status: 'expired' } : { status: 'unknown' };
+    if (error instanceof WriteConflict) return error.current ? { status: 'expired' } : { status: 'unknown' };
     throw error;
   }
 };

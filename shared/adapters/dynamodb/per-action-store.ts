@@ -1,16 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { bucketOf } from '../../domain/limits/periods';
-import {
-  ACTION_COUNTER_PREFIX,
-  ACTION_LIMIT_PREFIX,
-  actionCounterKey,
-  actionLimitKey,
-  actionSwitchKey,
-  entityPK,
-  itemKeyText,
-  type EntityType,
-  type ItemKey,
-} from '../../table/keys';
+import { ACTION_COUNTER_PREFIX, ACTION_LIMIT_PREFIX, actionCounterKey, actionLimitKey, actionSwitchKey, entityPK, itemKeyText, type ItemKey } from '../../table/keys';
+import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
 

@@ -1,18 +1,15 @@
 import type { Entity } from '../../domain/access';
-import { DEMAND_GRID, SUPPLY_GRID } from '../../domain/limits/cap-grid';
 import { entityLimitFromItems, entityLimitKeys } from './limit-store';
-import { DEMAND_TYPES } from '../../domain/per-action/per-action-change';
 import { loadActionCounters, perActionFromItem } from './per-action-store';
-import { ACTION_LIMIT_PREFIX, actionSwitchKey, entityPK, noConversionKey, type EntityType } from '../../table/keys';
+import { ACTION_LIMIT_PREFIX, actionSwitchKey, entityPK, noConversionKey } from '../../table/keys';
+import { ancestorsOf, isDemandType, levelOfType, type EntityType } from '../../domain/levels';
 import type { TableStore } from './table-store';
 import type { EntityServingState } from '../../domain/serving/serving-decision';
 
 /** The entity and the ancestors whose limits also hold it back: banner → campaign → advertiser, placement → site. */
 export const servingChain = (entity: Entity): [EntityType, number][] => [
   [entity.type, entity.id],
-  ...(entity.campaignId !== undefined ? [['CAMPAIGN', entity.campaignId] as [EntityType, number]] : []),
-  ...(entity.advertiserId !== undefined ? [['ADVERTISER', entity.advertiserId] as [EntityType, number]] : []),
-  ...(entity.siteId !== undefined ? [['SITE', entity.siteId] as [EntityType, number]] : []),
+  ...ancestorsOf(entity.type, entity).map(({ type, id }): [EntityType, number] => [type, id]),
 ];
 
 /** Serving state of an entity and its ancestors: one batch read, one query per entity for per-action limits, one batch read for their counters. */
@@ -32,10 +29,10 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
     const own = items.filter((item) => item.PK === entityPK(type, id));
     const loaded = entityLimitFromItems(type, id, own, now);
     const noConversion = own.find((item) => item.SK === noConversionKey(type, id).SK);
-    const supply = !DEMAND_TYPES.includes(type);
+    const supply = !isDemandType(type);
     return {
       entity: loaded.entity!,
-      grid: supply ? SUPPLY_GRID : DEMAND_GRID,
+      grid: levelOfType(type).grid,
       limit: loaded.limit,
       buckets: loaded.buckets,
       noConversion: {

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -14,6 +15,7 @@ import {
   type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { ServiceBusy, WriteConflict } from '../../domain/errors';
 import { inParallel } from '../../concurrency';
 import type { ItemKey } from '../../table/keys';
 
@@ -32,6 +34,21 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 /** Chunks of one batch read run this many at a time. */
 const BATCH_GET_CONCURRENCY = 8;
 
+const THROTTLING_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TransactionConflictException',
+]);
+
+/** SDK exceptions in the domain's words: a failed condition or cancelled transaction, throttling. */
+export const translateStoreError = (error: unknown): unknown => {
+  if (error instanceof ConditionalCheckFailedException) return new WriteConflict(error.Item);
+  if (error instanceof TransactionCanceledException) return new WriteConflict();
+  if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) return new ServiceBusy(error);
+  return error;
+};
+
 const backoff = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
 
@@ -45,8 +62,17 @@ export class TableStore {
     readonly tableName: string,
   ) {}
 
+  /** Every call to DynamoDB goes through here, so that its failures reach callers in the domain's words. */
+  private async guarded<Output>(call: () => Promise<Output>): Promise<Output> {
+    try {
+      return await call();
+    } catch (error) {
+      throw translateStoreError(error);
+    }
+  }
+
   async get(key: ItemKey, consistent = true): Promise<Item | undefined> {
-    const result = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent }));
+    const result = await this.guarded(() => this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent })));
     return result.Item;
   }
 
@@ -62,9 +88,9 @@ export class TableStore {
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed after retries');
       if (attempt > 0) await backoff(attempt);
-      const result = await this.client.send(
+      const result = await this.guarded(() => this.client.send(
         new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
+      ));
       items.push(...(result.Responses?.[this.tableName] ?? []));
       pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as ItemKey[] | undefined) ?? [];
     }
@@ -84,7 +110,7 @@ export class TableStore {
     const items: Item[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = await this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey }));
+      const result = await this.guarded(() => this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey })));
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -92,22 +118,22 @@ export class TableStore {
   }
 
   async put(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
-    await this.client.send(new PutCommand({ ...input, TableName: this.tableName }));
+    await this.guarded(() => this.client.send(new PutCommand({ ...input, TableName: this.tableName })));
   }
 
   async update(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
-    const result = await this.client.send(new UpdateCommand({ ...input, TableName: this.tableName }));
+    const result = await this.guarded(() => this.client.send(new UpdateCommand({ ...input, TableName: this.tableName })));
     return result.Attributes;
   }
 
   async delete(input: Omit<DeleteCommandInput, 'TableName'>): Promise<Item | undefined> {
-    const result = await this.client.send(new DeleteCommand({ ...input, TableName: this.tableName }));
+    const result = await this.guarded(() => this.client.send(new DeleteCommand({ ...input, TableName: this.tableName })));
     return result.Attributes;
   }
 
   /** Writes a transaction built elsewhere; the caller names the table in each action. */
   async transactWrite(input: TransactWriteCommandInput): Promise<void> {
-    await this.client.send(new TransactWriteCommand(input));
+    await this.guarded(() => this.client.send(new TransactWriteCommand(input)));
   }
 
   /** Puts and deletes in batches of 25, retrying what DynamoDB leaves unprocessed. Not atomic. */
@@ -121,7 +147,7 @@ export class TableStore {
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchWriteItem left items unprocessed after retries');
         if (attempt > 0) await backoff(attempt);
-        const result = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+        const result = await this.guarded(() => this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } })));
         pending = (result.UnprocessedItems?.[this.tableName] as typeof chunk | undefined) ?? [];
       }
     }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID, SUPPLY_GRID } from '../../domain/limits/cap-grid';
-import { DEMAND_LEVELS, ROUTES, type LimitLevel, type Operation, type Route } from '../route-table';
+import { ROUTES, type Operation, type Route } from '../route-table';
+import { levelNamed, type LimitLevel } from '../../domain/levels';
 import {
   actionLimitEntry,
   bulkCampaignQuery,
@@ -50,11 +51,11 @@ const schemaConverter = (components: Record<string, unknown>) => {
   return convert;
 };
 
-const gridOf = (level: LimitLevel) => ((DEMAND_LEVELS as readonly string[]).includes(level) ? DEMAND_GRID : SUPPLY_GRID);
+const gridOf = (level: LimitLevel) => levelNamed(level).grid;
 
 const specOf = (route: Route): OperationSpec => {
   const level = route.level;
-  const idField = level ? `${level}Id` : '';
+  const idField = level ? levelNamed(level).idField : '';
   const specs: Record<Operation, () => OperationSpec> = {
     'auth.token': () => ({
       form: z.object({ username: z.string().max(256), password: z.string().max(256) }),

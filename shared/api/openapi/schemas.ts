@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ENTITY_TYPES } from '../../table/keys';
+import { ENTITY_TYPES } from '../../domain/levels';
 import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../../domain/limits/cap-grid';
-import { MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../domain/limits/limit-dates';
+import { LIMIT_DATE_PATTERN, MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../domain/limits/limit-dates';
 import { RESET_NAMES } from '../../domain/resets/reset-names';
 
 /** Schemas registered here become named components of the document instead of being repeated inline. */
@@ -28,7 +28,7 @@ const title = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const dateText = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(-\d{2}-\d{2}| \d{2}:\d{2})$/)
+  .regex(LIMIT_DATE_PATTERN)
   .describe('yyyy-MM-dd-HH-mm or yyyy-MM-dd HH:mm; GMT+0 unless useLocalTime');
 const booleanText = z.enum(['true', 'false']);
 const idArray = z.string().regex(/^\d+(,\d+)*$/).describe('comma-separated or repeated integers');

@@ -1,6 +1,7 @@
-import { PERIODS, type Period } from '../limits/cap-grid';
+import { PERIODS, type Period } from '../limits/metrics';
 import { bucketExpiry, bucketOf } from '../limits/periods';
-import { actionCounterKey, counterKey, entityPK, itemKeyText, noConversionKey, type EntityType, type ItemKey } from '../../table/keys';
+import { actionCounterKey, counterKey, entityPK, itemKeyText, noConversionKey, type ItemKey } from '../../table/keys';
+import { ancestorsOf, entityName, type EntityType } from '../levels';
 import { revenueMillis, type DeliveryEvent } from './delivery-event';
 
 /** Ancestors of the entities events name, from their catalog items. */
@@ -12,27 +13,29 @@ export interface Ancestry {
 export type CounterMetric = 'impressions' | 'clicks' | 'conversions' | 'opportunities' | 'requests';
 
 export interface BucketIncrement {
-  key: ItemKey;
   entityType: EntityType;
   entityId: number;
   period: Period;
+  /** The period's bucket, from `bucketOf`: `D#2026-11-22`, `T` … */
+  bucket: string;
   counts: Partial<Record<CounterMetric, number>>;
   revenueMillis: number;
   expiresAt?: number;
 }
 
 export interface ActionIncrement {
-  key: ItemKey;
   entityType: EntityType;
   entityId: number;
   actionId: number;
   period: Period;
+  bucket: string;
   conversions: number;
   expiresAt?: number;
 }
 
 export interface NoConversionUpdate {
-  key: ItemKey;
+  entityType: EntityType;
+  entityId: number;
   /** Impressions after the batch's last conversion (all of them when it had none). */
   impressionsSinceConversion: number;
   /** When the batch saw its last conversion, if any (ms). */
@@ -48,6 +51,9 @@ export interface AggregatedBatch {
   recordedEvents: number;
   unknownEntityEvents: number;
 }
+
+const chainAbove = (type: EntityType, parentIds: Parameters<typeof ancestorsOf>[1]): [EntityType, number][] =>
+  ancestorsOf(type, parentIds).map(({ type: parent, id }): [EntityType, number] => [parent, id]);
 
 const METRIC: Record<DeliveryEvent['kind'], CounterMetric> = {
   impression: 'impressions',
@@ -71,9 +77,9 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
 
   const addBucket = (type: EntityType, id: number, at: Date, metric: CounterMetric | undefined, count: number, millis: number) => {
     for (const period of PERIODS) {
-      const key = counterKey(type, id, bucketOf(period, at));
-      const text = itemKeyText(key);
-      const bucket = buckets.get(text) ?? { key, entityType: type, entityId: id, period, counts: {}, revenueMillis: 0, expiresAt: bucketExpiry(period, at) };
+      const name = bucketOf(period, at);
+      const text = `${entityName(type, id)}|${name}`;
+      const bucket = buckets.get(text) ?? { entityType: type, entityId: id, period, bucket: name, counts: {}, revenueMillis: 0, expiresAt: bucketExpiry(period, at) };
       if (metric) bucket.counts[metric] = (bucket.counts[metric] ?? 0) + count;
       bucket.revenueMillis += millis;
       buckets.set(text, bucket);
@@ -82,9 +88,9 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
 
   const addAction = (type: EntityType, id: number, actionId: number, at: Date, count: number) => {
     for (const period of ['daily', 'total'] as const) {
-      const key = actionCounterKey(type, id, actionId, bucketOf(period, at));
-      const text = itemKeyText(key);
-      const increment = actions.get(text) ?? { key, entityType: type, entityId: id, actionId, period, conversions: 0, expiresAt: bucketExpiry(period, at) };
+      const bucket = bucketOf(period, at);
+      const text = `${entityName(type, id)}|${actionId}|${bucket}`;
+      const increment = actions.get(text) ?? { entityType: type, entityId: id, actionId, period, bucket, conversions: 0, expiresAt: bucketExpiry(period, at) };
       increment.conversions += count;
       actions.set(text, increment);
     }
@@ -92,9 +98,8 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
 
   const trackConversionState = (type: EntityType, id: number, event: DeliveryEvent, at: number) => {
     if (event.kind !== 'impression' && event.kind !== 'conversion') return;
-    const key = noConversionKey(type, id);
-    const text = entityPK(type, id);
-    const state = noConversion.get(text) ?? { key, impressionsSinceConversion: 0, firstDeliveryAt: at, impressions: [] };
+    const text = entityName(type, id);
+    const state = noConversion.get(text) ?? { entityType: type, entityId: id, impressionsSinceConversion: 0, firstDeliveryAt: at, impressions: [] };
     state.firstDeliveryAt = Math.min(state.firstDeliveryAt, at);
     if (event.kind === 'conversion') {
       if (state.lastConversionAt === undefined || at >= state.lastConversionAt) state.lastConversionAt = at;
@@ -116,11 +121,7 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
     const metric = METRIC[event.kind];
     const millis = revenueMillis(event.revenue) * event.count;
     if (banner && event.kind !== 'request') {
-      const demand: [EntityType, number][] = [
-        ['BANNER', event.bannerId!],
-        ['CAMPAIGN', banner.campaignId],
-        ['ADVERTISER', banner.advertiserId],
-      ];
+      const demand: [EntityType, number][] = [['BANNER', event.bannerId!], ...chainAbove('BANNER', banner)];
       for (const [type, id] of demand) {
         addBucket(type, id, at, metric, event.count, millis);
         if (event.actionId !== undefined) addAction(type, id, event.actionId, at, event.count);
@@ -128,10 +129,7 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
       }
     }
     if (placement) {
-      const supply: [EntityType, number][] = [
-        ['PLACEMENT', event.placementId!],
-        ['SITE', placement.siteId],
-      ];
+      const supply: [EntityType, number][] = [['PLACEMENT', event.placementId!], ...chainAbove('PLACEMENT', placement)];
       for (const [type, id] of supply) {
         addBucket(type, id, at, metric, event.count, 0);
         if (event.actionId !== undefined) addAction(type, id, event.actionId, at, event.count);

@@ -1,6 +1,7 @@
-import { BUCKET_ATTRIBUTE, type CapGrid } from '../limits/cap-grid';
+import { type CapGrid } from '../limits/cap-grid';
+import { COUNTER_ATTRIBUTE } from '../limits/metrics';
 import type { LimitRecord } from '../limits/limit-record';
-import type { EntityType } from '../../table/keys';
+import { type EntityType } from '../levels';
 import type { ActionIncrement, BucketIncrement } from './aggregate';
 
 /** Published once when a write makes a counter reach its cap (counter ≥ cap > 0). */
@@ -33,7 +34,7 @@ export const bucketCrossings = (
   for (const cap of grid.caps) {
     if (cap.period !== increment.period) continue;
     const capValue = limit.caps[cap.name] ?? 0;
-    const attribute = BUCKET_ATTRIBUTE[cap.metric];
+    const attribute = COUNTER_ATTRIBUTE[cap.metric];
     const counter = Number(after[attribute] ?? 0);
     // budgets compare in thousandths, so that decimal sums cannot wobble across the cap
     const scale = cap.metric === 'budget' ? 1000 : 1;
@@ -41,7 +42,7 @@ export const bucketCrossings = (
     if (added === 0) continue;
     const now = Math.round(counter * scale);
     if (crosses(Math.round(capValue * scale), now - added, now))
-      crossings.push({ entity: `${increment.entityType}#${increment.entityId}`, entityType: increment.entityType, entityId: increment.entityId, cap: cap.name, capValue, counter, bucket: increment.key.SK, at: at.toISOString() });
+      crossings.push({ entity: `${increment.entityType}#${increment.entityId}`, entityType: increment.entityType, entityId: increment.entityId, cap: cap.name, capValue, counter, bucket: increment.bucket, at: at.toISOString() });
   }
   return crossings;
 };
@@ -58,6 +59,6 @@ export const actionCrossing = (
   const capValue = limit[cap];
   if (!crosses(capValue, after - increment.conversions, after)) return [];
   return [
-    { entity: `${increment.entityType}#${increment.entityId}`, entityType: increment.entityType, entityId: increment.entityId, cap, capValue, counter: after, actionId: increment.actionId, bucket: increment.key.SK, at: at.toISOString() },
+    { entity: `${increment.entityType}#${increment.entityId}`, entityType: increment.entityType, entityId: increment.entityId, cap, capValue, counter: after, actionId: increment.actionId, bucket: increment.bucket, at: at.toISOString() },
   ];
 };

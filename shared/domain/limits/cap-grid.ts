@@ -1,21 +1,7 @@
-import { PERIOD_WORDS } from '../permissions';
+import { resetNameOf } from '../resets/reset-names';
+import { PERIODS, type Metric, type Period } from './metrics';
 
-export const PERIODS = ['daily', 'weekly', 'monthly', 'total'] as const;
-export type Period = (typeof PERIODS)[number];
-
-export type Metric = 'impressions' | 'clicks' | 'conversions' | 'opportunities' | 'budget' | 'requests';
-
-/** What the counter of a metric is called in reset names and in counter buckets. */
-export const RESET_WORD: Record<Metric, string> = {
-  impressions: 'IMPRESSIONS',
-  clicks: 'CLICKS',
-  conversions: 'CONVERSIONS',
-  opportunities: 'OPPORTUNITIES',
-  budget: 'REVENUE',
-  requests: 'REQUESTS',
-};
-
-export const METRICS = Object.keys(RESET_WORD) as Metric[];
+const PERIOD_WORDS: Record<Period, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', total: 'Total' };
 
 export const COUNT_CAP_MAXIMUM = 4_000_000_000;
 export const BUDGET_CAP_MAXIMUM = 9_999_999_999.999;
@@ -44,12 +30,12 @@ export interface CapGrid {
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 const demandPermission = (metric: Metric, period: Period): string => {
-  const word = PERIOD_WORDS[PERIODS.indexOf(period)];
+  const word = PERIOD_WORDS[period];
   if (metric === 'budget') return period === 'total' ? 'Budget' : `${word} Budget`;
   return `${word} ${capitalised(metric)} Limit`;
 };
 
-const inventoryPermission = (metric: Metric, period: Period): string => `${PERIOD_WORDS[PERIODS.indexOf(period)]} ${capitalised(metric)} Limit`;
+const inventoryPermission = (metric: Metric, period: Period): string => `${PERIOD_WORDS[period]} ${capitalised(metric)} Limit`;
 
 const buildGrid = (metrics: readonly Metric[], permissionOf: (metric: Metric, period: Period) => string): CapGrid => {
   const caps = PERIODS.flatMap((period) =>
@@ -63,7 +49,7 @@ const buildGrid = (metrics: readonly Metric[], permissionOf: (metric: Metric, pe
         valueType: metric === 'budget' ? 'budget' : 'count',
         maximum: metric === 'budget' ? BUDGET_CAP_MAXIMUM : COUNT_CAP_MAXIMUM,
         permission: permissionOf(metric, period),
-        resetName: `${period.toUpperCase()}_${RESET_WORD[metric]}`,
+        resetName: resetNameOf(period, metric),
       };
     }),
   );
@@ -78,13 +64,3 @@ const buildGrid = (metrics: readonly Metric[], permissionOf: (metric: Metric, pe
 export const DEMAND_GRID = buildGrid(['impressions', 'clicks', 'conversions', 'opportunities', 'budget'], demandPermission);
 /** Site, placement: 16 caps. */
 export const SUPPLY_GRID = buildGrid(['requests', 'impressions', 'clicks', 'conversions'], inventoryPermission);
-
-/** Attribute of a counter bucket item that holds a metric's count. */
-export const BUCKET_ATTRIBUTE: Record<Metric, string> = {
-  impressions: 'impressions',
-  clicks: 'clicks',
-  conversions: 'conversions',
-  opportunities: 'opportunities',
-  budget: 'revenue',
-  requests: 'requests',
-};

@@ -1,40 +1,21 @@
-import {
-  inventoryPermissionLevel,
-  permissionLevel,
-  requirePermission,
-  type Grants,
-} from '../access';
-import {
-  CAMPAIGN_PER_ACTION,
-  INVENTORY_PER_ACTION,
-  MANAGE_CAPPING,
-  MANAGE_SITE_LIMITS,
-  type PermissionLevel,
-} from '../permissions';
-import type { LimitLevel } from '../../api/route-table';
-import type { EntityType } from '../../table/keys';
-import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from './cap-grid';
+import { inventoryPermissionLevel, permissionDecision, permissionLevel, type Grants, type PermissionDecision } from '../access';
+import { LEVELS, type LevelDefinition, type LimitLevel } from '../levels';
+import { MANAGE_CAPPING, MANAGE_SITE_LIMITS, type PermissionLevel } from '../permissions';
+import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from './cap-grid';
 import type { CapPolicy } from './limit-change';
 import type { ViewPolicy } from './limit-view';
 
 const READ_OR_WRITE: readonly PermissionLevel[] = ['ENABLED', 'READONLY'];
 const WRITE: readonly PermissionLevel[] = ['ENABLED'];
 
-/** What differs between levels, as data: the grid, the permissions and what a forbidden change does. */
-export interface LevelPolicy {
-  level: LimitLevel;
-  entityType: EntityType;
-  /** `campaignId`, `siteId` …: the path parameter and the id field of the read shape. */
-  idField: string;
-  grid: CapGrid;
-  /** Permission that guards per-action counters of this level (for ALL_ACTION_LIMITS). */
-  perActionPermission: string;
+/** What differs between the two sides as permissions: who may read, write, delete and reset, and how caps are guarded. */
+export interface LevelPolicy extends LevelDefinition {
   capPermission(grants: Grants, cap: CapDefinition): PermissionLevel;
-  requireRead(grants: Grants): void;
+  read(grants: Grants): PermissionDecision;
   /** `creating`: the record does not exist yet. */
-  requireWrite(grants: Grants, creating: boolean): void;
-  requireDelete(grants: Grants): void;
-  requireReset(grants: Grants): void;
+  write(grants: Grants, creating: boolean): PermissionDecision;
+  delete(grants: Grants): PermissionDecision;
+  reset(grants: Grants): PermissionDecision;
   capPolicy(grants: Grants): CapPolicy;
   viewPolicy(grants: Grants): ViewPolicy;
 }
@@ -43,71 +24,61 @@ const ALL_COUNTERS: ReadonlySet<string> = new Set([...DEMAND_GRID.caps, ...SUPPL
 
 const SUPPLY_REFUSED: ReadonlyMap<string, string> = new Map(
   DEMAND_GRID.caps
-    .filter((cap) => cap.metric === 'budget' || cap.metric === 'opportunities')
+    .filter((cap) => !SUPPLY_GRID.caps.some((other) => other.metric === cap.metric))
     .map((cap) => [cap.name, `${cap.metric === 'budget' ? 'budget' : 'opportunity'} caps do not exist on sites and placements`]),
 );
 
-const require = (grants: Grants, name: string, accepted: readonly PermissionLevel[]) =>
-  requirePermission(permissionLevel(grants, name), name, accepted);
+const needs = (grants: Grants, name: string, accepted: readonly PermissionLevel[]) =>
+  permissionDecision(permissionLevel(grants, name), name, accepted);
 
-const demandPolicy = (level: LimitLevel, entityType: EntityType): LevelPolicy => {
+/** The first refusal among checks, or allowed. */
+const allOf = (...decisions: PermissionDecision[]): PermissionDecision =>
+  decisions.find((decision) => !decision.allowed) ?? { allowed: true };
+
+const demandPolicy = (level: LevelDefinition): LevelPolicy => {
   const capPermission = (grants: Grants, cap: CapDefinition) => permissionLevel(grants, cap.permission);
   return {
-    level,
-    entityType,
-    idField: `${level}Id`,
-    grid: DEMAND_GRID,
-    perActionPermission: CAMPAIGN_PER_ACTION,
+    ...level,
     capPermission,
-    requireRead: (grants) => require(grants, MANAGE_CAPPING, READ_OR_WRITE),
-    requireWrite: (grants) => require(grants, MANAGE_CAPPING, WRITE),
-    requireDelete: (grants) => require(grants, MANAGE_CAPPING, WRITE),
-    requireReset: (grants) => require(grants, MANAGE_CAPPING, WRITE),
+    read: (grants) => needs(grants, MANAGE_CAPPING, READ_OR_WRITE),
+    write: (grants) => needs(grants, MANAGE_CAPPING, WRITE),
+    delete: (grants) => needs(grants, MANAGE_CAPPING, WRITE),
+    reset: (grants) => needs(grants, MANAGE_CAPPING, WRITE),
     capPolicy: (grants) => ({
-      grid: DEMAND_GRID,
+      grid: level.grid,
       allCounters: ALL_COUNTERS,
       refusedCaps: new Map(),
       permissionOf: (cap) => capPermission(grants, cap),
       forbiddenChange: 'ignore',
     }),
-    viewPolicy: (grants) => ({ grid: DEMAND_GRID, permissionOf: (cap) => capPermission(grants, cap), reportHidden: false }),
+    viewPolicy: (grants) => ({ grid: level.grid, permissionOf: (cap) => capPermission(grants, cap), reportHidden: false }),
   };
 };
 
-const supplyPolicy = (level: LimitLevel, entityType: EntityType): LevelPolicy => {
+const supplyPolicy = (level: LevelDefinition): LevelPolicy => {
   const capPermission = (grants: Grants, cap: CapDefinition) => inventoryPermissionLevel(grants, cap.permission);
   return {
-    level,
-    entityType,
-    idField: `${level}Id`,
-    grid: SUPPLY_GRID,
-    perActionPermission: INVENTORY_PER_ACTION,
+    ...level,
     capPermission,
-    requireRead: (grants) => require(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
-    requireWrite: (grants, creating) => {
-      require(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE);
-      if (creating) require(grants, MANAGE_CAPPING, WRITE);
-    },
-    requireDelete: (grants) => {
-      require(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE);
-      require(grants, MANAGE_CAPPING, WRITE);
-    },
-    requireReset: (grants) => require(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
+    read: (grants) => needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
+    write: (grants, creating) =>
+      allOf(needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE), creating ? needs(grants, MANAGE_CAPPING, WRITE) : { allowed: true }),
+    delete: (grants) => allOf(needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE), needs(grants, MANAGE_CAPPING, WRITE)),
+    reset: (grants) => needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
     capPolicy: (grants) => ({
-      grid: SUPPLY_GRID,
+      grid: level.grid,
       allCounters: ALL_COUNTERS,
       refusedCaps: SUPPLY_REFUSED,
       permissionOf: (cap) => capPermission(grants, cap),
       forbiddenChange: 'refuse',
     }),
-    viewPolicy: (grants) => ({ grid: SUPPLY_GRID, permissionOf: (cap) => capPermission(grants, cap), reportHidden: true }),
+    viewPolicy: (grants) => ({ grid: level.grid, permissionOf: (cap) => capPermission(grants, cap), reportHidden: true }),
   };
 };
 
-export const LEVEL_POLICIES: Readonly<Record<LimitLevel, LevelPolicy>> = {
-  advertiser: demandPolicy('advertiser', 'ADVERTISER'),
-  campaign: demandPolicy('campaign', 'CAMPAIGN'),
-  banner: demandPolicy('banner', 'BANNER'),
-  site: supplyPolicy('site', 'SITE'),
-  placement: supplyPolicy('placement', 'PLACEMENT'),
-};
+const POLICIES: ReadonlyMap<LimitLevel, LevelPolicy> = new Map(
+  LEVELS.map((level) => [level.level, level.side === 'demand' ? demandPolicy(level) : supplyPolicy(level)]),
+);
+
+/** The policy of a level, built from its row of the level table. */
+export const levelPolicy = (name: LimitLevel): LevelPolicy => POLICIES.get(name)!;

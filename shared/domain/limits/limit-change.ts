@@ -1,6 +1,7 @@
 import type { PermissionLevel } from '../permissions';
 import { dictionary } from '../dictionary';
-import { PERIODS, type CapDefinition, type CapGrid } from './cap-grid';
+import { type CapDefinition, type CapGrid } from './cap-grid';
+import { PERIODS } from './metrics';
 import { parseCapValue, type Parsed } from './cap-values';
 import { DATE_FORMATS_MESSAGE, parseLimitDate, parseTimezoneOffset } from './limit-dates';
 import { EMPTY_LIMIT, type LimitState } from './limit-record';
@@ -42,7 +43,7 @@ const parseBoolean = (text: string): Parsed<boolean> =>
 const periodRank = (cap: CapDefinition): number => PERIODS.indexOf(cap.period);
 
 /** Shorter-period caps may not exceed a non-zero longer-period cap of the same metric; judged only where a sent cap takes part. */
-const periodConflicts = (grid: CapGrid, caps: Record<string, number>, sent: ReadonlySet<string>): Record<string, string> => {
+export const periodConflicts = (grid: CapGrid, caps: Record<string, number>, sent: ReadonlySet<string>): Record<string, string> => {
   const errors: Record<string, string> = {};
   for (const name of sent) {
     const cap = grid.byName.get(name)!;

@@ -4,7 +4,8 @@ export const DATE_FORMATS_MESSAGE = 'must be a date in the format yyyy-MM-dd-HH-
 export const MIN_TIMEZONE_OFFSET = -840;
 export const MAX_TIMEZONE_OFFSET = 840;
 
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})(?:-(\d{2})-(\d{2})| (\d{2}):(\d{2}))$/;
+/** Both accepted shapes of a run date: `yyyy-MM-dd-HH-mm` and `yyyy-MM-dd HH:mm`. */
+export const LIMIT_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:-(\d{2})-(\d{2})| (\d{2}):(\d{2}))$/;
 
 const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -13,7 +14,7 @@ const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(y
  * February 30 or hour 24 is refused, never rolled over.
  */
 export const parseLimitDate = (text: string, offsetMinutes: number): Parsed<number> => {
-  const match = SHAPE.exec(text);
+  const match = LIMIT_DATE_PATTERN.exec(text);
   if (!match) return { ok: false, reason: DATE_FORMATS_MESSAGE };
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const hour = Number(match[4] ?? match[6]);

@@ -1,5 +1,3 @@
-import type { Item } from '../../adapters/dynamodb/table-store';
-
 /** The settings of a limit record. Dates are epoch milliseconds UTC. */
 export interface LimitSettings {
   startDate?: number;
@@ -23,17 +21,3 @@ export interface LimitRecord extends LimitState {
 }
 
 export const EMPTY_LIMIT: LimitState = { caps: {}, evenPacing: false, useLocalTime: false, timezoneOffset: 0 };
-
-export const limitFromItem = (item: Item | undefined): LimitRecord | undefined =>
-  item
-    ? {
-        id: Number(item.id),
-        version: Number(item.version),
-        caps: (item.caps as Record<string, number> | undefined) ?? {},
-        ...(item.startDate !== undefined ? { startDate: Number(item.startDate) } : {}),
-        ...(item.endDate !== undefined ? { endDate: Number(item.endDate) } : {}),
-        evenPacing: item.evenPacing === true,
-        useLocalTime: item.useLocalTime === true,
-        timezoneOffset: Number(item.timezoneOffset ?? 0),
-      }
-    : undefined;

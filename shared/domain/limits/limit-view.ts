@@ -1,5 +1,6 @@
 import type { PermissionLevel } from '../permissions';
-import { BUCKET_ATTRIBUTE, type CapDefinition, type CapGrid, type Period } from './cap-grid';
+import { type CapDefinition, type CapGrid } from './cap-grid';
+import { COUNTER_ATTRIBUTE, type Period } from './metrics';
 import { formatLimitDate } from './limit-dates';
 import type { LimitRecord } from './limit-record';
 
@@ -14,7 +15,7 @@ export interface ViewPolicy {
 export type CurrentBuckets = Partial<Record<Period, Record<string, unknown>>>;
 
 export const counterValue = (cap: CapDefinition, buckets: CurrentBuckets): number =>
-  Number(buckets[cap.period]?.[BUCKET_ATTRIBUTE[cap.metric]] ?? 0);
+  Number(buckets[cap.period]?.[COUNTER_ATTRIBUTE[cap.metric]] ?? 0);
 
 /**
  * The read shape of a limit. A cap never set is left out with its counter, and so is one whose permission the

@@ -1,4 +1,4 @@
-import type { Period } from './cap-grid';
+import type { Period } from './metrics';
 
 const two = (value: number): string => String(value).padStart(2, '0');
 

@@ -1,8 +1,6 @@
 import { DEMAND_GRID } from '../limits/cap-grid';
 import { parseCapValue } from '../limits/cap-values';
-import type { EntityType } from '../../table/keys';
-
-export const DEMAND_TYPES: readonly EntityType[] = ['ADVERTISER', 'CAMPAIGN', 'BANNER'];
+import { periodConflicts } from '../limits/limit-change';
 
 /** Stored figures of one per-action limit; 0 means uncapped. */
 export interface PerActionCaps {
@@ -16,7 +14,7 @@ const FIELDS = ['dailyConversionsLimit', 'totalConversionsLimit'] as const;
 
 /**
  * add and update: each changes only the cap sent; a cap left out keeps its stored value, or is 0 on a new limit.
- * A daily cap above a non-zero total is refused, judged against what will be stored.
+ * A daily cap above a non-zero total is refused, judged against what will be stored, by the grids' own period rule.
  */
 export const planPerActionChange = (stored: PerActionCaps | undefined, get: (name: string) => string | undefined): PerActionPlan => {
   const errors: Record<string, string> = {};
@@ -35,9 +33,7 @@ export const planPerActionChange = (stored: PerActionCaps | undefined, get: (nam
     dailyConversionsLimit: sent.dailyConversionsLimit ?? stored?.dailyConversionsLimit ?? 0,
     totalConversionsLimit: sent.totalConversionsLimit ?? stored?.totalConversionsLimit ?? 0,
   };
-  if (next.totalConversionsLimit > 0 && next.dailyConversionsLimit > next.totalConversionsLimit) {
-    const field = sent.dailyConversionsLimit !== undefined ? 'dailyConversionsLimit' : 'totalConversionsLimit';
-    return { outcome: 'invalid', errors: { [field]: `dailyConversionsLimit (${next.dailyConversionsLimit}) must not exceed totalConversionsLimit (${next.totalConversionsLimit})` } };
-  }
+  const conflicts = periodConflicts(DEMAND_GRID, { ...next }, new Set(Object.keys(sent)));
+  if (Object.keys(conflicts).length > 0) return { outcome: 'invalid', errors: conflicts };
   return { outcome: 'ok', next };
 };

@@ -1,5 +1,5 @@
 import type { CapDefinition, CapGrid } from '../limits/cap-grid';
-import { COUNTER_RESETS, RESET_NAMES } from './reset-names';
+import { RESET_NAMES, resetScope } from './reset-names';
 
 export type ResetNames = { ok: true; names: string[] } | { ok: false; reason: string };
 
@@ -26,16 +26,15 @@ export const resetPermissions = (
   setCaps: Readonly<Record<string, number>>,
   perActionPermission: string,
 ): ResetPermission[] => {
-  const caps = new Set<CapDefinition>();
-  let perAction = false;
-  for (const name of names) {
-    if (COUNTER_RESETS.includes(name)) {
-      const cap = grid.caps.find((candidate) => candidate.resetName === name);
-      if (cap) caps.add(cap);
-    }
-    if (name === 'ALL_LIMITS' || name === 'ALL') for (const cap of grid.caps) if (setCaps[cap.name] !== undefined) caps.add(cap);
-    if (name === 'ALL_ACTION_LIMITS' || name === 'ALL') perAction = true;
-  }
+  const scope = resetScope(names);
+  const caps = new Set<CapDefinition>(
+    grid.caps.filter(
+      (cap) =>
+        scope.counters.some((counter) => counter.period === cap.period && counter.metric === cap.metric) ||
+        (scope.allDeliveryCounters && setCaps[cap.name] !== undefined),
+    ),
+  );
+  const perAction = scope.allActionCounters;
   return [
     ...[...caps].map((cap): ResetPermission => ({ kind: 'cap', cap })),
     ...(perAction ? [{ kind: 'perAction', permission: perActionPermission } as const] : []),

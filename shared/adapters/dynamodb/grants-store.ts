@@ -1,0 +1,27 @@
+import type { Entity, Grants } from '../../domain/access';
+import type { EntityType } from '../../domain/levels';
+import type { AccessLevel } from '../../domain/permissions';
+import { ACCESS_PREFIX, entityKey, entityPK, userPK } from '../../table/keys';
+import type { Item, TableStore } from './table-store';
+
+/** Profile and shares of a user in one query on the user's partition. */
+export const loadGrants = async (store: TableStore, userId: number): Promise<Grants> => {
+  const items = await store.queryPartition(userPK(userId));
+  const profile: Item = items.find((item) => item.SK === 'PROFILE') ?? {};
+  const shares = new Map<string, AccessLevel>(
+    items
+      .filter((item) => String(item.SK).startsWith(ACCESS_PREFIX))
+      .map((item) => [entityPK(item.type as EntityType, Number(item.id)), item.level as AccessLevel]),
+  );
+  return {
+    userId,
+    permissions: (profile.permissions as Record<string, string> | undefined) ?? {},
+    inventoryPermissions: (profile.inventoryPermissions as Record<string, string> | undefined) ?? {},
+    shares,
+  };
+};
+
+export const entityFromItem = (item: Item | undefined): Entity | undefined => (item ? (item as unknown as Entity) : undefined);
+
+export const loadEntity = async (store: TableStore, type: EntityType, id: number): Promise<Entity | undefined> =>
+  entityFromItem(await store.get(entityKey(type, id)));

@@ -1,0 +1,18 @@
+/** Failures of the store, in the domain's words, so that nothing above the adapters needs the AWS SDK. */
+
+/** A conditional write found the item other than expected: a lost optimistic-locking race, a used token. */
+export class WriteConflict extends Error {
+  /** The item as it stood, when the store returned it. */
+  constructor(readonly current?: unknown) {
+    super('The item changed or exists');
+    this.name = 'WriteConflict';
+  }
+}
+
+/** The store refused for load (throttling, a conflicting transaction): retry later. */
+export class ServiceBusy extends Error {
+  constructor(override readonly cause?: unknown) {
+    super('The store is busy');
+    this.name = 'ServiceBusy';
+  }
+}

@@ -1,0 +1,28 @@
+import { ENTITY_TYPES, type EntityType } from '../levels';
+
+/** A reset asked for by reset.do, applied by the hourly flush. */
+export interface ResetRequest {
+  entityType: EntityType;
+  entityId: number;
+  /** The flush drops the reset when the record was deleted (or replaced) meanwhile. */
+  limitId: number;
+  counters: string[];
+  requestedAt: string;
+  requestedBy: number;
+}
+
+/** A queued message back into a reset request; undefined when it is not one. */
+export const parseResetRequest = (body: string): ResetRequest | undefined => {
+  try {
+    const value = JSON.parse(body) as Partial<ResetRequest>;
+    const valid =
+      ENTITY_TYPES.includes(value.entityType as EntityType) &&
+      Number.isInteger(value.entityId) &&
+      Number.isInteger(value.limitId) &&
+      Array.isArray(value.counters) &&
+      value.counters.every((name) => typeof name === 'string');
+    return valid ? (value as ResetRequest) : undefined;
+  } catch {
+    return undefined;
+  }
+};
