@@ -1,8 +1,45 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
 
+const FUNCTIONS = readdirSync(join(import.meta.dirname, 'functions'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The arrows that must never exist (README, "Layout"), as lint zones: `target` may not import from `from`. */
+const ARCHITECTURE_ZONES = [
+  {
+    target: './shared/domain',
+    from: ['./functions', './infra', './scripts', './bench', './test', './shared'],
+    except: ['./domain'],
+    message: 'The domain imports nothing outside shared/domain: return a decision and let the caller do the I/O.',
+  },
+  ...FUNCTIONS.map((name) => ({
+    target: `./functions/${name}`,
+    from: './functions',
+    except: [`./${name}`],
+    message: 'A function imports the domain and adapters, never another function.',
+  })),
+  {
+    target: './infra/cdk',
+    from: ['./functions', './shared/adapters', './shared/handlers', './shared/http', './shared/runtime'],
+    message: 'The CDK stack imports the route table, the table layout and the domain, never function or adapter code.',
+  },
+  {
+    target: ['./functions', './shared', './scripts', './infra/cdk'],
+    from: './infra/local',
+    message: 'Nothing imports the local runtime but its own entry point, tests and bench.',
+  },
+];
+
+/** Packages the pure domain may use: validation and hashing, nothing that does I/O. */
+const DOMAIN_PACKAGES = ['zod/mini', 'node:crypto'];
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.data/', 'bench/results.json'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.data/', 'dist/', 'bench/results.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -10,6 +47,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-console': 'off',
       eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES }] },
+  },
+  {
+    files: ['shared/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(?!\\.|${DOMAIN_PACKAGES.map((name) => name.replace('/', '\\/') + '$').join('|')})`,
+              message: `The domain uses no package but ${DOMAIN_PACKAGES.join(' and ')}: no AWS SDK, no middy, no node:http.`,
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -17,11 +17,19 @@ export const startBenchService = async (): Promise<LocalService> => {
   const catalog = {
     ...demo,
     users: demo.users.map((user: { username: string; access: unknown[] }) =>
-      user.username === 'demo' ? { ...user, access: [...user.access, { type: 'ADVERTISER', id: BENCH_ADVERTISER, level: 'UPDATE' }] } : user,
+      user.username === 'demo'
+        ? { ...user, access: [...user.access, { type: 'ADVERTISER', id: BENCH_ADVERTISER, level: 'UPDATE' }] }
+        : user,
     ),
     advertisers: [...demo.advertisers, { id: BENCH_ADVERTISER }],
-    campaigns: [...demo.campaigns, ...Array.from({ length: BENCH_CAMPAIGNS }, (_, i) => ({ id: 100_001 + i, advertiserId: BENCH_ADVERTISER }))],
-    banners: [...demo.banners, ...Array.from({ length: BENCH_BANNERS }, (_, i) => ({ id: 200_001 + i, campaignId: 100_001 + (i % 50) }))],
+    campaigns: [
+      ...demo.campaigns,
+      ...Array.from({ length: BENCH_CAMPAIGNS }, (_, i) => ({ id: 100_001 + i, advertiserId: BENCH_ADVERTISER })),
+    ],
+    banners: [
+      ...demo.banners,
+      ...Array.from({ length: BENCH_BANNERS }, (_, i) => ({ id: 200_001 + i, campaignId: 100_001 + (i % 50) })),
+    ],
   };
   const file = join(tmpdir(), `bench-service-catalog-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(catalog));

@@ -28,7 +28,11 @@ export const benchBulkRead = async (): Promise<BulkReadResult> => {
           username: 'bench',
           password: 'bench-password',
           apiKeys: [API_KEY],
-          permissions: { 'Manage Capping & Limitations': 'ENABLED', 'Daily Impressions Limit': 'ENABLED', 'Budget': 'ENABLED' },
+          permissions: {
+            'Manage Capping & Limitations': 'ENABLED',
+            'Daily Impressions Limit': 'ENABLED',
+            Budget: 'ENABLED',
+          },
           access: [{ type: 'ADVERTISER', id: 1, level: 'UPDATE' }],
         },
       ],
@@ -48,7 +52,8 @@ export const benchBulkRead = async (): Promise<BulkReadResult> => {
           headers,
           body: `dailyImpressionsLimit=${1000 + id}&totalBudgetLimit=${id}.125&startDate=2026-12-01 00:00`,
         });
-        if (response.status !== 200) throw new Error(`seeding campaign ${id}: ${response.status} ${await response.text()}`);
+        if (response.status !== 200)
+          throw new Error(`seeding campaign ${id}: ${response.status} ${await response.text()}`);
       },
     );
     server.resetPeak();
@@ -59,7 +64,14 @@ export const benchBulkRead = async (): Promise<BulkReadResult> => {
     const wallMs = performance.now() - started;
     if (response.status !== 200) throw new Error(`bulk read: ${response.status} ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as { limits?: unknown[] };
-    return { campaigns: BULK_CAMPAIGNS, rowsReturned: body.limits?.length ?? 0, wallMs, rssBeforeBytes, peakRssBytes: server.peakRss(), responseBytes: text.length };
+    return {
+      campaigns: BULK_CAMPAIGNS,
+      rowsReturned: body.limits?.length ?? 0,
+      wallMs,
+      rssBeforeBytes,
+      peakRssBytes: server.peakRss(),
+      responseBytes: text.length,
+    };
   } finally {
     await server.stop();
   }

@@ -35,16 +35,43 @@ if (event !== undefined) { await handler(event, { getRemainingTimeInMillis: () =
 process.stdout.write(JSON.stringify({ loaded, served }));`;
 
 const apiEvent = (method: string, path: string, principal = true) => {
-  const route = ROUTES.find((candidate) => candidate.method === method && new RegExp(`^${candidate.path.replace(/\{[A-Za-z]+\}/g, '[^/]+?').replace(/\./g, '\\.')}$`).test(path))!;
-  const event = buildProxyEvent({ method, url: new URL(`http://localhost${path}`), headers: {}, body: '', sourceIp: '127.0.0.1', receivedAt: new Date() }, route);
-  if (principal) event.requestContext.authorizer = { authenticated: 'true', userId: '1', username: 'demo', role: 'NETWORK', method: 'apiKey', principalId: '1' };
+  const route = ROUTES.find(
+    (candidate) =>
+      candidate.method === method &&
+      new RegExp(`^${candidate.path.replace(/\{[A-Za-z]+\}/g, '[^/]+?').replace(/\./g, '\\.')}$`).test(path),
+  )!;
+  const event = buildProxyEvent(
+    {
+      method,
+      url: new URL(`http://localhost${path}`),
+      headers: {},
+      body: '',
+      sourceIp: '127.0.0.1',
+      receivedAt: new Date(),
+    },
+    route,
+  );
+  if (principal)
+    event.requestContext.authorizer = {
+      authenticated: 'true',
+      userId: '1',
+      username: 'demo',
+      role: 'NETWORK',
+      method: 'apiKey',
+      principalId: '1',
+    };
   return event;
 };
 
 /** A first request each function can serve with nothing but DynamoDB; reset-flush's first call needs SQS. */
 const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   minimal: {},
-  authorizer: { type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:0:api/dev/GET/x', headers: { 'x-api-key': 'demo-key-0001' }, queryStringParameters: null },
+  authorizer: {
+    type: 'REQUEST',
+    methodArn: 'arn:aws:execute-api:us-east-1:0:api/dev/GET/x',
+    headers: { 'x-api-key': 'demo-key-0001' },
+    queryStringParameters: null,
+  },
   auth: apiEvent('GET', `/rest-api/auth/${'0'.repeat(32)}/login.do`, false),
   'demand-limits': apiEvent('GET', '/rest-api/campaign/100/limits.do'),
   'supply-limits': apiEvent('GET', '/rest-api/site/20/limits.do'),
@@ -74,7 +101,19 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
   const results: ColdStart[] = [];
   for (const [name, entry] of entries) {
     const outfile = join(directory, `${name}.mjs`);
-    await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: ESBUILD_TARGET, minify: true, mainFields: ['module', 'main'], banner: { js: ESM_REQUIRE_BANNER }, logLevel: 'silent', nodePaths: [join(process.cwd(), 'node_modules')] });
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: ESBUILD_TARGET,
+      minify: true,
+      mainFields: ['module', 'main'],
+      banner: { js: ESM_REQUIRE_BANNER },
+      logLevel: 'silent',
+      nodePaths: [join(process.cwd(), 'node_modules')],
+    });
     const event = FIRST_EVENTS[name as FunctionName | 'minimal'];
     const eventFile = event === undefined ? '-' : join(directory, `${name}.event.json`);
     if (event !== undefined) writeFileSync(eventFile, JSON.stringify(event));
@@ -86,7 +125,12 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
       loads.push(timing.loaded);
       if (timing.served !== undefined) firsts.push(timing.served);
     }
-    results.push({ bundle: name, bytes: statSync(outfile).size, loadMs: Math.round(median(loads)), ...(firsts.length ? { firstResponseMs: Math.round(median(firsts)) } : {}) });
+    results.push({
+      bundle: name,
+      bytes: statSync(outfile).size,
+      loadMs: Math.round(median(loads)),
+      ...(firsts.length ? { firstResponseMs: Math.round(median(firsts)) } : {}),
+    });
   }
   return results;
 };

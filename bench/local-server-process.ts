@@ -14,10 +14,14 @@ export interface ServerProcess {
 }
 
 export const startServerProcess = async (catalogFile: string): Promise<ServerProcess> => {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--catalog', catalogFile], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--catalog', catalogFile],
+    {
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -50,7 +54,11 @@ export const startServerProcess = async (catalogFile: string): Promise<ServerPro
 };
 
 /** Runs `work` over `items` with at most `limit` in flight. */
-export const inBatches = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
+export const inBatches = async <T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> => {
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {

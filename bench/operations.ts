@@ -26,20 +26,33 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     name: 'token.do',
     floor: 3,
     why: 'username → user id, the profile (hash, active, role), the token write',
-    run: (service) => fetch(`${service.url}/rest-api/auth/token.do`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=demo&password=demo-password' }),
+    run: (service) =>
+      fetch(`${service.url}/rest-api/auth/token.do`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'username=demo&password=demo-password',
+      }),
   },
   {
     name: 'login.do',
     floor: 2,
     why: 'consume the token (conditional delete), write the session',
     prepare: async (service) =>
-      ((await (await fetch(`${service.url}/rest-api/auth/token.do`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=demo&password=demo-password' })).json()) as { authToken: string }).authToken,
+      (
+        (await (
+          await fetch(`${service.url}/rest-api/auth/token.do`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'username=demo&password=demo-password',
+          })
+        ).json()) as { authToken: string }
+      ).authToken,
     run: (service, token) => fetch(`${service.url}/rest-api/auth/${token}/login.do?json=true`),
   },
   {
     name: 'limit read',
     floor: 4,
-    why: 'API key → user and profile (2, authorizer); the user\'s shares and permissions (1); entity, record and current buckets (1)',
+    why: "API key → user and profile (2, authorizer); the user's shares and permissions (1); entity, record and current buckets (1)",
     run: (service) => fetch(`${service.url}/rest-api/campaign/100/limits.do`, { headers }),
   },
   {
@@ -47,19 +60,25 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     floor: 5,
     why: 'authorizer 2, shares 1, entity/record/buckets 1, the conditional put 1',
     prepare: (service) => fetch(`${service.url}/rest-api/campaign/100/limits/set.do`, form({ dailyClicksLimit: '99' })),
-    run: (service, _, i) => fetch(`${service.url}/rest-api/campaign/100/limits/set.do`, form({ dailyClicksLimit: String(100 + (i % 50)) })),
+    run: (service, _, i) =>
+      fetch(`${service.url}/rest-api/campaign/100/limits/set.do`, form({ dailyClicksLimit: String(100 + (i % 50)) })),
   },
   {
     name: 'update.do',
     floor: 5,
     why: 'as set.do',
-    run: (service, _, i) => fetch(`${service.url}/rest-api/campaign/100/limits/update.do`, form({ weeklyClicksLimit: String(1000 + (i % 50)) })),
+    run: (service, _, i) =>
+      fetch(
+        `${service.url}/rest-api/campaign/100/limits/update.do`,
+        form({ weeklyClicksLimit: String(1000 + (i % 50)) }),
+      ),
   },
   {
     name: 'reset.do',
     floor: 4,
     why: 'authorizer 2, shares 1, entity and record 1 (the reset itself goes to SQS)',
-    run: (service) => fetch(`${service.url}/rest-api/campaign/100/limits/reset.do`, form({ limitCounters: 'DAILY_CLICKS' })),
+    run: (service) =>
+      fetch(`${service.url}/rest-api/campaign/100/limits/reset.do`, form({ limitCounters: 'DAILY_CLICKS' })),
   },
   {
     name: 'per-action list',
@@ -70,37 +89,53 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
   {
     name: 'per-action add (existing)',
     floor: 5,
-    why: 'authorizer 2, shares 1, entity, action and record in one batch 1, the conditional write 1 (the answer\'s counters add 1)',
-    prepare: (service) => fetch(`${service.url}/rest-api/per-action/add/limit/CAMPAIGN/100.do`, form({ actionId: '7', dailyConversionsLimit: '60' })),
-    run: (service, _, i) => fetch(`${service.url}/rest-api/per-action/add/limit/CAMPAIGN/100.do`, form({ actionId: '7', dailyConversionsLimit: String(1 + (i % 50)) })),
+    why: "authorizer 2, shares 1, entity, action and record in one batch 1, the conditional write 1 (the answer's counters add 1)",
+    prepare: (service) =>
+      fetch(
+        `${service.url}/rest-api/per-action/add/limit/CAMPAIGN/100.do`,
+        form({ actionId: '7', dailyConversionsLimit: '60' }),
+      ),
+    run: (service, _, i) =>
+      fetch(
+        `${service.url}/rest-api/per-action/add/limit/CAMPAIGN/100.do`,
+        form({ actionId: '7', dailyConversionsLimit: String(1 + (i % 50)) }),
+      ),
   },
   {
     name: 'campaign bulk read, 100 ids',
     floor: 9,
     why: 'authorizer 2, shares 1, 200 entity and record keys in 2 batches, 400 bucket keys in 4 batches',
-    run: (service) => fetch(`${service.url}/rest-api/campaign/limits.do?campaignIds=${range(100_001, 100)}`, { headers }),
+    run: (service) =>
+      fetch(`${service.url}/rest-api/campaign/limits.do?campaignIds=${range(100_001, 100)}`, { headers }),
   },
   {
     name: 'campaign bulk read, 10,000 (ids omitted)',
     floor: 504,
-    why: 'authorizer 2, shares 1, the advertisers\' campaigns from the parent index (1 page each), 10,000 records in 100 batches, 40,000 bucket keys in 400 batches',
+    why: "authorizer 2, shares 1, the advertisers' campaigns from the parent index (1 page each), 10,000 records in 100 batches, 40,000 bucket keys in 400 batches",
     run: (service) => fetch(`${service.url}/rest-api/campaign/limits.do`, { headers }),
   },
   {
     name: 'banner bulk read, 100 ids',
     floor: 9,
     why: 'as the campaign bulk read of 100',
-    run: (service) => fetch(`${service.url}/rest-api/banners/limits.do?bannerIds=${range(200_001, BENCH_BANNERS)}`, { headers }),
+    run: (service) =>
+      fetch(`${service.url}/rest-api/banners/limits.do?bannerIds=${range(200_001, BENCH_BANNERS)}`, { headers }),
   },
   {
     name: `delivery batch, ${DELIVERY_BATCH_EVENTS.toLocaleString('en')} events over 50 banners`,
     floor: 508,
-    why: '50 banners in 50 campaigns of 1 advertiser: their ancestry 1, the 101 entities\' caps 2 (100 keys a batch), one ADD per (entity, bucket) 101 × 4, one no-conversion update per entity 101',
+    why: "50 banners in 50 campaigns of 1 advertiser: their ancestry 1, the 101 entities' caps 2 (100 keys a batch), one ADD per (entity, bucket) 101 × 4, one no-conversion update per entity 101",
     run: (service) =>
       fetch(`${service.url}/_local/delivery`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(Array.from({ length: DELIVERY_BATCH_EVENTS }, (_, i) => ({ kind: 'impression', bannerId: 200_001 + (i % 50), revenue: '0.001' }))),
+        body: JSON.stringify(
+          Array.from({ length: DELIVERY_BATCH_EVENTS }, (_, i) => ({
+            kind: 'impression',
+            bannerId: 200_001 + (i % 50),
+            revenue: '0.001',
+          })),
+        ),
       }),
   },
 ];

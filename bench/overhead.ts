@@ -24,7 +24,16 @@ const COMMANDS: Record<string, new (input: never) => lib.ServiceInputTypes & obj
   TransactWriteItemsCommand: lib.TransactWriteCommand,
 } as never;
 
-const MEASURED = ['limit read', 'set.do (existing record)', 'update.do', 'reset.do', 'per-action list', 'per-action add (existing)', 'campaign bulk read, 100 ids', 'banner bulk read, 100 ids'];
+const MEASURED = [
+  'limit read',
+  'set.do (existing record)',
+  'update.do',
+  'reset.do',
+  'per-action list',
+  'per-action add (existing)',
+  'campaign bulk read, 100 ids',
+  'banner bulk read, 100 ids',
+];
 
 const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -47,7 +56,11 @@ const replay = async (client: lib.DynamoDBDocumentClient, commands: readonly Rec
  * p50 and p99 of each operation through the whole stack (HTTP, emulated API Gateway, authorizer, handler)
  * against the raw SDK calls the same operation makes, on the same data, interleaved call for call.
  */
-export const measureOverhead = async (service: LocalService, recorder: ReturnType<typeof recordRequests>, iterations: number): Promise<Overhead[]> => {
+export const measureOverhead = async (
+  service: LocalService,
+  recorder: ReturnType<typeof recordRequests>,
+  iterations: number,
+): Promise<Overhead[]> => {
   const results: Overhead[] = [];
   const client = service.dependencies.store.client;
   for (const operation of BENCH_OPERATIONS.filter((candidate) => MEASURED.includes(candidate.name))) {

@@ -11,10 +11,15 @@ export interface RequestCount {
   commands: Record<string, number>;
 }
 
-const BUDGETS: Record<string, number> = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')).dynamoDbRequests;
+const BUDGETS: Record<string, number> = JSON.parse(
+  readFileSync(new URL('./budgets.json', import.meta.url), 'utf8'),
+).dynamoDbRequests;
 
 /** DynamoDB requests of one call of each operation, counted by an SDK middleware. */
-export const countRequests = async (service: LocalService, recorder: ReturnType<typeof recordRequests>): Promise<RequestCount[]> => {
+export const countRequests = async (
+  service: LocalService,
+  recorder: ReturnType<typeof recordRequests>,
+): Promise<RequestCount[]> => {
   const counts: RequestCount[] = [];
   for (const operation of BENCH_OPERATIONS) {
     const prepared = await operation.prepare?.(service);

@@ -13,7 +13,10 @@ export const recordRequests = (client: DynamoDBDocumentClient) => {
   let recording: RecordedCommand[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      recording.push({ commandName: String((context as { commandName?: string }).commandName), input: structuredClone(args.input) });
+      recording.push({
+        commandName: String((context as { commandName?: string }).commandName),
+        input: structuredClone(args.input),
+      });
       return next(args);
     },
     { step: 'initialize', name: 'benchRequestRecorder', priority: 'high' },

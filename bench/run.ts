@@ -7,7 +7,10 @@ import { countRequests } from './request-counts';
 import { recordRequests } from './request-recorder';
 import { measureThroughput } from './throughput';
 
-const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as { bulkReadWallMs: number; bulkReadPeakRssBytes: number };
+const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
+  bulkReadWallMs: number;
+  bulkReadPeakRssBytes: number;
+};
 const OVERHEAD_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
@@ -19,29 +22,75 @@ try {
   const recorder = recordRequests(service.dependencies.store.client);
   requestCounts = await countRequests(service, recorder);
   console.log('1. DynamoDB requests per operation');
-  console.table(requestCounts.map((row) => ({ operation: row.operation, requests: row.requests, floor: row.floor, budget: row.budget, result: row.requests <= row.budget ? 'ok' : 'OVER BUDGET' })));
+  console.table(
+    requestCounts.map((row) => ({
+      operation: row.operation,
+      requests: row.requests,
+      floor: row.floor,
+      budget: row.budget,
+      result: row.requests <= row.budget ? 'ok' : 'OVER BUDGET',
+    })),
+  );
 
   overhead = await measureOverhead(service, recorder, OVERHEAD_ITERATIONS);
-  console.log(`2. Handler overhead: the whole stack against the same DynamoDB requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`);
-  console.table(overhead.map((row) => ({ operation: row.operation, 'stack p50': row.stackP50Ms, 'stack p99': row.stackP99Ms, 'raw p50': row.rawP50Ms, 'raw p99': row.rawP99Ms, 'p50 ratio': row.ratioP50 })));
+  console.log(
+    `2. Handler overhead: the whole stack against the same DynamoDB requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
+  );
+  console.table(
+    overhead.map((row) => ({
+      operation: row.operation,
+      'stack p50': row.stackP50Ms,
+      'stack p99': row.stackP99Ms,
+      'raw p50': row.rawP50Ms,
+      'raw p99': row.rawP99Ms,
+      'p50 ratio': row.ratioP50,
+    })),
+  );
 
   coldStarts = await measureColdStarts(service);
-  console.log('3. Cold start: a fresh Node process loads the bundle and serves its first request (median of 10, ms since process start)');
-  console.table(coldStarts.map((row) => ({ bundle: row.bundle, size: kb(row.bytes), 'loaded at': row.loadMs, 'first response at': row.firstResponseMs ?? 'needs SQS' })));
+  console.log(
+    '3. Cold start: a fresh Node process loads the bundle and serves its first request (median of 10, ms since process start)',
+  );
+  console.table(
+    coldStarts.map((row) => ({
+      bundle: row.bundle,
+      size: kb(row.bytes),
+      'loaded at': row.loadMs,
+      'first response at': row.firstResponseMs ?? 'needs SQS',
+    })),
+  );
 
   throughput = await measureThroughput(service, recorder, 10_000);
   console.log('4. Delivery throughput: one 10,000-event batch through the recorder');
-  console.table([{ events: throughput.events, seconds: throughput.seconds, 'events/s': throughput.eventsPerSecond, writes: throughput.writes, 'writes/event': throughput.writesPerEvent }]);
+  console.table([
+    {
+      events: throughput.events,
+      seconds: throughput.seconds,
+      'events/s': throughput.eventsPerSecond,
+      writes: throughput.writes,
+      'writes/event': throughput.writesPerEvent,
+    },
+  ]);
 } finally {
   await service.stop();
 }
 
 const bulk = await benchBulkRead();
 console.log('5. Bulk read: 10,000 campaigns in one call, the server in a process of its own');
-console.table([{ rows: bulk.rowsReturned, 'wall time': `${(bulk.wallMs / 1000).toFixed(2)} s`, 'peak RSS': mb(bulk.peakRssBytes), 'RSS before': mb(bulk.rssBeforeBytes), response: mb(bulk.responseBytes) }]);
+console.table([
+  {
+    rows: bulk.rowsReturned,
+    'wall time': `${(bulk.wallMs / 1000).toFixed(2)} s`,
+    'peak RSS': mb(bulk.peakRssBytes),
+    'RSS before': mb(bulk.rssBeforeBytes),
+    response: mb(bulk.responseBytes),
+  },
+]);
 
 const failures = [
-  ...requestCounts.filter((row) => row.requests > row.budget).map((row) => `${row.operation}: ${row.requests} requests, budget ${row.budget}`),
+  ...requestCounts
+    .filter((row) => row.requests > row.budget)
+    .map((row) => `${row.operation}: ${row.requests} requests, budget ${row.budget}`),
   ...(bulk.wallMs > budgets.bulkReadWallMs ? [`bulk read took ${bulk.wallMs} ms`] : []),
   ...(bulk.peakRssBytes > budgets.bulkReadPeakRssBytes ? [`bulk read peak RSS ${mb(bulk.peakRssBytes)}`] : []),
   ...(bulk.rowsReturned !== bulk.campaigns ? [`bulk read returned ${bulk.rowsReturned} rows`] : []),

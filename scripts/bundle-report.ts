@@ -26,12 +26,24 @@ export const bundleReport = async () =>
   Promise.all(
     (Object.entries(FUNCTION_ENTRIES) as [FunctionName, string][]).map(async ([name, entry]) => {
       const [bundled, external] = await Promise.all([bundle(entry, false), bundle(entry, true)]);
-      return { function: name, bundledBytes: bundled.length, bundledGzipBytes: gzipSync(bundled).length, sdkFromRuntimeBytes: external.length };
+      return {
+        function: name,
+        bundledBytes: bundled.length,
+        bundledGzipBytes: gzipSync(bundled).length,
+        sdkFromRuntimeBytes: external.length,
+      };
     }),
   );
 
 if (process.argv[1]?.endsWith('bundle-report.ts')) {
   const rows = await bundleReport();
   console.log('\nFunction bundles (minified ESM, as deployed; the SDK bundled)\n');
-  console.table(rows.map((row) => ({ function: row.function, deployed: kb(row.bundledBytes), gzip: kb(row.bundledGzipBytes), 'SDK from runtime instead': kb(row.sdkFromRuntimeBytes) })));
+  console.table(
+    rows.map((row) => ({
+      function: row.function,
+      deployed: kb(row.bundledBytes),
+      gzip: kb(row.bundledGzipBytes),
+      'SDK from runtime instead': kb(row.sdkFromRuntimeBytes),
+    })),
+  );
 }

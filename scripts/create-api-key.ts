@@ -1,4 +1,9 @@
-import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand } from '@aws-sdk/client-api-gateway';
+import {
+  APIGatewayClient,
+  CreateApiKeyCommand,
+  CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
+} from '@aws-sdk/client-api-gateway';
 import { sha256Hex } from '../shared/domain/auth/crypto';
 import { userIdByUsername } from '../shared/adapters/dynamodb/user-records';
 import { apiKeyKey } from '../shared/table/keys';
@@ -22,13 +27,25 @@ export const createApiKey = async (
   const userId = await userIdByUsername(store, options.username);
   if (userId === undefined) throw new Error(`No user named "${options.username}" in table ${store.tableName}`);
   const key = await apiGateway.send(
-    new CreateApiKeyCommand({ name: `${options.username}-${options.now.toISOString().replace(/[:.]/g, '-')}`, enabled: true, generateDistinctId: true }),
+    new CreateApiKeyCommand({
+      name: `${options.username}-${options.now.toISOString().replace(/[:.]/g, '-')}`,
+      enabled: true,
+      generateDistinctId: true,
+    }),
   );
   if (!key.id || !key.value) throw new Error('API Gateway returned no key');
   try {
-    await apiGateway.send(new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId: key.id, keyType: 'API_KEY' }));
+    await apiGateway.send(
+      new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId: key.id, keyType: 'API_KEY' }),
+    );
     await store.put({
-      Item: { ...apiKeyKey(sha256Hex(key.value)), userId, apiKeyId: key.id, createdBy: 'api-key-cli', createdAt: options.now.toISOString() },
+      Item: {
+        ...apiKeyKey(sha256Hex(key.value)),
+        userId,
+        apiKeyId: key.id,
+        createdBy: 'api-key-cli',
+        createdAt: options.now.toISOString(),
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     });
   } catch (error) {

@@ -1,5 +1,9 @@
 /** Runs `work` over `items` with at most `limit` in flight; results keep the order of `items`. */
-export const inParallel = async <T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> => {
+export const inParallel = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> => {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

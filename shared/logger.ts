@@ -18,4 +18,6 @@ export const logger = {
 
 /** The parts of an error that are safe to log: its name, message and stack, never attached request data. */
 export const describeError = (error: unknown): Record<string, unknown> =>
-  error instanceof Error ? { errorName: error.name, errorMessage: error.message, stack: error.stack } : { error: String(error) };
+  error instanceof Error
+    ? { errorName: error.name, errorMessage: error.message, stack: error.stack }
+    : { error: String(error) };

@@ -7,7 +7,13 @@ export const emitMetrics = (metrics: Record<string, number>, now: Date): void =>
   const line = {
     _aws: {
       Timestamp: now.getTime(),
-      CloudWatchMetrics: [{ Namespace: 'DeliveryLimits', Dimensions: [[]], Metrics: Object.keys(metrics).map((Name) => ({ Name, Unit: 'Count' })) }],
+      CloudWatchMetrics: [
+        {
+          Namespace: 'DeliveryLimits',
+          Dimensions: [[]],
+          Metrics: Object.keys(metrics).map((Name) => ({ Name, Unit: 'Count' })),
+        },
+      ],
     },
     ...metrics,
   };

@@ -1,6 +1,11 @@
 import { createFamilyHandler } from '../../shared/http/family-handler';
 import { systemClock } from '../../shared/ports/clock';
-import { configFromEnvironment, mailerFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import {
+  configFromEnvironment,
+  mailerFromEnvironment,
+  storeFromEnvironment,
+  type Ports,
+} from '../../shared/runtime/dependencies';
 import { login } from './login';
 import { forgotPassword, resetPassword } from './password-reset';
 import { issueToken } from './token';
@@ -19,4 +24,9 @@ export const createHandler = (dependencies: AuthPorts) =>
     dependencies,
   );
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, mailer: mailerFromEnvironment(), config: configFromEnvironment() });
+export const handler = createHandler({
+  store: storeFromEnvironment(),
+  clock: systemClock,
+  mailer: mailerFromEnvironment(),
+  config: configFromEnvironment(),
+});

@@ -15,13 +15,19 @@ export const REDIRECT_URL = '/index.do';
 type Outcome = { success: true; redirectUrl: string; cookie: string } | { success: false; error: string };
 
 const render = (outcome: Outcome, callback: string | undefined, json: boolean): APIGatewayProxyResult => {
-  const body = outcome.success ? { success: true, redirectUrl: outcome.redirectUrl } : { success: false, error: outcome.error, message: outcome.error };
+  const body = outcome.success
+    ? { success: true, redirectUrl: outcome.redirectUrl }
+    : { success: false, error: outcome.error, message: outcome.error };
   const cookie: Record<string, string> = outcome.success ? { 'Set-Cookie': outcome.cookie } : {};
   if (callback) {
     // a script tag cannot read a status, so JSONP failures are 200 with the result inside the callback
     return {
       statusCode: 200,
-      headers: { 'Content-Type': 'application/javascript; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...cookie },
+      headers: {
+        'Content-Type': 'application/javascript; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+        ...cookie,
+      },
       body: jsonpBody(callback, body),
     };
   }
@@ -36,14 +42,19 @@ export const login =
   async ({ parameters, pathParameters }) => {
     const callback = parameters.get('callback');
     if (callback !== undefined && !isValidCallback(callback))
-      throw badRequest({ callback: 'must be a plain JavaScript identifier path (letters, digits, _, $ and dots) of at most 64 characters' });
+      throw badRequest({
+        callback:
+          'must be a plain JavaScript identifier path (letters, digits, _, $ and dots) of at most 64 characters',
+      });
     const json = optionalBoolean(parameters, 'json') ?? false;
     const token = pathParameters.authToken ?? '';
-    if (!isTokenText(token)) return render({ success: false, error: 'Malformed token: expected 32 hex characters' }, callback, json);
+    if (!isTokenText(token))
+      return render({ success: false, error: 'Malformed token: expected 32 hex characters' }, callback, json);
     const now = clock.now();
     const consumed = await consumeOnce(store, loginTokenKey(sha256Hex(token.toLowerCase())), now);
     if (consumed.status === 'expired') return render({ success: false, error: 'Token expired' }, callback, json);
-    if (consumed.status === 'unknown') return render({ success: false, error: 'Unknown or already used token' }, callback, json);
+    if (consumed.status === 'unknown')
+      return render({ success: false, error: 'Unknown or already used token' }, callback, json);
     const sessionId = randomToken();
     await store.put({
       Item: expiringItem(sessionKey(sha256Hex(sessionId)), now, SESSION_LIFETIME_MS, { userId: consumed.item.userId }),

@@ -15,7 +15,10 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** forgot.do answers no sooner than this, known address or not, so timing tells nothing. */
 export const FORGOT_RESPONSE_FLOOR_MS = 250;
 
-const FORGOT_ANSWER = { success: true, message: 'If the address belongs to an account, a password reset e-mail is on its way.' };
+const FORGOT_ANSWER = {
+  success: true,
+  message: 'If the address belongs to an account, a password reset e-mail is on its way.',
+};
 
 /** Counts a reset request for the address in this UTC hour; false once the hour's allowance is spent. */
 const withinHourlyAllowance = async ({ store, clock }: Ports<'store' | 'clock'>, email: string): Promise<boolean> => {
@@ -25,7 +28,11 @@ const withinHourlyAllowance = async ({ store, clock }: Ports<'store' | 'clock'>,
       Key: resetRateKey(sha256Hex(email.toLowerCase()), now.toISOString().slice(0, 13)),
       UpdateExpression: 'ADD sent :one SET expiresAt = :expiresAt',
       ConditionExpression: 'attribute_not_exists(sent) OR sent < :max',
-      ExpressionAttributeValues: { ':one': 1, ':max': RESET_MAILS_PER_HOUR, ':expiresAt': Math.ceil(now.getTime() / 1000) + 7200 },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':max': RESET_MAILS_PER_HOUR,
+        ':expiresAt': Math.ceil(now.getTime() / 1000) + 7200,
+      },
     });
     return true;
   } catch (error) {
@@ -34,14 +41,22 @@ const withinHourlyAllowance = async ({ store, clock }: Ports<'store' | 'clock'>,
   }
 };
 
-const sendResetMail = async (dependencies: Ports<'store' | 'clock' | 'mailer' | 'config'>, email: string): Promise<void> => {
+const sendResetMail = async (
+  dependencies: Ports<'store' | 'clock' | 'mailer' | 'config'>,
+  email: string,
+): Promise<void> => {
   const { store, clock, mailer, config } = dependencies;
-  const [allowed, userId] = await Promise.all([withinHourlyAllowance(dependencies, email), userIdByEmail(store, email)]);
+  const [allowed, userId] = await Promise.all([
+    withinHourlyAllowance(dependencies, email),
+    userIdByEmail(store, email),
+  ]);
   if (!allowed || userId === undefined) return;
   const profile = await getProfile(store, userId);
   if (!profile?.active || !profile.email) return;
   const token = randomToken();
-  await store.put({ Item: expiringItem(resetTokenKey(sha256Hex(token)), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId }) });
+  await store.put({
+    Item: expiringItem(resetTokenKey(sha256Hex(token)), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId }),
+  });
   await mailer.send({
     to: profile.email,
     subject: 'Reset your password',
@@ -68,7 +83,9 @@ export const forgotPassword =
     if (email.length > 320) throw badRequest({ email: 'must be at most 320 characters' });
     if (email !== '') {
       // a failed send must not tell the caller anything either
-      await sendResetMail(dependencies, email).catch((error) => logger.error('password reset mail failed', describeError(error)));
+      await sendResetMail(dependencies, email).catch((error) =>
+        logger.error('password reset mail failed', describeError(error)),
+      );
     }
     await waitUntil(deadline);
     return jsonResponse(200, FORGOT_ANSWER);
@@ -83,7 +100,8 @@ export const resetPassword =
   async ({ parameters }) => {
     const token = requiredText(parameters, 'token', 64);
     const password = requiredText(parameters, 'password', 256);
-    if (password.length < MIN_PASSWORD_LENGTH) throw badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+    if (password.length < MIN_PASSWORD_LENGTH)
+      throw badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
     const refusal = notFound('Unknown, used or expired reset token');
     if (!isTokenText(token)) throw refusal;
     const tokenKey = resetTokenKey(sha256Hex(token.toLowerCase()));

@@ -23,8 +23,13 @@ export const issueToken =
     const userId = await userIdByUsername(store, username);
     const profile = userId === undefined ? undefined : await getProfile(store, userId);
     const matches = await verifyPassword(password, profile?.passwordHash ?? (await decoy()));
-    if (!profile || !matches || profile.active !== true) throw new ApiError(401, REFUSAL, undefined, { error: REFUSAL });
+    if (!profile || !matches || profile.active !== true)
+      throw new ApiError(401, REFUSAL, undefined, { error: REFUSAL });
     const token = randomToken();
-    await store.put({ Item: expiringItem(loginTokenKey(sha256Hex(token)), clock.now(), LOGIN_TOKEN_LIFETIME_MS, { userId: profile.userId }) });
+    await store.put({
+      Item: expiringItem(loginTokenKey(sha256Hex(token)), clock.now(), LOGIN_TOKEN_LIFETIME_MS, {
+        userId: profile.userId,
+      }),
+    });
     return jsonResponse(200, { success: true, authToken: token, role: profile.role });
   };

@@ -32,11 +32,15 @@ const allow = (
  * Throwing "Unauthorized" makes API Gateway answer 401.
  */
 export const createHandler =
-  (dependencies: Ports<'store' | 'clock'>, defaultUsageKey: () => Promise<string | undefined> = async () => undefined) =>
+  (
+    dependencies: Ports<'store' | 'clock'>,
+    defaultUsageKey: () => Promise<string | undefined> = async () => undefined,
+  ) =>
   async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const credentials = visibleCredentials(event.headers, event.queryStringParameters);
     if (!credentials) {
-      if (FORM.test(headerValue(event.headers, 'content-type') ?? '')) return allow(event, 'anonymous', { authenticated: false }, await defaultUsageKey());
+      if (FORM.test(headerValue(event.headers, 'content-type') ?? ''))
+        return allow(event, 'anonymous', { authenticated: false }, await defaultUsageKey());
       throw new Error('Unauthorized');
     }
     try {
@@ -49,4 +53,7 @@ export const createHandler =
     }
   };
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock }, defaultUsageKeyFromEnvironment());
+export const handler = createHandler(
+  { store: storeFromEnvironment(), clock: systemClock },
+  defaultUsageKeyFromEnvironment(),
+);

@@ -1,7 +1,12 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordDelivery, type RecordingSummary } from '../../shared/delivery/recorder';
 import { systemClock } from '../../shared/ports/clock';
-import { deadLettersFromEnvironment, eventsFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import {
+  deadLettersFromEnvironment,
+  eventsFromEnvironment,
+  storeFromEnvironment,
+  type Ports,
+} from '../../shared/runtime/dependencies';
 
 type RecorderPorts = Ports<'store' | 'clock' | 'events' | 'deadLetters'>;
 
@@ -21,4 +26,9 @@ export const createHandler = (dependencies: RecorderPorts) => {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => (await recorder(event)).response;
 };
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, events: eventsFromEnvironment(), deadLetters: deadLettersFromEnvironment() });
+export const handler = createHandler({
+  store: storeFromEnvironment(),
+  clock: systemClock,
+  events: eventsFromEnvironment(),
+  deadLetters: deadLettersFromEnvironment(),
+});

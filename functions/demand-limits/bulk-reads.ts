@@ -8,7 +8,12 @@ import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';
 import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
-import { currentBucketKeys, entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
+import {
+  currentBucketKeys,
+  entityLimitFromItems,
+  entityLimitKeys,
+  type EntityLimit,
+} from '../../shared/adapters/dynamodb/limit-store';
 import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
@@ -22,7 +27,9 @@ export const MAX_BULK_ROWS = 10_000;
 const LISTED_IDS = 50;
 
 const describeIds = (ids: readonly number[]): string =>
-  ids.length <= LISTED_IDS ? ids.join(', ') : `${ids.slice(0, LISTED_IDS).join(', ')} … and ${ids.length - LISTED_IDS} more`;
+  ids.length <= LISTED_IDS
+    ? ids.join(', ')
+    : `${ids.slice(0, LISTED_IDS).join(', ')} … and ${ids.length - LISTED_IDS} more`;
 
 const idList = (request: ApiRequest, name: string): number[] => {
   const values = request.parameters.list(name);
@@ -50,12 +57,16 @@ const loadMany = async (
   now: Date,
   known: ReadonlyMap<number, Item> = new Map(),
 ): Promise<Map<number, EntityLimit>> => {
-  const first = await store.batchGet(ids.flatMap((id) => entityLimitKeys(type, id, now, false).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))));
+  const first = await store.batchGet(
+    ids.flatMap((id) => entityLimitKeys(type, id, now, false).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))),
+  );
   first.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
   const byPartition = new Map<string, Item[]>();
   for (const item of first) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);
   const limited = ids.filter((id) => byPartition.get(entityPK(type, id))?.some((item) => item.SK === 'LIMIT'));
-  for (const item of await store.batchGet(limited.flatMap((id) => currentBucketKeys(type, id, now).map(({ key }) => key))))
+  for (const item of await store.batchGet(
+    limited.flatMap((id) => currentBucketKeys(type, id, now).map(({ key }) => key)),
+  ))
     byPartition.get(String(item.PK))!.push(item);
   return new Map(ids.map((id) => [id, entityLimitFromItems(type, id, byPartition.get(entityPK(type, id)) ?? [], now)]));
 };
@@ -64,7 +75,10 @@ const loadMany = async (
  * Every campaign the caller's shares reach: its campaign shares and the campaigns of its advertiser shares, the
  * latter with their entity items straight from the parent index.
  */
-const accessibleCampaigns = async (store: TableStore, grants: Grants): Promise<{ ids: number[]; entities: Map<number, Item> }> => {
+const accessibleCampaigns = async (
+  store: TableStore,
+  grants: Grants,
+): Promise<{ ids: number[]; entities: Map<number, Item> }> => {
   const ids = new Set<number>();
   const entities = new Map<number, Item>();
   const advertisers: string[] = [];
@@ -129,7 +143,8 @@ export const bulkCampaignLimits =
       }
       const filtered = from !== undefined || to !== undefined;
       const start = limit.startDate;
-      if (filtered && (start === undefined || (from !== undefined && start < from) || (to !== undefined && start > to))) continue;
+      if (filtered && (start === undefined || (from !== undefined && start < from) || (to !== undefined && start > to)))
+        continue;
       limits.push(render(policy, grants, id, loaded.get(id)!));
     }
     if (requested && requested.length > 0 && notFoundIds.length + forbiddenIds.length === ids.length) {
@@ -141,7 +156,9 @@ export const bulkCampaignLimits =
       ...(limits.length > 0 ? { limits } : {}),
       withNoLimits,
       ...(notFoundIds.length > 0 ? { notFound: describeIds(notFoundIds), notFoundIds } : {}),
-      ...(forbiddenIds.length > 0 ? { accessForbidden: describeIds(forbiddenIds), accessForbiddenIds: forbiddenIds } : {}),
+      ...(forbiddenIds.length > 0
+        ? { accessForbidden: describeIds(forbiddenIds), accessForbiddenIds: forbiddenIds }
+        : {}),
     });
   };
 
@@ -164,5 +181,8 @@ export const bulkBannerLimits =
     const refused = ids.filter((id) => !hasUpdateAccess(grants, loaded.get(id)!.entity!));
     if (refused.length > 0) throw forbidden(`No update access to banners ${describeIds(refused)}`);
     const limited = ids.filter((id) => loaded.get(id)!.limit);
-    return jsonResponse(200, limited.map((id) => render(policy, grants, id, loaded.get(id)!)));
+    return jsonResponse(
+      200,
+      limited.map((id) => render(policy, grants, id, loaded.get(id)!)),
+    );
   };

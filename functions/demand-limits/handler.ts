@@ -15,4 +15,8 @@ export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueu
     dependencies,
   );
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, resetQueue: resetQueueFromEnvironment() });
+export const handler = createHandler({
+  store: storeFromEnvironment(),
+  clock: systemClock,
+  resetQueue: resetQueueFromEnvironment(),
+});

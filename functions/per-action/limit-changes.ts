@@ -1,6 +1,11 @@
 import { parsePositiveId } from '../../shared/domain/identifiers';
 import { nextId } from '../../shared/adapters/dynamodb/limit-store';
-import { loadActionCounters, perActionFromItem, savePerActionRequest, type PerActionLimit } from '../../shared/adapters/dynamodb/per-action-store';
+import {
+  loadActionCounters,
+  perActionFromItem,
+  savePerActionRequest,
+  type PerActionLimit,
+} from '../../shared/adapters/dynamodb/per-action-store';
 import { isDemandType } from '../../shared/domain/levels';
 import { planPerActionChange } from '../../shared/domain/per-action/per-action-change';
 import { optimisticWrite } from '../../shared/handlers/optimistic-write';
@@ -13,7 +18,10 @@ import { actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/k
 import { resolveTarget } from './target';
 
 /** One entry of an answer: the record's figures beside today's and the total conversions. */
-export const actionLimitEntry = (limit: Omit<PerActionLimit, 'version'>, counters: { daily: number; total: number }) => ({
+export const actionLimitEntry = (
+  limit: Omit<PerActionLimit, 'version'>,
+  counters: { daily: number; total: number },
+) => ({
   id: limit.id,
   entityId: limit.entityId,
   actionId: limit.actionId,
@@ -28,30 +36,45 @@ export const switchField = (type: Parameters<typeof isDemandType>[0], enabled: b
   isDemandType(type) ? { actionLimitsEnabled: enabled } : {};
 
 /** add (an upsert that switches per-action limits on) and update (404 without a record): one optimistic write each. */
-export const changeActionLimit = (dependencies: Ports<'store' | 'clock'>, mode: 'add' | 'update') => async (request: ApiRequest) => {
-  const { store, clock } = dependencies;
-  const actionText = request.parameters.get('actionId');
-  const requested = parsePositiveId(actionText);
-  // the action and its limit come with the entity, in one request; a malformed actionId is refused after the permission checks
-  const { type, id, read } = await resolveTarget(dependencies, request, {
-    typeText: request.pathParameters.type,
-    idText: request.pathParameters.entityId,
-    accepted: ['ENABLED'],
-    alsoRead: (type, id) => (requested === undefined ? [] : [actionKey(requested), actionLimitKey(type, id, requested)]),
-  });
-  const actionId = positiveId(actionText, 'actionId');
-  if (!read(actionKey(actionId))) throw badRequest({ actionId: `unknown action ${actionId}` });
-  const record = await optimisticWrite(async (attempt) => {
-    const item = attempt === 1 ? read(actionLimitKey(type, id, actionId)) : await store.get(actionLimitKey(type, id, actionId));
-    const stored = item ? perActionFromItem(item) : undefined;
-    if (!stored && mode === 'update') throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`);
-    const plan = planPerActionChange(stored, (name) => request.parameters.get(name));
-    if (plan.outcome === 'invalid') throw badRequest(plan.errors);
-    const next = { id: stored?.id ?? (await nextId(store, 'ACTION_LIMIT')), entityType: type, entityId: id, actionId, ...plan.next };
-    await store.transactWrite(savePerActionRequest(store.tableName, next, stored?.version, mode === 'add' && isDemandType(type)));
-    return next;
-  });
-  const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
-  const [counters] = await loadActionCounters(store, [{ type, id, actionId }], clock.now());
-  return jsonResponse(200, { success: true, actionLimit: actionLimitEntry(record, counters!), ...switchField(type, enabled) });
-};
+export const changeActionLimit =
+  (dependencies: Ports<'store' | 'clock'>, mode: 'add' | 'update') => async (request: ApiRequest) => {
+    const { store, clock } = dependencies;
+    const actionText = request.parameters.get('actionId');
+    const requested = parsePositiveId(actionText);
+    // the action and its limit come with the entity, in one request; a malformed actionId is refused after the permission checks
+    const { type, id, read } = await resolveTarget(dependencies, request, {
+      typeText: request.pathParameters.type,
+      idText: request.pathParameters.entityId,
+      accepted: ['ENABLED'],
+      alsoRead: (type, id) =>
+        requested === undefined ? [] : [actionKey(requested), actionLimitKey(type, id, requested)],
+    });
+    const actionId = positiveId(actionText, 'actionId');
+    if (!read(actionKey(actionId))) throw badRequest({ actionId: `unknown action ${actionId}` });
+    const record = await optimisticWrite(async (attempt) => {
+      const item =
+        attempt === 1 ? read(actionLimitKey(type, id, actionId)) : await store.get(actionLimitKey(type, id, actionId));
+      const stored = item ? perActionFromItem(item) : undefined;
+      if (!stored && mode === 'update') throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`);
+      const plan = planPerActionChange(stored, (name) => request.parameters.get(name));
+      if (plan.outcome === 'invalid') throw badRequest(plan.errors);
+      const next = {
+        id: stored?.id ?? (await nextId(store, 'ACTION_LIMIT')),
+        entityType: type,
+        entityId: id,
+        actionId,
+        ...plan.next,
+      };
+      await store.transactWrite(
+        savePerActionRequest(store.tableName, next, stored?.version, mode === 'add' && isDemandType(type)),
+      );
+      return next;
+    });
+    const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
+    const [counters] = await loadActionCounters(store, [{ type, id, actionId }], clock.now());
+    return jsonResponse(200, {
+      success: true,
+      actionLimit: actionLimitEntry(record, counters!),
+      ...switchField(type, enabled),
+    });
+  };

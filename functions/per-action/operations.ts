@@ -1,4 +1,9 @@
-import { deleteActionCounters, deletePerActionRequest, loadActionCounters, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
+import {
+  deleteActionCounters,
+  deletePerActionRequest,
+  loadActionCounters,
+  loadPerAction,
+} from '../../shared/adapters/dynamodb/per-action-store';
 import { WriteConflict } from '../../shared/domain/errors';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest, notFound } from '../../shared/http/api-error';
@@ -20,7 +25,11 @@ const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (requ
     accepted: ['ENABLED', 'READONLY'],
   });
   const { limits, enabled } = await loadPerAction(store, type, id);
-  const counters = await loadActionCounters(store, limits.map((limit) => ({ type, id, actionId: limit.actionId })), clock.now());
+  const counters = await loadActionCounters(
+    store,
+    limits.map((limit) => ({ type, id, actionId: limit.actionId })),
+    clock.now(),
+  );
   return jsonResponse(200, {
     success: true,
     actionLimits: limits.map((limit, index) => actionLimitEntry(limit, counters[index]!)),
@@ -46,15 +55,22 @@ const deleteActionLimits = (dependencies: Ports<'store'>) => async (request: Api
   const { limits } = await loadPerAction(store, type, id);
   const byId = new Map(limits.map((limit) => [limit.id, limit]));
   const foreign = wanted.find((limitId) => !byId.has(limitId));
-  if (foreign !== undefined) throw notFound(`Per-action limit ${foreign} is not a limit of ${type} ${id}; nothing was deleted`);
+  if (foreign !== undefined)
+    throw notFound(`Per-action limit ${foreign} is not a limit of ${type} ${id}; nothing was deleted`);
   const doomed = wanted.map((limitId) => byId.get(limitId)!);
   try {
     await store.transactWrite(deletePerActionRequest(store.tableName, doomed));
   } catch (error) {
-    if (error instanceof WriteConflict) throw notFound(`A per-action limit of ${type} ${id} changed meanwhile; nothing was deleted`);
+    if (error instanceof WriteConflict)
+      throw notFound(`A per-action limit of ${type} ${id} changed meanwhile; nothing was deleted`);
     throw error;
   }
-  await deleteActionCounters(store, type, id, doomed.map((limit) => limit.actionId));
+  await deleteActionCounters(
+    store,
+    type,
+    id,
+    doomed.map((limit) => limit.actionId),
+  );
   return jsonResponse(200, { success: true, deletedIds: wanted });
 };
 
@@ -67,5 +83,7 @@ export const perActionOperations = (dependencies: Ports<'store' | 'clock'>): Imp
     'perAction.enable': setActionSwitch(dependencies, true),
     'perAction.disable': setActionSwitch(dependencies, false),
   };
-  return Object.fromEntries(Object.entries(operations).map(([operation, handler]) => [operation, markingDenials(handler)]));
+  return Object.fromEntries(
+    Object.entries(operations).map(([operation, handler]) => [operation, markingDenials(handler)]),
+  );
 };

@@ -12,7 +12,8 @@ import { entityTypeParameter, permissionDenied, requirePerActionPermission, reso
 export const setActionSwitch = (dependencies: Ports<'store'>, enabled: boolean) => async (request: ApiRequest) => {
   const { store } = dependencies;
   const type = entityTypeParameter(request.pathParameters.type, 'type');
-  if (!isDemandType(type)) throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
+  if (!isDemandType(type))
+    throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
   const { id, entity, grants } = await resolveTarget(dependencies, request, {
     typeText: type,
     idText: request.pathParameters.entityId,
@@ -26,8 +27,16 @@ export const setActionSwitch = (dependencies: Ports<'store'>, enabled: boolean) 
   await store.put({ Item: { ...actionSwitchKey(type, id), enabled } });
   if (!enabled) {
     const { limits } = await loadPerAction(store, type, id);
-    await store.batchWrite([], limits.map((limit) => actionLimitKey(type, id, limit.actionId)));
-    await deleteActionCounters(store, type, id, limits.map((limit) => limit.actionId));
+    await store.batchWrite(
+      [],
+      limits.map((limit) => actionLimitKey(type, id, limit.actionId)),
+    );
+    await deleteActionCounters(
+      store,
+      type,
+      id,
+      limits.map((limit) => limit.actionId),
+    );
   }
   return jsonResponse(200, { success: true, entityId: id, actionLimitsEnabled: enabled });
 };

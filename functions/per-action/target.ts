@@ -22,7 +22,8 @@ export const requirePerActionPermission = (grants: Grants, name: string, accepte
 
 /** `{type}` must be one of the five names exactly; checked before anything else the operation does. */
 export const entityTypeParameter = (text: string | undefined, name: string): EntityType => {
-  if (!ENTITY_TYPES.includes(text as EntityType)) throw badRequest({ [name]: `must be one of ${ENTITY_TYPES.join(', ')} (upper case)` });
+  if (!ENTITY_TYPES.includes(text as EntityType))
+    throw badRequest({ [name]: `must be one of ${ENTITY_TYPES.join(', ')} (upper case)` });
   return text as EntityType;
 };
 
@@ -43,7 +44,11 @@ export interface TargetQuery {
 }
 
 /** Type (400), entity (404), access (403), then the level's per-action permission (403 permissionDenied). */
-export const resolveTarget = async ({ store }: Ports<'store'>, request: ApiRequest, query: TargetQuery): Promise<Target> => {
+export const resolveTarget = async (
+  { store }: Ports<'store'>,
+  request: ApiRequest,
+  query: TargetQuery,
+): Promise<Target> => {
   const type = entityTypeParameter(query.typeText, 'type');
   const id = positiveId(query.idText, 'entityId');
   const [grants, items] = await Promise.all([

@@ -11,6 +11,11 @@ const SAFETY_MARGIN_MS = 15_000;
 export const createHandler =
   (dependencies: Ports<'store' | 'clock'>, source: ResetSource) =>
   async (_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<FlushResult> =>
-    flushResets({ store: dependencies.store, clock: dependencies.clock, source }, () => (context ? context.getRemainingTimeInMillis() > SAFETY_MARGIN_MS : true));
+    flushResets({ store: dependencies.store, clock: dependencies.clock, source }, () =>
+      context ? context.getRemainingTimeInMillis() > SAFETY_MARGIN_MS : true,
+    );
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock }, resetSourceFromEnvironment());
+export const handler = createHandler(
+  { store: storeFromEnvironment(), clock: systemClock },
+  resetSourceFromEnvironment(),
+);

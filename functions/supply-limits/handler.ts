@@ -6,4 +6,8 @@ import { resetQueueFromEnvironment, storeFromEnvironment, type Ports } from '../
 export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'>) =>
   createFamilyHandler('supply-limits', limitOperations(dependencies), dependencies);
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock, resetQueue: resetQueueFromEnvironment() });
+export const handler = createHandler({
+  store: storeFromEnvironment(),
+  clock: systemClock,
+  resetQueue: resetQueueFromEnvironment(),
+});

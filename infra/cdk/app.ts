@@ -17,7 +17,10 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
     sesIdentity: context('sesIdentity', 'example.com'),
     appBaseUrl: context('appBaseUrl', 'https://example.com'),
     corsOrigins: app.node.tryGetContext('corsOrigins')?.split(',').filter(Boolean),
-    defaultThrottle: { rateLimit: Number(context('rateLimit', '50')), burstLimit: Number(context('burstLimit', '100')) },
+    defaultThrottle: {
+      rateLimit: Number(context('rateLimit', '50')),
+      burstLimit: Number(context('burstLimit', '100')),
+    },
     defaultQuotaPerDay: Number(context('quotaPerDay', '100000')),
     tracing: context('tracing', 'false') === 'true',
   };

@@ -17,4 +17,5 @@ export type FunctionName = keyof typeof FUNCTION_ENTRIES;
 
 export const ESBUILD_TARGET = 'node22';
 /** ESM bundles still meet the odd CommonJS `require` inside dependencies. */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";

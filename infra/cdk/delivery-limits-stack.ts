@@ -104,7 +104,9 @@ export class DeliveryLimitsStack extends Stack {
     const deliveries = queue('DeliveryEvents', Duration.minutes(6));
     const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
 
-    const defaultKey = new apigateway.ApiKey(this, 'DefaultUsageKey', { description: 'Meters callers without an API key of their own' });
+    const defaultKey = new apigateway.ApiKey(this, 'DefaultUsageKey', {
+      description: 'Meters callers without an API key of their own',
+    });
 
     const environment: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
@@ -118,10 +120,18 @@ export class DeliveryLimitsStack extends Stack {
     };
 
     const makeFunction = (name: FunctionName): nodejs.NodejsFunction => {
-      const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+      const logGroup = new logs.LogGroup(this, `${name}Logs`, {
+        retention: props.logRetention,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
       // a role of its own that may write to its own log group only, rather than the AWS-managed execution policy
       const role = new iam.Role(this, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-      role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }));
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [logGroup.logGroupArn],
+        }),
+      );
       const fn = new nodejs.NodejsFunction(this, `${name}Function`, {
         role,
         entry: FUNCTION_ENTRIES[name],
@@ -154,21 +164,35 @@ export class DeliveryLimitsStack extends Stack {
         }),
       );
       if (access.queriesParentIndex)
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.table.tableArn}/index/${byParentIndex.indexName}`] }));
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ['dynamodb:Query'],
+            resources: [`${this.table.tableArn}/index/${byParentIndex.indexName}`],
+          }),
+        );
       return fn;
     };
-    this.functions = Object.fromEntries((Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => [name, makeFunction(name)])) as Record<FunctionName, nodejs.NodejsFunction>;
+    this.functions = Object.fromEntries(
+      (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => [name, makeFunction(name)]),
+    ) as Record<FunctionName, nodejs.NodejsFunction>;
     const fns = this.functions;
 
     defaultKey.grantRead(fns.authorizer);
     fns.auth.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity })] }),
+      new iam.PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.sesIdentity })],
+      }),
     );
     for (const family of ['demand-limits', 'supply-limits'] as const) resets.main.grantSendMessages(fns[family]);
     deliveries.deadLetters.grantSendMessages(fns['delivery-recorder']);
     bus.grantPutEventsTo(fns['delivery-recorder']);
     fns['delivery-recorder'].addEventSource(
-      new SqsEventSource(deliveries.main, { batchSize: 100, maxBatchingWindow: Duration.seconds(2), reportBatchItemFailures: true }),
+      new SqsEventSource(deliveries.main, {
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(2),
+        reportBatchItemFailures: true,
+      }),
     );
     resets.main.grantConsumeMessages(fns['reset-flush']);
     new events.Rule(this, 'HourlyResetFlush', {
@@ -186,8 +210,15 @@ export class DeliveryLimitsStack extends Stack {
     this.acknowledgeFindings();
   }
 
-  private buildApi(props: DeliveryLimitsStackProps, fns: Record<FunctionName, nodejs.NodejsFunction>, defaultKey: apigateway.ApiKey): apigateway.RestApi {
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+  private buildApi(
+    props: DeliveryLimitsStackProps,
+    fns: Record<FunctionName, nodejs.NodejsFunction>,
+    defaultKey: apigateway.ApiKey,
+  ): apigateway.RestApi {
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const api = new apigateway.RestApi(this, 'Api', {
       restApiName: `delivery-limits-${props.stageName}`,
       apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
@@ -205,7 +236,13 @@ export class DeliveryLimitsStack extends Stack {
         throttlingBurstLimit: 2000,
       },
       ...(props.corsOrigins?.length
-        ? { defaultCorsPreflightOptions: { allowOrigins: props.corsOrigins, allowHeaders: ['Content-Type', 'X-Api-Key'], allowCredentials: true } }
+        ? {
+            defaultCorsPreflightOptions: {
+              allowOrigins: props.corsOrigins,
+              allowHeaders: ['Content-Type', 'X-Api-Key'],
+              allowCredentials: true,
+            },
+          }
         : {}),
     });
 
@@ -221,14 +258,19 @@ export class DeliveryLimitsStack extends Stack {
       return integrations.get(family)!;
     };
     for (const route of ROUTES) {
-      const method = api.root.resourceForPath(gatewayResourcePath(route.path)).addMethod(route.method, integration(route.family), {
-        ...(route.authenticated
-          ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
-          : { authorizationType: apigateway.AuthorizationType.NONE }),
-        operationName: `${route.operation}${route.level ? `.${route.level}` : ''}`,
-      });
+      const method = api.root
+        .resourceForPath(gatewayResourcePath(route.path))
+        .addMethod(route.method, integration(route.family), {
+          ...(route.authenticated
+            ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
+            : { authorizationType: apigateway.AuthorizationType.NONE }),
+          operationName: `${route.operation}${route.level ? `.${route.level}` : ''}`,
+        });
       if (!route.authenticated)
-        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'Obtaining a token, logging in and resetting a password come before any credential.' });
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
+        });
     }
 
     const responses: [apigateway.ResponseType, string, string][] = [
@@ -245,7 +287,10 @@ export class DeliveryLimitsStack extends Stack {
     for (const [type, statusCode, message] of responses) {
       api.addGatewayResponse(`Response${type.responseType}`, {
         type,
-        statusCode: type === apigateway.ResponseType.DEFAULT_4XX || type === apigateway.ResponseType.DEFAULT_5XX ? undefined : statusCode,
+        statusCode:
+          type === apigateway.ResponseType.DEFAULT_4XX || type === apigateway.ResponseType.DEFAULT_5XX
+            ? undefined
+            : statusCode,
         templates: envelope(message),
         responseHeaders: {
           'Content-Type': "'application/json; charset=utf-8'",
@@ -271,7 +316,11 @@ export class DeliveryLimitsStack extends Stack {
     return api;
   }
 
-  private buildAlarms(props: DeliveryLimitsStackProps, fns: Record<FunctionName, nodejs.NodejsFunction>, deadLetterQueues: sqs.Queue[]): void {
+  private buildAlarms(
+    props: DeliveryLimitsStackProps,
+    fns: Record<FunctionName, nodejs.NodejsFunction>,
+    deadLetterQueues: sqs.Queue[],
+  ): void {
     const topic = new sns.Topic(this, 'Alarms', { enforceSSL: true });
     if (props.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     const notify = (alarm: cloudwatch.Alarm) => alarm.addAlarmAction(new actions.SnsAction(topic));
@@ -279,46 +328,97 @@ export class DeliveryLimitsStack extends Stack {
 
     const errorRate = new cloudwatch.MathExpression({
       expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-      usingMetrics: { errors: this.api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }), requests: this.api.metricCount({ period: fiveMinutes, statistic: 'Sum' }) },
+      usingMetrics: {
+        errors: this.api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
+        requests: this.api.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
+      },
       label: '5xx rate (%)',
       period: fiveMinutes,
     });
-    notify(errorRate.createAlarm(this, 'Api5xxRate', { threshold: 1, evaluationPeriods: 1, alarmDescription: 'More than 1% of API requests answered 5xx' }));
+    notify(
+      errorRate.createAlarm(this, 'Api5xxRate', {
+        threshold: 1,
+        evaluationPeriods: 1,
+        alarmDescription: 'More than 1% of API requests answered 5xx',
+      }),
+    );
     for (const [name, fn] of Object.entries(fns)) {
-      notify(fn.metricErrors({ period: fiveMinutes }).createAlarm(this, `${name}Errors`, { threshold: 1, evaluationPeriods: 1, alarmDescription: `${name} failed` }));
-      notify(fn.metricThrottles({ period: fiveMinutes }).createAlarm(this, `${name}Throttles`, { threshold: 1, evaluationPeriods: 1, alarmDescription: `${name} was throttled` }));
+      notify(
+        fn.metricErrors({ period: fiveMinutes }).createAlarm(this, `${name}Errors`, {
+          threshold: 1,
+          evaluationPeriods: 1,
+          alarmDescription: `${name} failed`,
+        }),
+      );
+      notify(
+        fn.metricThrottles({ period: fiveMinutes }).createAlarm(this, `${name}Throttles`, {
+          threshold: 1,
+          evaluationPeriods: 1,
+          alarmDescription: `${name} was throttled`,
+        }),
+      );
     }
     deadLetterQueues.forEach((queue, index) =>
       notify(
-        queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes }).createAlarm(this, `DeadLetters${index}`, {
-          threshold: 1,
-          evaluationPeriods: 1,
-          alarmDescription: 'Messages are waiting in a dead-letter queue',
-        }),
+        queue
+          .metricApproximateNumberOfMessagesVisible({ period: fiveMinutes })
+          .createAlarm(this, `DeadLetters${index}`, {
+            threshold: 1,
+            evaluationPeriods: 1,
+            alarmDescription: 'Messages are waiting in a dead-letter queue',
+          }),
       ),
     );
-    const flushFailures = new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName: 'ResetsFailed', statistic: 'Sum', period: Duration.hours(1) });
-    notify(flushFailures.createAlarm(this, 'FlushFailures', { threshold: 1, evaluationPeriods: 1, treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING, alarmDescription: 'The hourly flush could not apply some resets' }));
+    const flushFailures = new cloudwatch.Metric({
+      namespace: 'DeliveryLimits',
+      metricName: 'ResetsFailed',
+      statistic: 'Sum',
+      period: Duration.hours(1),
+    });
+    notify(
+      flushFailures.createAlarm(this, 'FlushFailures', {
+        threshold: 1,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: 'The hourly flush could not apply some resets',
+      }),
+    );
 
     new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: `delivery-limits-${props.stageName}`,
       widgets: [
         [
-          new cloudwatch.GraphWidget({ title: 'API requests and errors', left: [this.api.metricCount(), this.api.metricClientError(), this.api.metricServerError()] }),
-          new cloudwatch.GraphWidget({ title: 'API latency (p50, p99)', left: [this.api.metricLatency({ statistic: 'p50' }), this.api.metricLatency({ statistic: 'p99' })] }),
+          new cloudwatch.GraphWidget({
+            title: 'API requests and errors',
+            left: [this.api.metricCount(), this.api.metricClientError(), this.api.metricServerError()],
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'API latency (p50, p99)',
+            left: [this.api.metricLatency({ statistic: 'p50' }), this.api.metricLatency({ statistic: 'p99' })],
+          }),
         ],
         [
-          new cloudwatch.GraphWidget({ title: 'Function errors', left: Object.values(fns).map((fn) => fn.metricErrors()) }),
-          new cloudwatch.GraphWidget({ title: 'Function duration p99', left: Object.values(fns).map((fn) => fn.metricDuration({ statistic: 'p99' })) }),
+          new cloudwatch.GraphWidget({
+            title: 'Function errors',
+            left: Object.values(fns).map((fn) => fn.metricErrors()),
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Function duration p99',
+            left: Object.values(fns).map((fn) => fn.metricDuration({ statistic: 'p99' })),
+          }),
         ],
         [
           new cloudwatch.GraphWidget({
             title: 'Delivery recording',
-            left: ['RecordedEvents', 'UnknownEntityEvents', 'DeadLetteredMessages', 'CounterWrites'].map((metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' })),
+            left: ['RecordedEvents', 'UnknownEntityEvents', 'DeadLetteredMessages', 'CounterWrites'].map(
+              (metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' }),
+            ),
           }),
           new cloudwatch.GraphWidget({
             title: 'Resets',
-            left: ['ResetsApplied', 'ResetsDropped', 'ResetsFailed'].map((metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' })),
+            left: ['ResetsApplied', 'ResetsDropped', 'ResetsFailed'].map(
+              (metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' }),
+            ),
           }),
         ],
       ],
@@ -332,9 +432,18 @@ export class DeliveryLimitsStack extends Stack {
       'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'API Gateway execution logging needs the account-level CloudWatch role, which AWS documents with this managed policy.',
     );
-    acknowledge('AwsSolutions-APIG2', 'Requests are validated by the handlers, which answer the JSON envelope the spec requires; API Gateway models would answer in another shape.');
-    acknowledge('AwsSolutions-APIG3', 'WAF is a per-account decision of the platform team; the API is throttled by usage plans.');
-    acknowledge('AwsSolutions-COG4', 'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.');
+    acknowledge(
+      'AwsSolutions-APIG2',
+      'Requests are validated by the handlers, which answer the JSON envelope the spec requires; API Gateway models would answer in another shape.',
+    );
+    acknowledge(
+      'AwsSolutions-APIG3',
+      'WAF is a per-account decision of the platform team; the API is throttled by usage plans.',
+    );
+    acknowledge(
+      'AwsSolutions-COG4',
+      'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.',
+    );
     acknowledge('AwsSolutions-L1', 'The brief fixes the runtime to Node.js 22.');
   }
 }

@@ -28,12 +28,26 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     leadingKeys: leading(user, username, email, token, session, reset, resetRate),
   },
   'demand-limits': {
-    tableActions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    tableActions: [
+      'dynamodb:BatchGetItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ],
     leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
     queriesParentIndex: true,
   },
   'supply-limits': {
-    tableActions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    tableActions: [
+      'dynamodb:BatchGetItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ],
     leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
   },
   'per-action': {

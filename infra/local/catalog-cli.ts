@@ -8,7 +8,11 @@ const USAGE = `Usage: npm run catalog:import -- FILE [--url URL]
   DYNAMODB_ENDPOINT for a DynamoDB Local). Otherwise: sends FILE to the running local server
   (--url, default http://127.0.0.1:3000), which imports it with the same importer.`;
 
-const { values, positionals } = parseArgs({ options: { url: { type: 'string', default: 'http://127.0.0.1:3000' } }, allowPositionals: true, strict: false });
+const { values, positionals } = parseArgs({
+  options: { url: { type: 'string', default: 'http://127.0.0.1:3000' } },
+  allowPositionals: true,
+  strict: false,
+});
 const url = String(values.url);
 const file = positionals[0];
 if (!file || positionals.length > 1) {
@@ -36,8 +40,20 @@ if (process.env.TABLE_NAME) {
   }
   report(await importCatalog(storeFromEnvironment(), content));
 } else {
-  const response = await fetch(`${url}/_local/catalog`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
-  const body = (await response.json()) as { imported?: unknown; problems?: { path: string; reason: string }[]; message?: string };
+  const response = await fetch(`${url}/_local/catalog`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
+  const body = (await response.json()) as {
+    imported?: unknown;
+    problems?: { path: string; reason: string }[];
+    message?: string;
+  };
   if (response.ok) report({ ok: true, counts: body.imported });
-  else report({ ok: false, problems: body.problems ?? [{ path: '$', reason: body.message ?? `HTTP ${response.status}` }] });
+  else
+    report({
+      ok: false,
+      problems: body.problems ?? [{ path: '$', reason: body.message ?? `HTTP ${response.status}` }],
+    });
 }

@@ -8,7 +8,9 @@ import { createDynamoDbClient } from '../../shared/adapters/dynamodb/document-cl
 
 export class JavaMissingError extends Error {
   constructor() {
-    super('Java 17 or newer is required for DynamoDB Local: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless) and run again.');
+    super(
+      'Java 17 or newer is required for DynamoDB Local: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless) and run again.',
+    );
     this.name = 'JavaMissingError';
   }
 }
@@ -34,11 +36,18 @@ export const freePort = (host = '127.0.0.1'): Promise<number> =>
     probe.once('error', reject);
     probe.listen(0, host, () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 
-const waitUntilReady = async (endpoint: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> => {
+const waitUntilReady = async (
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> => {
   const client = createDynamoDbClient({ endpoint });
   const deadline = Date.now() + timeoutMs;
   try {
@@ -48,7 +57,8 @@ const waitUntilReady = async (endpoint: string, child: ChildProcess, output: () 
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${String(error)} ${output()}`);
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${String(error)} ${output()}`);
         await new Promise((wait) => setTimeout(wait, 100));
       }
     }
@@ -70,7 +80,9 @@ const installExitHook = (): void => {
 };
 
 /** Starts DynamoDB Local in memory, or persisting to `dataDir`, on a free loopback port. */
-export const startDynamoDbLocal = async (options: { dataDir?: string; port?: number } = {}): Promise<RunningDynamoDb> => {
+export const startDynamoDbLocal = async (
+  options: { dataDir?: string; port?: number } = {},
+): Promise<RunningDynamoDb> => {
   const major = javaMajorVersion();
   if (major === undefined || major < 17) throw new JavaMissingError();
   const port = options.port ?? (await freePort());

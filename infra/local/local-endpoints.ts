@@ -46,7 +46,10 @@ const deliveryEndpoint = (dependencies: Dependencies): LocalHandler => {
     if (!Array.isArray(parsed.value)) return failure(400, 'Send a JSON array of delivery events');
     const records = parsed.value.map((event) => ({ messageId: randomUUID(), body: JSON.stringify(event) }));
     const { response, summary } = await recorder({ Records: records } as unknown as SQSEvent);
-    return jsonResponse(200, { ...summary, failedMessageIds: response.batchItemFailures.map((failure) => failure.itemIdentifier) });
+    return jsonResponse(200, {
+      ...summary,
+      failedMessageIds: response.batchItemFailures.map((failure) => failure.itemIdentifier),
+    });
   };
 };
 
@@ -70,8 +73,10 @@ const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> 
     const request = parsed.value as { now?: unknown; advanceSeconds?: unknown } | null;
     if (request && typeof request === 'object' && 'now' in request) {
       if (request.now === null) clock.set(null);
-      else if (typeof request.now === 'string' && !Number.isNaN(Date.parse(request.now))) clock.set(new Date(request.now));
-      else return failure(400, 'now must be an ISO-8601 instant or null', { errors: { now: 'not an ISO-8601 instant' } });
+      else if (typeof request.now === 'string' && !Number.isNaN(Date.parse(request.now)))
+        clock.set(new Date(request.now));
+      else
+        return failure(400, 'now must be an ISO-8601 instant or null', { errors: { now: 'not an ISO-8601 instant' } });
     } else if (request && typeof request === 'object' && 'advanceSeconds' in request) {
       if (typeof request.advanceSeconds !== 'number' || !Number.isFinite(request.advanceSeconds))
         return failure(400, 'advanceSeconds must be a number', { errors: { advanceSeconds: 'not a number' } });
@@ -83,7 +88,10 @@ const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> 
   },
 });
 
-export const createLocalEndpoints = (parts: LocalEndpointParts, extra: Record<string, LocalHandler> = {}): LocalEndpoints => {
+export const createLocalEndpoints = (
+  parts: LocalEndpointParts,
+  extra: Record<string, LocalHandler> = {},
+): LocalEndpoints => {
   const endpoints: Record<string, LocalHandler> = {
     'GET /_local/health': async () => jsonResponse(200, { ok: true }),
     'POST /_local/catalog': async (body) => {

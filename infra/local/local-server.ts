@@ -1,4 +1,10 @@
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { matchPath } from '../../shared/api/path-template';
@@ -24,8 +30,19 @@ export interface GatewayParts {
 
 /** The API reference, served by the local server only: the document and a page rendered from it. */
 export const buildReference = (document: object, page: string): Record<string, APIGatewayProxyResult> => ({
-  '/rest-api/openapi.json': { statusCode: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE }, body: JSON.stringify(document) },
-  '/docs': { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" }, body: page },
+  '/rest-api/openapi.json': {
+    statusCode: 200,
+    headers: { 'Content-Type': JSON_CONTENT_TYPE },
+    body: JSON.stringify(document),
+  },
+  '/docs': {
+    statusCode: 200,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+    },
+    body: page,
+  },
 });
 
 const API_GATEWAY_TIMEOUT_MS = 29_000;
@@ -59,14 +76,21 @@ const send = (response: ServerResponse, result: APIGatewayProxyResult): void => 
   response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 };
 
-const envelope = (statusCode: number, message: string, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
+const envelope = (
+  statusCode: number,
+  message: string,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult => ({
   statusCode,
   headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
   body: JSON.stringify({ success: false, message }),
 });
 
 /** What API Gateway does with the authorizer's answer: a thrown "Unauthorized" is 401, a Deny 403. */
-const authorize = async (authorizer: Authorizer, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult | undefined> => {
+const authorize = async (
+  authorizer: Authorizer,
+  event: APIGatewayProxyEvent,
+): Promise<APIGatewayProxyResult | undefined> => {
   let result: APIGatewayAuthorizerResult;
   try {
     result = await authorizer(buildAuthorizerEvent(event));
@@ -83,7 +107,11 @@ const authorize = async (authorizer: Authorizer, event: APIGatewayProxyEvent): P
 };
 
 /** The local API Gateway: routes with the route table, runs the authorizer, calls the family's handler. */
-const handleApiRequest = async (parts: GatewayParts, request: IncomingMessage, url: URL): Promise<APIGatewayProxyResult> => {
+const handleApiRequest = async (
+  parts: GatewayParts,
+  request: IncomingMessage,
+  url: URL,
+): Promise<APIGatewayProxyResult> => {
   const candidates = ROUTES.filter((route) => matchPath(route.path, url.pathname));
   if (candidates.length === 0) return envelope(404, `No route for ${url.pathname}`);
   const route = candidates.find((candidate) => candidate.method === request.method);
@@ -93,7 +121,14 @@ const handleApiRequest = async (parts: GatewayParts, request: IncomingMessage, u
   }
   const body = await readBody(request, MAX_BODY_BYTES);
   const event = buildProxyEvent(
-    { method: request.method ?? 'GET', url, headers: request.headers, body, sourceIp: request.socket.remoteAddress ?? '127.0.0.1', receivedAt: parts.clock.now() },
+    {
+      method: request.method ?? 'GET',
+      url,
+      headers: request.headers,
+      body,
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      receivedAt: parts.clock.now(),
+    },
     route,
   );
   if (route.authenticated) {
@@ -107,9 +142,13 @@ const handleApiRequest = async (parts: GatewayParts, request: IncomingMessage, u
 const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void => {
   if (!socket.writable) return;
   const [status, reason, message] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'The request headers are too large'] : [400, 'Bad Request', 'The request is not valid HTTP'];
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+      : [400, 'Bad Request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ success: false, message });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 };
 
 export const createLocalServer = (parts: GatewayParts): Server =>
@@ -122,7 +161,9 @@ export const createLocalServer = (parts: GatewayParts): Server =>
     }
     const isLocal = url.pathname.startsWith('/_local/');
     const work = isLocal
-      ? readBody(request, LOCAL_BODY_LIMIT).then((body) => parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body))
+      ? readBody(request, LOCAL_BODY_LIMIT).then((body) =>
+          parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
+        )
       : handleApiRequest(parts, request, url);
     work
       .catch((error: unknown) => {

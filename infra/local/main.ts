@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CatalogRejectedError, DEMO_CATALOG_FILE, PortInUseError, startLocalService, type LocalService } from './local-service';
+import {
+  CatalogRejectedError,
+  DEMO_CATALOG_FILE,
+  PortInUseError,
+  startLocalService,
+  type LocalService,
+} from './local-service';
 import { JavaMissingError } from './dynamodb-local';
 
 // The Lambda runtime is Node.js 22; on a Node 20 laptop the SDK's support notice is noise.
@@ -41,7 +47,10 @@ if (options.help) {
 }
 
 const portText = options.port ?? process.env.PORT ?? '3000';
-const port = /^\d{1,5}$/.test(portText) && Number(portText) <= 65535 ? Number(portText) : fail(`Invalid port "${portText}": give a number from 0 to 65535.`);
+const port =
+  /^\d{1,5}$/.test(portText) && Number(portText) <= 65535
+    ? Number(portText)
+    : fail(`Invalid port "${portText}": give a number from 0 to 65535.`);
 const catalogFile = options.empty ? null : (options.catalog ?? process.env.CATALOG_FILE ?? DEMO_CATALOG_FILE);
 
 const demoCredentials = (): string => {
@@ -49,7 +58,8 @@ const demoCredentials = (): string => {
     users: { username: string; password: string; apiKeys?: string[]; role?: string }[];
   };
   const lines = catalog.users.map(
-    (user) => `  ${user.username.padEnd(10)} password ${user.password.padEnd(16)} X-Api-Key ${user.apiKeys?.[0] ?? '-'}  (${user.role ?? ''})`,
+    (user) =>
+      `  ${user.username.padEnd(10)} password ${user.password.padEnd(16)} X-Api-Key ${user.apiKeys?.[0] ?? '-'}  (${user.role ?? ''})`,
   );
   return ['Demo users (demo catalog):', ...lines].join('\n');
 };

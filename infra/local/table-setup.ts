@@ -1,4 +1,9 @@
-import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceNotFoundException,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../../shared/adapters/dynamodb/create-table-input';
 
 /** Creates the table from the shared definition unless it exists (a persisted local data directory keeps it). */

@@ -50,12 +50,48 @@ const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] => {
   const base = `/rest-api/${level}/{${idField}}`;
   const common = { family, authenticated: true, level } as const;
   return [
-    { ...common, operation: 'limits.read', method: 'GET', path: `${base}/limits.do`, summary: `Read the ${level} limit with its counters` },
-    { ...common, operation: 'limits.set', method: 'POST', path: `${base}/limits/set.do`, summary: `Create or merge the ${level} limit` },
-    { ...common, operation: 'limits.update', method: 'POST', path: `${base}/limits/update.do`, summary: `Merge into an existing ${level} limit` },
-    { ...common, operation: 'limits.reset', method: 'POST', path: `${base}/limits/reset.do`, summary: `Queue a reset of ${level} counters` },
-    { ...common, operation: 'limits.delete', method: 'DELETE', path: `${base}/limits.do`, summary: `Delete the ${level} limit and its counters` },
-    { ...common, operation: 'limits.status', method: 'GET', path: `${base}/limits/status.do`, summary: `Whether the ${level} may deliver now, and why not` },
+    {
+      ...common,
+      operation: 'limits.read',
+      method: 'GET',
+      path: `${base}/limits.do`,
+      summary: `Read the ${level} limit with its counters`,
+    },
+    {
+      ...common,
+      operation: 'limits.set',
+      method: 'POST',
+      path: `${base}/limits/set.do`,
+      summary: `Create or merge the ${level} limit`,
+    },
+    {
+      ...common,
+      operation: 'limits.update',
+      method: 'POST',
+      path: `${base}/limits/update.do`,
+      summary: `Merge into an existing ${level} limit`,
+    },
+    {
+      ...common,
+      operation: 'limits.reset',
+      method: 'POST',
+      path: `${base}/limits/reset.do`,
+      summary: `Queue a reset of ${level} counters`,
+    },
+    {
+      ...common,
+      operation: 'limits.delete',
+      method: 'DELETE',
+      path: `${base}/limits.do`,
+      summary: `Delete the ${level} limit and its counters`,
+    },
+    {
+      ...common,
+      operation: 'limits.status',
+      method: 'GET',
+      path: `${base}/limits/status.do`,
+      summary: `Whether the ${level} may deliver now, and why not`,
+    },
   ];
 };
 
@@ -63,20 +99,94 @@ const perAction = { family: 'per-action', authenticated: true } as const;
 const auth = { family: 'auth', authenticated: false } as const;
 
 export const ROUTES: readonly Route[] = [
-  { ...auth, operation: 'auth.token', method: 'POST', path: '/rest-api/auth/token.do', summary: 'Exchange username and password for a one-time token' },
-  { ...auth, operation: 'auth.login', method: 'GET', path: '/rest-api/auth/{authToken}/login.do', summary: 'Log in with a one-time token' },
-  { ...auth, operation: 'auth.forgot', method: 'POST', path: '/rest-api/auth/forgot.do', summary: 'Request a password reset e-mail' },
-  { ...auth, operation: 'auth.resetPassword', method: 'POST', path: '/rest-api/auth/reset-password.do', summary: 'Set a new password with a reset token' },
+  {
+    ...auth,
+    operation: 'auth.token',
+    method: 'POST',
+    path: '/rest-api/auth/token.do',
+    summary: 'Exchange username and password for a one-time token',
+  },
+  {
+    ...auth,
+    operation: 'auth.login',
+    method: 'GET',
+    path: '/rest-api/auth/{authToken}/login.do',
+    summary: 'Log in with a one-time token',
+  },
+  {
+    ...auth,
+    operation: 'auth.forgot',
+    method: 'POST',
+    path: '/rest-api/auth/forgot.do',
+    summary: 'Request a password reset e-mail',
+  },
+  {
+    ...auth,
+    operation: 'auth.resetPassword',
+    method: 'POST',
+    path: '/rest-api/auth/reset-password.do',
+    summary: 'Set a new password with a reset token',
+  },
   ...levelsOfSide('demand').flatMap(limitRoutes),
-  { family: 'demand-limits', authenticated: true, operation: 'limits.bulkCampaigns', method: 'GET', path: '/rest-api/campaign/limits.do', summary: 'Read the limits of many campaigns' },
-  { family: 'demand-limits', authenticated: true, operation: 'limits.bulkBanners', method: 'GET', path: '/rest-api/banners/limits.do', summary: 'Read the limits of many banners' },
+  {
+    family: 'demand-limits',
+    authenticated: true,
+    operation: 'limits.bulkCampaigns',
+    method: 'GET',
+    path: '/rest-api/campaign/limits.do',
+    summary: 'Read the limits of many campaigns',
+  },
+  {
+    family: 'demand-limits',
+    authenticated: true,
+    operation: 'limits.bulkBanners',
+    method: 'GET',
+    path: '/rest-api/banners/limits.do',
+    summary: 'Read the limits of many banners',
+  },
   ...levelsOfSide('supply').flatMap(limitRoutes),
-  { ...perAction, operation: 'perAction.list', method: 'GET', path: '/rest-api/per-action/limits/{type}/{entityId}.do', summary: 'List the per-action limits of an entity' },
-  { ...perAction, operation: 'perAction.add', method: 'POST', path: '/rest-api/per-action/add/limit/{type}/{entityId}.do', summary: 'Create or change the per-action limit of an action' },
-  { ...perAction, operation: 'perAction.update', method: 'POST', path: '/rest-api/per-action/update/limit/{type}/{entityId}.do', summary: 'Change an existing per-action limit' },
-  { ...perAction, operation: 'perAction.delete', method: 'POST', path: '/rest-api/per-action/delete.do', summary: 'Delete per-action limits by record id' },
-  { ...perAction, operation: 'perAction.enable', method: 'POST', path: '/rest-api/per-action/limits/{type}/{entityId}/enable.do', summary: 'Switch per-action limits on' },
-  { ...perAction, operation: 'perAction.disable', method: 'POST', path: '/rest-api/per-action/limits/{type}/{entityId}/disable.do', summary: 'Switch per-action limits off, deleting them' },
+  {
+    ...perAction,
+    operation: 'perAction.list',
+    method: 'GET',
+    path: '/rest-api/per-action/limits/{type}/{entityId}.do',
+    summary: 'List the per-action limits of an entity',
+  },
+  {
+    ...perAction,
+    operation: 'perAction.add',
+    method: 'POST',
+    path: '/rest-api/per-action/add/limit/{type}/{entityId}.do',
+    summary: 'Create or change the per-action limit of an action',
+  },
+  {
+    ...perAction,
+    operation: 'perAction.update',
+    method: 'POST',
+    path: '/rest-api/per-action/update/limit/{type}/{entityId}.do',
+    summary: 'Change an existing per-action limit',
+  },
+  {
+    ...perAction,
+    operation: 'perAction.delete',
+    method: 'POST',
+    path: '/rest-api/per-action/delete.do',
+    summary: 'Delete per-action limits by record id',
+  },
+  {
+    ...perAction,
+    operation: 'perAction.enable',
+    method: 'POST',
+    path: '/rest-api/per-action/limits/{type}/{entityId}/enable.do',
+    summary: 'Switch per-action limits on',
+  },
+  {
+    ...perAction,
+    operation: 'perAction.disable',
+    method: 'POST',
+    path: '/rest-api/per-action/limits/{type}/{entityId}/disable.do',
+    summary: 'Switch per-action limits off, deleting them',
+  },
 ];
 
 export const FAMILIES: readonly Family[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];

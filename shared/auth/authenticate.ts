@@ -7,7 +7,13 @@ import type { Credentials } from './credentials';
 import { isTokenText, sha256Hex } from '../domain/auth/crypto';
 import { HASH_WINDOW_MS, isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
-import { getProfile, getProfileAndVerifier, userIdByApiKeyDigest, userIdByUsername, type UserProfile } from '../adapters/dynamodb/user-records';
+import {
+  getProfile,
+  getProfileAndVerifier,
+  userIdByApiKeyDigest,
+  userIdByUsername,
+  type UserProfile,
+} from '../adapters/dynamodb/user-records';
 
 const REFUSAL = 'Invalid or expired credentials';
 

@@ -3,9 +3,18 @@ import { apiKeyKey, emailKey, entityKey, itemKeyText, userPK, usernameKey, type 
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import type { Catalog } from './catalog-schema';
 import { actionItems, entityItems, staleUserKeys, userItems } from './catalog-items';
-import { crossCheckCatalog, parentReferencesOutsideFile, parseCatalog, type CatalogProblem, type StoredFacts } from './catalog-validation';
+import {
+  crossCheckCatalog,
+  parentReferencesOutsideFile,
+  parseCatalog,
+  type CatalogProblem,
+  type StoredFacts,
+} from './catalog-validation';
 
-export type CatalogCounts = Record<'users' | 'advertisers' | 'campaigns' | 'banners' | 'sites' | 'placements' | 'actions', number>;
+export type CatalogCounts = Record<
+  'users' | 'advertisers' | 'campaigns' | 'banners' | 'sites' | 'placements' | 'actions',
+  number
+>;
 
 export type ImportResult = { ok: true; counts: CatalogCounts } | { ok: false; problems: CatalogProblem[] };
 
@@ -60,7 +69,13 @@ export const importCatalog = async (store: TableStore, input: unknown): Promise<
   const deletes: ItemKey[] = [];
   for (const user of catalog.users) {
     const partition = await store.queryPartition(userPK(user.id));
-    const items = userItems(user, await passwordHashFor(user.password, partition.find((item) => item.SK === 'PROFILE')));
+    const items = userItems(
+      user,
+      await passwordHashFor(
+        user.password,
+        partition.find((item) => item.SK === 'PROFILE'),
+      ),
+    );
     puts.push(...items);
     deletes.push(...staleUserKeys(partition, items));
   }

@@ -30,16 +30,63 @@ export type EntityItem = ItemKey & {
   noConversionImpressionsThreshold?: number;
 };
 
-export const entityItems = (catalog: Catalog, storedEntities: ReadonlyMap<string, Record<string, unknown>>): EntityItem[] => {
+export const entityItems = (
+  catalog: Catalog,
+  storedEntities: ReadonlyMap<string, Record<string, unknown>>,
+): EntityItem[] => {
   const campaignAdvertiser = new Map<number, number>(catalog.campaigns.map((c) => [c.id, c.advertiserId]));
   const advertiserOfCampaign = (campaignId: number): number | undefined =>
-    campaignAdvertiser.get(campaignId) ?? (storedEntities.get(entityPK('CAMPAIGN', campaignId))?.advertiserId as number | undefined);
+    campaignAdvertiser.get(campaignId) ??
+    (storedEntities.get(entityPK('CAMPAIGN', campaignId))?.advertiserId as number | undefined);
   return [
-    ...catalog.advertisers.map((a) => ({ ...entityKey('ADVERTISER', a.id), type: 'ADVERTISER', id: a.id, active: true, deleted: a.deleted, noConversionHoursThreshold: a.noConversionHoursThreshold, noConversionImpressionsThreshold: a.noConversionImpressionsThreshold })),
-    ...catalog.campaigns.map((c) => ({ ...entityKey('CAMPAIGN', c.id), type: 'CAMPAIGN', id: c.id, parentPK: entityPK('ADVERTISER', c.advertiserId), advertiserId: c.advertiserId, active: c.active, deleted: c.deleted, noConversionHoursThreshold: c.noConversionHoursThreshold, noConversionImpressionsThreshold: c.noConversionImpressionsThreshold })),
-    ...catalog.banners.map((b) => ({ ...entityKey('BANNER', b.id), type: 'BANNER', id: b.id, parentPK: entityPK('CAMPAIGN', b.campaignId), campaignId: b.campaignId, advertiserId: advertiserOfCampaign(b.campaignId), active: true, deleted: b.deleted, noConversionHoursThreshold: b.noConversionHoursThreshold, noConversionImpressionsThreshold: b.noConversionImpressionsThreshold })),
-    ...catalog.sites.map((s) => ({ ...entityKey('SITE', s.id), type: 'SITE', id: s.id, active: true, deleted: s.deleted })),
-    ...catalog.placements.map((p) => ({ ...entityKey('PLACEMENT', p.id), type: 'PLACEMENT', id: p.id, parentPK: entityPK('SITE', p.siteId), siteId: p.siteId, active: true, deleted: p.deleted })),
+    ...catalog.advertisers.map((a) => ({
+      ...entityKey('ADVERTISER', a.id),
+      type: 'ADVERTISER',
+      id: a.id,
+      active: true,
+      deleted: a.deleted,
+      noConversionHoursThreshold: a.noConversionHoursThreshold,
+      noConversionImpressionsThreshold: a.noConversionImpressionsThreshold,
+    })),
+    ...catalog.campaigns.map((c) => ({
+      ...entityKey('CAMPAIGN', c.id),
+      type: 'CAMPAIGN',
+      id: c.id,
+      parentPK: entityPK('ADVERTISER', c.advertiserId),
+      advertiserId: c.advertiserId,
+      active: c.active,
+      deleted: c.deleted,
+      noConversionHoursThreshold: c.noConversionHoursThreshold,
+      noConversionImpressionsThreshold: c.noConversionImpressionsThreshold,
+    })),
+    ...catalog.banners.map((b) => ({
+      ...entityKey('BANNER', b.id),
+      type: 'BANNER',
+      id: b.id,
+      parentPK: entityPK('CAMPAIGN', b.campaignId),
+      campaignId: b.campaignId,
+      advertiserId: advertiserOfCampaign(b.campaignId),
+      active: true,
+      deleted: b.deleted,
+      noConversionHoursThreshold: b.noConversionHoursThreshold,
+      noConversionImpressionsThreshold: b.noConversionImpressionsThreshold,
+    })),
+    ...catalog.sites.map((s) => ({
+      ...entityKey('SITE', s.id),
+      type: 'SITE',
+      id: s.id,
+      active: true,
+      deleted: s.deleted,
+    })),
+    ...catalog.placements.map((p) => ({
+      ...entityKey('PLACEMENT', p.id),
+      type: 'PLACEMENT',
+      id: p.id,
+      parentPK: entityPK('SITE', p.siteId),
+      siteId: p.siteId,
+      active: true,
+      deleted: p.deleted,
+    })),
   ];
 };
 
@@ -63,7 +110,12 @@ export const userItems = (user: CatalogUser, passwordHash: string): Item[] => {
       apiKeyDigests,
     },
     { ...userHashVerifierKey(user.id), userId: user.id, md5: md5Hex(user.password) },
-    ...user.access.map((share) => ({ ...userAccessKey(user.id, share.type, share.id), type: share.type, id: share.id, level: share.level })),
+    ...user.access.map((share) => ({
+      ...userAccessKey(user.id, share.type, share.id),
+      type: share.type,
+      id: share.id,
+      level: share.level,
+    })),
     { ...usernameKey(user.username), userId: user.id },
     ...(user.email ? [{ ...emailKey(user.email), userId: user.id }] : []),
     ...apiKeyDigests.map((digest) => ({ ...apiKeyKey(digest), userId: user.id })),

@@ -31,11 +31,23 @@ const noConversionThresholds = { noConversionHoursThreshold: threshold, noConver
 
 export const catalogSchema = z.strictObject({
   users: z.array(user).default([]),
-  advertisers: z.array(z.strictObject({ id, deleted: z.boolean().default(false), ...noConversionThresholds })).default([]),
-  campaigns: z
-    .array(z.strictObject({ id, advertiserId: id, active: z.boolean().default(true), deleted: z.boolean().default(false), ...noConversionThresholds }))
+  advertisers: z
+    .array(z.strictObject({ id, deleted: z.boolean().default(false), ...noConversionThresholds }))
     .default([]),
-  banners: z.array(z.strictObject({ id, campaignId: id, deleted: z.boolean().default(false), ...noConversionThresholds })).default([]),
+  campaigns: z
+    .array(
+      z.strictObject({
+        id,
+        advertiserId: id,
+        active: z.boolean().default(true),
+        deleted: z.boolean().default(false),
+        ...noConversionThresholds,
+      }),
+    )
+    .default([]),
+  banners: z
+    .array(z.strictObject({ id, campaignId: id, deleted: z.boolean().default(false), ...noConversionThresholds }))
+    .default([]),
   sites: z.array(z.strictObject({ id, deleted: z.boolean().default(false) })).default([]),
   placements: z.array(z.strictObject({ id, siteId: id, deleted: z.boolean().default(false) })).default([]),
   actions: z.array(z.strictObject({ id, name: z.string().max(256).default('') })).default([]),

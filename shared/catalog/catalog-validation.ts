@@ -13,7 +13,10 @@ export interface CatalogProblem {
 const jsonPath = (path: readonly PropertyKey[]): string =>
   path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : `${text}.${String(part)}`), '$');
 
-const fromZodIssue = (issue: z.core.$ZodIssue): CatalogProblem => ({ path: jsonPath(issue.path), reason: issue.message });
+const fromZodIssue = (issue: z.core.$ZodIssue): CatalogProblem => ({
+  path: jsonPath(issue.path),
+  reason: issue.message,
+});
 
 export type ParsedCatalog = { catalog: Catalog; problems: [] } | { catalog?: undefined; problems: CatalogProblem[] };
 
@@ -27,18 +30,35 @@ export const parseCatalog = (input: unknown): ParsedCatalog => {
     const seen = new Set<string | number>();
     values.forEach((value, index) => {
       if (value === undefined) return;
-      if (seen.has(value)) problems.push({ path: `$.${section}[${index}].${field}`, reason: `duplicate ${what} ${value}` });
+      if (seen.has(value))
+        problems.push({ path: `$.${section}[${index}].${field}`, reason: `duplicate ${what} ${value}` });
       seen.add(value);
     });
   };
   for (const section of ['users', 'advertisers', 'campaigns', 'banners', 'sites', 'placements', 'actions'] as const)
-    unique(section, catalog[section].map((entry) => entry.id), 'id', 'id');
-  unique('users', catalog.users.map((user) => user.username), 'username', 'username');
-  unique('users', catalog.users.map((user) => user.email?.toLowerCase()), 'email', 'email');
+    unique(
+      section,
+      catalog[section].map((entry) => entry.id),
+      'id',
+      'id',
+    );
+  unique(
+    'users',
+    catalog.users.map((user) => user.username),
+    'username',
+    'username',
+  );
+  unique(
+    'users',
+    catalog.users.map((user) => user.email?.toLowerCase()),
+    'email',
+    'email',
+  );
   const keyOwner = new Map<string, number>();
   catalog.users.forEach((user, userIndex) =>
     user.apiKeys.forEach((key, keyIndex) => {
-      if (keyOwner.has(key)) problems.push({ path: `$.users[${userIndex}].apiKeys[${keyIndex}]`, reason: 'API key given twice' });
+      if (keyOwner.has(key))
+        problems.push({ path: `$.users[${userIndex}].apiKeys[${keyIndex}]`, reason: 'API key given twice' });
       keyOwner.set(key, user.id);
     }),
   );
@@ -58,9 +78,24 @@ export const parentReferencesOutsideFile = (catalog: Catalog): ParentReference[]
   const campaigns = ids(catalog.campaigns);
   const sites = ids(catalog.sites);
   return [
-    ...catalog.campaigns.map((c, i) => ({ path: `$.campaigns[${i}].advertiserId`, type: 'ADVERTISER' as const, id: c.advertiserId, inFile: advertisers.has(c.advertiserId) })),
-    ...catalog.banners.map((b, i) => ({ path: `$.banners[${i}].campaignId`, type: 'CAMPAIGN' as const, id: b.campaignId, inFile: campaigns.has(b.campaignId) })),
-    ...catalog.placements.map((p, i) => ({ path: `$.placements[${i}].siteId`, type: 'SITE' as const, id: p.siteId, inFile: sites.has(p.siteId) })),
+    ...catalog.campaigns.map((c, i) => ({
+      path: `$.campaigns[${i}].advertiserId`,
+      type: 'ADVERTISER' as const,
+      id: c.advertiserId,
+      inFile: advertisers.has(c.advertiserId),
+    })),
+    ...catalog.banners.map((b, i) => ({
+      path: `$.banners[${i}].campaignId`,
+      type: 'CAMPAIGN' as const,
+      id: b.campaignId,
+      inFile: campaigns.has(b.campaignId),
+    })),
+    ...catalog.placements.map((p, i) => ({
+      path: `$.placements[${i}].siteId`,
+      type: 'SITE' as const,
+      id: p.siteId,
+      inFile: sites.has(p.siteId),
+    })),
   ]
     .filter((reference) => !reference.inFile)
     .map(({ path, type, id }) => ({ path, type, id }));
@@ -80,7 +115,10 @@ export interface StoredFacts {
 export const crossCheckCatalog = (catalog: Catalog, facts: StoredFacts): CatalogProblem[] => {
   const problems: CatalogProblem[] = parentReferencesOutsideFile(catalog)
     .filter((reference) => !facts.entities.has(entityPK(reference.type, reference.id)))
-    .map((reference) => ({ path: reference.path, reason: `${reference.type} ${reference.id} is neither in the file nor stored` }));
+    .map((reference) => ({
+      path: reference.path,
+      reason: `${reference.type} ${reference.id} is neither in the file nor stored`,
+    }));
   catalog.users.forEach((user, index) => {
     const taken = (owner: number | undefined) => owner !== undefined && owner !== user.id;
     if (taken(facts.usernameOwners.get(user.username)))
@@ -89,7 +127,10 @@ export const crossCheckCatalog = (catalog: Catalog, facts: StoredFacts): Catalog
       problems.push({ path: `$.users[${index}].email`, reason: 'email belongs to another stored user' });
     user.apiKeys.forEach((key, keyIndex) => {
       if (taken(facts.apiKeyOwners.get(sha256Hex(key))))
-        problems.push({ path: `$.users[${index}].apiKeys[${keyIndex}]`, reason: 'API key belongs to another stored user' });
+        problems.push({
+          path: `$.users[${index}].apiKeys[${keyIndex}]`,
+          reason: 'API key belongs to another stored user',
+        });
     });
   });
   return problems;

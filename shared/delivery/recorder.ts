@@ -46,12 +46,18 @@ const WRITE_CONCURRENCY = 16;
 
 const ancestryOf = async (store: TableStore, events: readonly DeliveryEvent[]): Promise<Ancestry> => {
   const bannerIds = [...new Set(events.flatMap((event) => (event.bannerId !== undefined ? [event.bannerId] : [])))];
-  const placementIds = [...new Set(events.flatMap((event) => (event.placementId !== undefined ? [event.placementId] : [])))];
-  const items = await store.batchGet([...bannerIds.map((id) => entityKey('BANNER', id)), ...placementIds.map((id) => entityKey('PLACEMENT', id))]);
+  const placementIds = [
+    ...new Set(events.flatMap((event) => (event.placementId !== undefined ? [event.placementId] : []))),
+  ];
+  const items = await store.batchGet([
+    ...bannerIds.map((id) => entityKey('BANNER', id)),
+    ...placementIds.map((id) => entityKey('PLACEMENT', id)),
+  ]);
   const banners = new Map<number, { campaignId: number; advertiserId: number }>();
   const placements = new Map<number, { siteId: number }>();
   for (const item of items) {
-    if (item.type === 'BANNER') banners.set(Number(item.id), { campaignId: Number(item.campaignId), advertiserId: Number(item.advertiserId) });
+    if (item.type === 'BANNER')
+      banners.set(Number(item.id), { campaignId: Number(item.campaignId), advertiserId: Number(item.advertiserId) });
     if (item.type === 'PLACEMENT') placements.set(Number(item.id), { siteId: Number(item.siteId) });
   }
   return { banners, placements };
@@ -75,7 +81,10 @@ const capsOf = async (store: TableStore, batch: AggregatedBatch): Promise<Map<st
  * aggregates the rest in memory and writes one atomic ADD per (entity, bucket). A write that makes a counter
  * reach its cap publishes one LimitReached. A failed write has the batch's messages delivered again.
  */
-export const recordDelivery = async (ports: RecorderPorts, messages: readonly DeliveryMessage[]): Promise<RecordingResult> => {
+export const recordDelivery = async (
+  ports: RecorderPorts,
+  messages: readonly DeliveryMessage[],
+): Promise<RecordingResult> => {
   const { store, clock } = ports;
   const now = clock.now();
   const failedMessageIds: string[] = [];
@@ -87,7 +96,10 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
       valid.push({ messageId: message.messageId, events: parsed.events });
       continue;
     }
-    logger.warn('malformed delivery message sent to the dead-letter queue', { messageId: message.messageId, reason: parsed.reason });
+    logger.warn('malformed delivery message sent to the dead-letter queue', {
+      messageId: message.messageId,
+      reason: parsed.reason,
+    });
     try {
       await ports.deadLetters.send(message.body, parsed.reason);
       deadLettered.push({ messageId: message.messageId, reason: parsed.reason });
@@ -98,7 +110,14 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
   }
 
   const events = valid.flatMap((message) => message.events);
-  const summary: RecordingSummary = { messages: messages.length, recordedEvents: 0, unknownEntityEvents: 0, deadLettered, counterWrites: 0, limitReached: [] };
+  const summary: RecordingSummary = {
+    messages: messages.length,
+    recordedEvents: 0,
+    unknownEntityEvents: 0,
+    deadLettered,
+    counterWrites: 0,
+    limitReached: [],
+  };
   if (events.length === 0) return { failedMessageIds, summary };
 
   try {
@@ -113,7 +132,9 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
     await inParallel(batch.actions, WRITE_CONCURRENCY, async (action) => {
       const after = Number((await store.update(actionUpdateRequest(action)))?.conversions ?? 0);
       const limitItem = caps.get(itemKeyText(actionLimitKey(action.entityType, action.entityId, action.actionId)));
-      const switchOn = !isDemandType(action.entityType) || caps.get(itemKeyText(actionSwitchKey(action.entityType, action.entityId)))?.enabled === true;
+      const switchOn =
+        !isDemandType(action.entityType) ||
+        caps.get(itemKeyText(actionSwitchKey(action.entityType, action.entityId)))?.enabled === true;
       if (limitItem && switchOn) crossings.push(...actionCrossing(action, after, perActionFromItem(limitItem), now));
     });
     await inParallel(batch.noConversion, WRITE_CONCURRENCY, async (update) => {
@@ -135,7 +156,12 @@ export const recordDelivery = async (ports: RecorderPorts, messages: readonly De
     failedMessageIds.push(...valid.map((message) => message.messageId));
   }
   emitMetrics(
-    { RecordedEvents: summary.recordedEvents, UnknownEntityEvents: summary.unknownEntityEvents, DeadLetteredMessages: deadLettered.length, CounterWrites: summary.counterWrites },
+    {
+      RecordedEvents: summary.recordedEvents,
+      UnknownEntityEvents: summary.unknownEntityEvents,
+      DeadLetteredMessages: deadLettered.length,
+      CounterWrites: summary.counterWrites,
+    },
     now,
   );
   return { failedMessageIds, summary };

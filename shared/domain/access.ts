@@ -27,8 +27,7 @@ export type PermissionDecision = { allowed: true } | { allowed: false; permissio
 
 /** Whether an operation may touch an entity: it must exist, not be deleted, and be shared with UPDATE access. */
 export type EntityDecision =
-  | { allowed: true; entity: Entity }
-  | { allowed: false; reason: 'notFound' | 'noAccess'; displayName: string };
+  { allowed: true; entity: Entity } | { allowed: false; reason: 'notFound' | 'noAccess'; displayName: string };
 
 const level = (value: string | undefined): PermissionLevel =>
   value === 'ENABLED' || value === 'READONLY' ? value : 'DISABLED';
@@ -46,10 +45,12 @@ export const permissionDecision = (
   permission: string,
   accepted: readonly PermissionLevel[],
 ): PermissionDecision =>
-  accepted.includes(granted) ? { allowed: true } : { allowed: false, permission, readOnlySuffices: accepted.length > 1 };
+  accepted.includes(granted)
+    ? { allowed: true }
+    : { allowed: false, permission, readOnlySuffices: accepted.length > 1 };
 
 /** The entity and its ancestors: a share on any of them covers it. */
-export const coveringEntities = (entity: Entity): string[] => [
+const coveringEntities = (entity: Entity): string[] => [
   entityName(entity.type, entity.id),
   ...ancestorsOf(entity.type, entity).map((ancestor) => entityName(ancestor.type, ancestor.id)),
 ];

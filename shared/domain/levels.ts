@@ -8,7 +8,7 @@ import { CAMPAIGN_PER_ACTION, INVENTORY_PER_ACTION } from './permissions';
 export const ENTITY_TYPES = ['ADVERTISER', 'CAMPAIGN', 'BANNER', 'SITE', 'PLACEMENT'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
-export const LIMIT_LEVELS = ['advertiser', 'campaign', 'banner', 'site', 'placement'] as const;
+const LIMIT_LEVELS = ['advertiser', 'campaign', 'banner', 'site', 'placement'] as const;
 export type LimitLevel = (typeof LIMIT_LEVELS)[number];
 
 export type Side = 'demand' | 'supply';
@@ -28,11 +28,7 @@ export interface LevelDefinition {
   parentTypes: readonly EntityType[];
 }
 
-const level = (
-  entityType: EntityType,
-  side: Side,
-  parentTypes: readonly EntityType[],
-): LevelDefinition => {
+const level = (entityType: EntityType, side: Side, parentTypes: readonly EntityType[]): LevelDefinition => {
   const name = entityType.toLowerCase() as LimitLevel;
   return {
     entityType,

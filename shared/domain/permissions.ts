@@ -6,7 +6,12 @@ export const MANAGE_SITE_LIMITS = 'Manage Site and Placement Limits';
 export const CAMPAIGN_PER_ACTION = 'Campaign Per Action Limit';
 export const INVENTORY_PER_ACTION = 'Inventory Per Action Limit';
 
-export const GENERAL_PERMISSIONS = [MANAGE_CAPPING, MANAGE_SITE_LIMITS, CAMPAIGN_PER_ACTION, INVENTORY_PER_ACTION] as const;
+export const GENERAL_PERMISSIONS = [
+  MANAGE_CAPPING,
+  MANAGE_SITE_LIMITS,
+  CAMPAIGN_PER_ACTION,
+  INVENTORY_PER_ACTION,
+] as const;
 
 export const DEMAND_CAP_PERMISSIONS: readonly string[] = DEMAND_GRID.caps.map((cap) => cap.permission);
 export const INVENTORY_CAP_PERMISSIONS: readonly string[] = SUPPLY_GRID.caps.map((cap) => cap.permission);

@@ -8,7 +8,13 @@ import { jsonResponse } from '../http/response';
 import type { CapDefinition } from '../domain/limits/cap-grid';
 import { levelPolicy } from '../domain/limits/level-policy';
 import { planLimitChange } from '../domain/limits/limit-change';
-import { deleteLimitAndCounters, loadEntityLimit, loadLimit, nextId, saveLimitRequest } from '../adapters/dynamodb/limit-store';
+import {
+  deleteLimitAndCounters,
+  loadEntityLimit,
+  loadLimit,
+  nextId,
+  saveLimitRequest,
+} from '../adapters/dynamodb/limit-store';
 import { renderLimit } from '../domain/limits/limit-view';
 import { parseResetNames, resetPermissions } from '../domain/resets/reset-plan';
 import { describeError, logger } from '../logger';
@@ -47,7 +53,9 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       const plan = planLimitChange(limit, change, policy.capPolicy(grants));
       if (plan.outcome === 'invalid') throw badRequest(plan.errors);
       if (plan.outcome === 'forbidden')
-        throw forbidden(`Changing ${plan.field} requires the "${plan.permission}" permission`, { permission: plan.permission });
+        throw forbidden(`Changing ${plan.field} requires the "${plan.permission}" permission`, {
+          permission: plan.permission,
+        });
       const limitId = limit?.id ?? (await nextId(store, 'LIMIT'));
       await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
       const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };
@@ -61,7 +69,10 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       const { policy, id, grants, loaded } = await loadContext(dependencies, request);
       enforce(policy.read(grants));
       const offset = optionalTimezoneOffset(request);
-      return jsonResponse(200, renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants), offset));
+      return jsonResponse(
+        200,
+        renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants), offset),
+      );
     },
 
     'limits.status': async (request) => {
@@ -86,7 +97,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
           needed.kind === 'cap'
             ? [needed.cap.permission, policy.capPermission(grants, needed.cap)]
             : [needed.permission, permissionLevel(grants, needed.permission)];
-        if (level !== 'ENABLED') throw forbidden(`Resetting these counters requires the "${name}" permission`, { permission: name });
+        if (level !== 'ENABLED')
+          throw forbidden(`Resetting these counters requires the "${name}" permission`, { permission: name });
       }
       const reset = {
         entityType: policy.entityType,
@@ -100,7 +112,13 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         await dependencies.resetQueue.enqueue(reset);
       } catch (error) {
         logger.error('queueing a reset failed', describeError(error));
-        throw new ApiError(503, 'The reset could not be queued; nothing was queued. Retry shortly', undefined, {}, { 'Retry-After': '5' });
+        throw new ApiError(
+          503,
+          'The reset could not be queued; nothing was queued. Retry shortly',
+          undefined,
+          {},
+          { 'Retry-After': '5' },
+        );
       }
       return jsonResponse(200, {
         success: true,

@@ -13,7 +13,11 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (errors: Record<string, string>, message?: string): ApiError =>
-  new ApiError(400, message ?? `Invalid parameter${Object.keys(errors).length > 1 ? 's' : ''}: ${Object.keys(errors).join(', ')}`, errors);
+  new ApiError(
+    400,
+    message ?? `Invalid parameter${Object.keys(errors).length > 1 ? 's' : ''}: ${Object.keys(errors).join(', ')}`,
+    errors,
+  );
 
 export const unauthorized = (message = 'Authentication required'): ApiError => new ApiError(401, message);
 
@@ -26,4 +30,10 @@ export const notImplemented = (): ApiError => new ApiError(501, 'not implemented
 
 /** Too many writers on one record: the caller may simply retry. */
 export const busyRecord = (): ApiError =>
-  new ApiError(503, 'The record is being changed by many callers at once; retry shortly', undefined, {}, { 'Retry-After': '1' });
+  new ApiError(
+    503,
+    'The record is being changed by many callers at once; retry shortly',
+    undefined,
+    {},
+    { 'Retry-After': '1' },
+  );

@@ -32,7 +32,9 @@ export const toErrorResponse = (error: unknown): APIGatewayProxyResult => {
   if (error instanceof ApiError) return errorResponse(error);
   if (error instanceof ServiceBusy) {
     logger.warn('dependency throttled', describeError(error));
-    return errorResponse(new ApiError(503, 'The service is busy; retry shortly', undefined, {}, { 'Retry-After': '1' }));
+    return errorResponse(
+      new ApiError(503, 'The service is busy; retry shortly', undefined, {}, { 'Retry-After': '1' }),
+    );
   }
   logger.error('unhandled error', describeError(error));
   return errorResponse(new ApiError(500, 'Internal error'));
@@ -42,7 +44,11 @@ export const toErrorResponse = (error: unknown): APIGatewayProxyResult => {
  * The authorizer's principal, or, for a form request it let through, the hash parameters of the body checked
  * by the same authentication module. Runs before anything else the operation does.
  */
-const resolvePrincipal = async (ports: AuthenticationPorts, event: APIGatewayProxyEvent, parameters: Parameters): Promise<Principal> => {
+const resolvePrincipal = async (
+  ports: AuthenticationPorts,
+  event: APIGatewayProxyEvent,
+  parameters: Parameters,
+): Promise<Principal> => {
   const fromAuthorizer = principalFromEvent(event);
   if (fromAuthorizer) return fromAuthorizer;
   const credentials = hashCredentials((name) => parameters.get(name));
@@ -51,8 +57,10 @@ const resolvePrincipal = async (ports: AuthenticationPorts, event: APIGatewayPro
 };
 
 const runOperation =
-  (route: Route, handler: OperationHandler | undefined, ports: AuthenticationPorts) => async (event: APIGatewayProxyEvent) => {
-    if (Buffer.byteLength(rawBody(event)) > MAX_BODY_BYTES) throw new ApiError(413, 'The request body is larger than 1 MiB');
+  (route: Route, handler: OperationHandler | undefined, ports: AuthenticationPorts) =>
+  async (event: APIGatewayProxyEvent) => {
+    if (Buffer.byteLength(rawBody(event)) > MAX_BODY_BYTES)
+      throw new ApiError(413, 'The request body is larger than 1 MiB');
     const parameters = readParameters(event);
     const principal = route.authenticated ? await resolvePrincipal(ports, event, parameters) : undefined;
     if (!handler) throw notImplemented();
@@ -73,7 +81,10 @@ export const createFamilyHandler = (family: Family, implementations: Implementat
   const routes: MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>[] = routesOf(family).map((route) => ({
     method: route.method,
     path: route.path,
-    handler: runOperation(route, implementations[route.operation], ports) as MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>['handler'],
+    handler: runOperation(route, implementations[route.operation], ports) as MiddyRoute<
+      APIGatewayProxyEvent,
+      APIGatewayProxyResult
+    >['handler'],
   }));
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use({

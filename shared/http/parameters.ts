@@ -26,7 +26,10 @@ export class Parameters {
 
   /** Every value of an array parameter, repeated or comma-separated, blanks dropped. */
   list(name: string): string[] {
-    return (this.values.get(name) ?? []).flatMap((value) => value.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    return (this.values.get(name) ?? [])
+      .flatMap((value) => value.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   }
 }
 
@@ -72,7 +75,8 @@ export const rawBody = (event: ParameterSource): string =>
 
 const queryValues = (event: ParameterSource): Map<string, string[]> => {
   const values = new Map<string, string[]>();
-  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (list) values.set(name, list);
+  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {}))
+    if (list) values.set(name, list);
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
     if (value !== undefined && !values.has(name)) values.set(name, [value]);
   return values;

@@ -2,7 +2,14 @@ import type { Clock } from '../ports/clock';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
-import { ACTION_LIMIT_PREFIX, actionCounterKey, counterKey, entityPK, noConversionKey, type ItemKey } from '../table/keys';
+import {
+  ACTION_LIMIT_PREFIX,
+  actionCounterKey,
+  counterKey,
+  entityPK,
+  noConversionKey,
+  type ItemKey,
+} from '../table/keys';
 import type { EntityType } from '../domain/levels';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { planResetWrites, type ResetTarget, type ResetWrite } from '../domain/resets/reset-writes';
@@ -44,11 +51,19 @@ const writeRequest = (key: ItemKey, write: ResetWrite) => {
     sets.push('expiresAt = if_not_exists(expiresAt, :expiresAt)');
     values[':expiresAt'] = write.expiresAt;
   }
-  return { Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+  return {
+    Key: key,
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 };
 
 /** The hourly flush: drains the queue until it is empty or `hasTime` says stop, and applies each reset. */
-export const flushResets = async ({ store, clock, source }: FlushPorts, hasTime: () => boolean = () => true): Promise<FlushResult> => {
+export const flushResets = async (
+  { store, clock, source }: FlushPorts,
+  hasTime: () => boolean = () => true,
+): Promise<FlushResult> => {
   const result: FlushResult = { applied: 0, dropped: 0, failed: 0 };
   while (hasTime()) {
     const received = await source.receive(RECEIVE_BATCH);
@@ -65,8 +80,11 @@ export const flushResets = async ({ store, clock, source }: FlushPorts, hasTime:
         if (!limit || limit.id !== request.limitId) {
           result.dropped++;
         } else {
-          const actionIds = (await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)).map((item) => Number(item.actionId));
-          for (const write of planResetWrites(request, actionIds, clock.now())) await store.update(writeRequest(resetWriteKey(request.entityType, request.entityId, write.target), write));
+          const actionIds = (
+            await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)
+          ).map((item) => Number(item.actionId));
+          for (const write of planResetWrites(request, actionIds, clock.now()))
+            await store.update(writeRequest(resetWriteKey(request.entityType, request.entityId, write.target), write));
           result.applied++;
         }
         done.push(receipt);
@@ -77,6 +95,9 @@ export const flushResets = async ({ store, clock, source }: FlushPorts, hasTime:
     }
     await source.acknowledge(done);
   }
-  emitMetrics({ ResetsApplied: result.applied, ResetsDropped: result.dropped, ResetsFailed: result.failed }, clock.now());
+  emitMetrics(
+    { ResetsApplied: result.applied, ResetsDropped: result.dropped, ResetsFailed: result.failed },
+    clock.now(),
+  );
   return result;
 };

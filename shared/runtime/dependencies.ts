@@ -39,17 +39,26 @@ export type Ports<K extends keyof Dependencies> = Pick<Dependencies, K>;
 type Environment = NodeJS.ProcessEnv;
 
 export const storeFromEnvironment = (env: Environment = process.env): TableStore =>
-  new TableStore(createDocumentClient(createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT })), env.TABLE_NAME ?? DEFAULT_TABLE_NAME);
+  new TableStore(
+    createDocumentClient(createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT })),
+    env.TABLE_NAME ?? DEFAULT_TABLE_NAME,
+  );
 
-export const mailerFromEnvironment = (env: Environment = process.env): Mailer => new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid');
+export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
+  new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid');
 
-export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue => new SqsResetQueue(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
+export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue =>
+  new SqsResetQueue(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
 
-export const resetSourceFromEnvironment = (env: Environment = process.env): ResetSource => new SqsResetSource(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
+export const resetSourceFromEnvironment = (env: Environment = process.env): ResetSource =>
+  new SqsResetSource(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
 
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
   new EventBridgePublisher(new EventBridgeClient({}), env.EVENT_BUS_NAME ?? 'default');
 
-export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink => new SqsDeadLetters(new SQSClient({}), env.DELIVERY_DLQ_URL ?? '');
+export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
+  new SqsDeadLetters(new SQSClient({}), env.DELIVERY_DLQ_URL ?? '');
 
-export const configFromEnvironment = (env: Environment = process.env): ServiceConfig => ({ appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid' });
+export const configFromEnvironment = (env: Environment = process.env): ServiceConfig => ({
+  appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid',
+});

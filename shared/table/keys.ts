@@ -46,24 +46,51 @@ export const userAccessKey = (userId: number, type: EntityType, id: number): Ite
   SK: `${ACCESS_PREFIX}${type}#${id}`,
 });
 
-export const usernameKey = (username: string): ItemKey => ({ PK: `${PARTITION_PREFIX.username}${username}`, SK: 'USERNAME' });
-export const emailKey = (email: string): ItemKey => ({ PK: `${PARTITION_PREFIX.email}${email.toLowerCase()}`, SK: 'EMAIL' });
-export const apiKeyKey = (sha256Hex: string): ItemKey => ({ PK: `${PARTITION_PREFIX.apiKey}${sha256Hex}`, SK: 'APIKEY' });
+export const usernameKey = (username: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.username}${username}`,
+  SK: 'USERNAME',
+});
+export const emailKey = (email: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.email}${email.toLowerCase()}`,
+  SK: 'EMAIL',
+});
+export const apiKeyKey = (sha256Hex: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.apiKey}${sha256Hex}`,
+  SK: 'APIKEY',
+});
 
 /** Short-lived items are keyed by the SHA-256 of their secret, so a table reader cannot replay them. */
-export const loginTokenKey = (tokenDigest: string): ItemKey => ({ PK: `${PARTITION_PREFIX.token}${tokenDigest}`, SK: 'TOKEN' });
-export const sessionKey = (sessionDigest: string): ItemKey => ({ PK: `${PARTITION_PREFIX.session}${sessionDigest}`, SK: 'SESSION' });
-export const resetTokenKey = (tokenDigest: string): ItemKey => ({ PK: `${PARTITION_PREFIX.reset}${tokenDigest}`, SK: 'RESET' });
+export const loginTokenKey = (tokenDigest: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.token}${tokenDigest}`,
+  SK: 'TOKEN',
+});
+export const sessionKey = (sessionDigest: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.session}${sessionDigest}`,
+  SK: 'SESSION',
+});
+export const resetTokenKey = (tokenDigest: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.reset}${tokenDigest}`,
+  SK: 'RESET',
+});
 /** One used `(user, timestamp)` pair of hash authentication. */
-export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({ PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}`, SK: 'HASHUSE' });
+export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}`,
+  SK: 'HASHUSE',
+});
 /** Reset e-mails sent to one address (by digest) within one UTC hour. */
-export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({ PK: `${PARTITION_PREFIX.resetRate}${emailDigest}`, SK: `HOUR#${hour}` });
+export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.resetRate}${emailDigest}`,
+  SK: `HOUR#${hour}`,
+});
 
 export const LIMIT_SK = 'LIMIT';
 export const COUNTER_PREFIX = 'CTR#';
 export const limitKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: LIMIT_SK });
 /** A counter bucket of an entity: `CTR#D#2026-11-22`, `CTR#W#2026-W47`, `CTR#M#2026-11`, `CTR#T`. */
-export const counterKey = (type: EntityType, id: number, bucket: string): ItemKey => ({ PK: entityPK(type, id), SK: `${COUNTER_PREFIX}${bucket}` });
+export const counterKey = (type: EntityType, id: number, bucket: string): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `${COUNTER_PREFIX}${bucket}`,
+});
 /** Hours and impressions since the last conversion of a demand entity. */
 export const noConversionKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'NOCONV' });
 /** Source of record ids: one atomic counter per kind. */
@@ -71,9 +98,15 @@ export const sequenceKey = (kind: string): ItemKey => ({ PK: `${PARTITION_PREFIX
 
 export const ACTION_LIMIT_PREFIX = 'ACTION#';
 /** The per-action limit of one action on one entity: at most one per pair, by construction of the key. */
-export const actionLimitKey = (type: EntityType, id: number, actionId: number): ItemKey => ({ PK: entityPK(type, id), SK: `${ACTION_LIMIT_PREFIX}${actionId}` });
+export const actionLimitKey = (type: EntityType, id: number, actionId: number): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `${ACTION_LIMIT_PREFIX}${actionId}`,
+});
 /** The per-action switch (`actionLimitsEnabled`) of an advertiser, campaign or banner. */
-export const actionSwitchKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'ACTION_SWITCH' });
+export const actionSwitchKey = (type: EntityType, id: number): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: 'ACTION_SWITCH',
+});
 export const ACTION_COUNTER_PREFIX = 'ACTCTR#';
 /** Conversions of one action on one entity in one bucket: `ACTCTR#7#D#2026-11-22`, `ACTCTR#7#T`. */
 export const actionCounterKey = (type: EntityType, id: number, actionId: number, bucket: string): ItemKey => ({

@@ -31,7 +31,10 @@ const resourcePaths = (): Map<string, string> => {
   const paths = new Map<string, string>();
   const resolve = (id: string): string => {
     if (paths.has(id)) return paths.get(id)!;
-    const { ParentId, PathPart } = resources[id]!.Properties as { ParentId: { Ref?: string; 'Fn::GetAtt'?: string[] }; PathPart: string };
+    const { ParentId, PathPart } = resources[id]!.Properties as {
+      ParentId: { Ref?: string; 'Fn::GetAtt'?: string[] };
+      PathPart: string;
+    };
     const parent = ParentId.Ref ? resolve(ParentId.Ref) : '';
     paths.set(id, `${parent}/${PathPart}`);
     return paths.get(id)!;
@@ -44,12 +47,22 @@ describe('the API', () => {
   it('has one method per route-table entry, with the authorizer and an API key where the route needs them', () => {
     const paths = resourcePaths();
     const methods = ofType('AWS::ApiGateway::Method').map(([, method]) => {
-      const properties = method.Properties as { HttpMethod: string; ResourceId: { Ref: string }; AuthorizationType: string; AuthorizerId?: unknown; ApiKeyRequired?: boolean };
+      const properties = method.Properties as {
+        HttpMethod: string;
+        ResourceId: { Ref: string };
+        AuthorizationType: string;
+        AuthorizerId?: unknown;
+        ApiKeyRequired?: boolean;
+      };
       return { key: `${properties.HttpMethod} ${paths.get(properties.ResourceId.Ref)}`, ...properties };
     });
-    expect(methods.map((method) => method.key).sort()).toEqual(ROUTES.map((route) => `${route.method} ${gatewayResourcePath(route.path)}`).sort());
+    expect(methods.map((method) => method.key).sort()).toEqual(
+      ROUTES.map((route) => `${route.method} ${gatewayResourcePath(route.path)}`).sort(),
+    );
     for (const route of ROUTES) {
-      const method = methods.find((candidate) => candidate.key === `${route.method} ${gatewayResourcePath(route.path)}`)!;
+      const method = methods.find(
+        (candidate) => candidate.key === `${route.method} ${gatewayResourcePath(route.path)}`,
+      )!;
       if (route.authenticated) {
         expect(method, method.key).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
         expect(method.AuthorizerId, method.key).toBeDefined();
@@ -61,7 +74,11 @@ describe('the API', () => {
 
   it('takes usage-plan keys from the authorizer, which has no identity source and no cache', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-    template.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0, IdentitySource: '' });
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      AuthorizerResultTtlInSeconds: 0,
+      IdentitySource: '',
+    });
     template.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: Match.anyValue(), BurstLimit: Match.anyValue() },
@@ -71,11 +88,24 @@ describe('the API', () => {
   });
 
   it('answers gateway errors in the JSON envelope', () => {
-    const responses = ofType('AWS::ApiGateway::GatewayResponse').map(([, response]) => response.Properties as { ResponseType: string; ResponseTemplates: Record<string, string> });
-    expect(responses.map((response) => response.ResponseType).sort()).toEqual(
-      ['ACCESS_DENIED', 'AUTHORIZER_FAILURE', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'QUOTA_EXCEEDED', 'REQUEST_TOO_LARGE', 'THROTTLED', 'UNAUTHORIZED'].sort(),
+    const responses = ofType('AWS::ApiGateway::GatewayResponse').map(
+      ([, response]) => response.Properties as { ResponseType: string; ResponseTemplates: Record<string, string> },
     );
-    for (const response of responses) expect(JSON.parse(response.ResponseTemplates['application/json']!)).toMatchObject({ success: false });
+    expect(responses.map((response) => response.ResponseType).sort()).toEqual(
+      [
+        'ACCESS_DENIED',
+        'AUTHORIZER_FAILURE',
+        'DEFAULT_4XX',
+        'DEFAULT_5XX',
+        'MISSING_AUTHENTICATION_TOKEN',
+        'QUOTA_EXCEEDED',
+        'REQUEST_TOO_LARGE',
+        'THROTTLED',
+        'UNAUTHORIZED',
+      ].sort(),
+    );
+    for (const response of responses)
+      expect(JSON.parse(response.ResponseTemplates['application/json']!)).toMatchObject({ success: false });
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'AUTHORIZER_FAILURE',
       StatusCode: '503',
@@ -95,31 +125,62 @@ describe('functions', () => {
   it('run Node.js 22 on arm64 with JSON logs', () => {
     const functions = ofType('AWS::Lambda::Function').map(([, fn]) => fn.Properties);
     expect(functions).toHaveLength(Object.keys(FUNCTION_ACCESS).length);
-    for (const fn of functions) expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: { LogFormat: 'JSON' } });
+    for (const fn of functions)
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        LoggingConfig: { LogFormat: 'JSON' },
+      });
   });
 
   it('may send exactly the table actions their code sends, on the keys it uses', () => {
-    const policies = ofType('AWS::IAM::Policy').map(([, policy]) => policy.Properties as { Roles: { Ref: string }[]; PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown; Condition?: unknown }[] } });
+    const policies = ofType('AWS::IAM::Policy').map(
+      ([, policy]) =>
+        policy.Properties as {
+          Roles: { Ref: string }[];
+          PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown; Condition?: unknown }[] };
+        },
+    );
     const roleOf = (functionName: string) => {
-      const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith(`${functionName.replace(/-/g, '')}Function`))!;
-      return ((fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'])[0];
+      const [, fn] = ofType('AWS::Lambda::Function').find(([id]) =>
+        id.startsWith(`${functionName.replace(/-/g, '')}Function`),
+      )!;
+      return (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
     };
     for (const [name, access] of Object.entries(FUNCTION_ACCESS)) {
       const role = roleOf(name);
-      const statements = policies.filter((policy) => policy.Roles.some((ref) => ref.Ref === role)).flatMap((policy) => policy.PolicyDocument.Statement);
-      const tableStatements = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')) && statement.Condition);
+      const statements = policies
+        .filter((policy) => policy.Roles.some((ref) => ref.Ref === role))
+        .flatMap((policy) => policy.PolicyDocument.Statement);
+      const tableStatements = statements.filter(
+        (statement) =>
+          [statement.Action].flat().some((action) => action.startsWith('dynamodb:')) && statement.Condition,
+      );
       expect(tableStatements, name).toHaveLength(1);
       expect([tableStatements[0]!.Action].flat().sort(), name).toEqual([...access.tableActions].sort());
-      expect(tableStatements[0]!.Condition, name).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } });
-      const otherTableActions = statements.filter((statement) => !statement.Condition).flatMap((statement) => [statement.Action].flat()).filter((action) => action.startsWith('dynamodb:'));
+      expect(tableStatements[0]!.Condition, name).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] },
+      });
+      const otherTableActions = statements
+        .filter((statement) => !statement.Condition)
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('dynamodb:'));
       expect(otherTableActions, name).toEqual(access.queriesParentIndex ? ['dynamodb:Query'] : []);
-      expect(statements.flatMap((statement) => [statement.Action].flat()), name).not.toContain('dynamodb:*');
+      expect(
+        statements.flatMap((statement) => [statement.Action].flat()),
+        name,
+      ).not.toContain('dynamodb:*');
     }
   });
 
   it('use no AWS-managed policy: each role writes to its own log group only', () => {
-    for (const [, role] of ofType('AWS::IAM::Role').filter(([id]) => id.endsWith('Role') && !id.startsWith('ApiCloudWatch')))
-      expect(role.Properties.ManagedPolicyArns, JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toBeUndefined();
+    for (const [, role] of ofType('AWS::IAM::Role').filter(
+      ([id]) => id.endsWith('Role') && !id.startsWith('ApiCloudWatch'),
+    ))
+      expect(
+        role.Properties.ManagedPolicyArns,
+        JSON.stringify(role.Properties.AssumeRolePolicyDocument),
+      ).toBeUndefined();
   });
 });
 
@@ -149,11 +210,16 @@ describe('data and messaging', () => {
   });
 
   it('feeds delivery-recorder from delivery-events with partial batch responses', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], MaximumBatchingWindowInSeconds: Match.anyValue() });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumBatchingWindowInSeconds: Match.anyValue(),
+    });
   });
 
   it('starts reset-flush every hour', () => {
-    const [, rule] = ofType('AWS::Events::Rule').find(([, candidate]) => candidate.Properties.ScheduleExpression === 'rate(1 hour)')!;
+    const [, rule] = ofType('AWS::Events::Rule').find(
+      ([, candidate]) => candidate.Properties.ScheduleExpression === 'rate(1 hour)',
+    )!;
     const target = (rule.Properties.Targets as { Arn: { 'Fn::GetAtt': string[] } }[])[0]!;
     expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^resetflushFunction/);
   });
@@ -173,7 +239,10 @@ describe('production settings', () => {
     const built = buildApp(app);
     const stack = built.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
     const prod = Template.fromStack(stack);
-    prod.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ DeletionProtectionEnabled: true }) });
+    prod.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+    });
   }, 60_000);
 });
 
@@ -185,7 +254,9 @@ describe('cdk-nag (AwsSolutions)', () => {
   it('stops synthesis when a limit route loses its authorizer', () => {
     const app = buildApp(unbundledApp());
     const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
-    stack.api.root.addResource('unguarded').addMethod('GET', new apigateway.MockIntegration(), { authorizationType: apigateway.AuthorizationType.NONE });
+    stack.api.root
+      .addResource('unguarded')
+      .addMethod('GET', new apigateway.MockIntegration(), { authorizationType: apigateway.AuthorizationType.NONE });
     expect(() => app.synth()).toThrow();
   }, 60_000);
 });

@@ -13,7 +13,8 @@ const issueToken = async (username = 'demo', password = 'demo-password') => {
   return ((await response.json()) as { authToken: string }).authToken;
 };
 
-const outbox = async () => (await (await fetch(`${ctx.service.url}/_local/outbox`)).json()) as { to: string; text: string }[];
+const outbox = async () =>
+  (await (await fetch(`${ctx.service.url}/_local/outbox`)).json()) as { to: string; text: string }[];
 
 const durationOf = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
   const started = performance.now();
@@ -63,7 +64,9 @@ describe('POST /rest-api/auth/token.do', () => {
       body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ errors: { 'Content-Type': expect.stringContaining('x-www-form-urlencoded') } });
+    expect(await response.json()).toMatchObject({
+      errors: { 'Content-Type': expect.stringContaining('x-www-form-urlencoded') },
+    });
   });
 });
 
@@ -173,14 +176,18 @@ describe('password reset', () => {
     expect(Math.abs(knownMs - unknownMs)).toBeLessThan(150);
     const sent = (await outbox()).slice(sentBefore);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ to: 'viewer@example.com', text: expect.stringMatching(/reset-password\.do\?token=[0-9a-f]{32}/) });
+    expect(sent[0]).toMatchObject({
+      to: 'viewer@example.com',
+      text: expect.stringMatching(/reset-password\.do\?token=[0-9a-f]{32}/),
+    });
   });
 
   it('sends at most five reset mails per address per hour', async () => {
     await setClock(ctx.service.url, { now: '2026-11-22T12:00:00Z' });
     try {
       const sentBefore = (await outbox()).length;
-      for (let i = 0; i < 7; i++) expect((await postForm(url('/forgot.do'), { email: 'alice@example.com' })).status).toBe(200);
+      for (let i = 0; i < 7; i++)
+        expect((await postForm(url('/forgot.do'), { email: 'alice@example.com' })).status).toBe(200);
       expect((await outbox()).length - sentBefore).toBe(5);
       await setClock(ctx.service.url, { advanceSeconds: 3600 });
       await postForm(url('/forgot.do'), { email: 'ALICE@example.com' });
@@ -204,15 +211,21 @@ describe('password reset', () => {
     const reset = await postForm(url('/reset-password.do'), { token: resetToken, password: 'a-brand-new-password' });
     expect(reset.status).toBe(200);
     expect((await fetch(`${ctx.service.url}${LIMIT_READ}`, { headers: { cookie } })).status).toBe(401);
-    expect((await postForm(url('/token.do'), { username: 'publisher', password: 'publisher-password' })).status).toBe(401);
-    expect((await postForm(url('/token.do'), { username: 'publisher', password: 'a-brand-new-password' })).status).toBe(200);
+    expect((await postForm(url('/token.do'), { username: 'publisher', password: 'publisher-password' })).status).toBe(
+      401,
+    );
+    expect((await postForm(url('/token.do'), { username: 'publisher', password: 'a-brand-new-password' })).status).toBe(
+      200,
+    );
     const now = ctx.service.clock.now().getTime();
     const hashQuery = new URLSearchParams(hashAuth('publisher', 'a-brand-new-password', now));
     expect((await fetch(`${ctx.service.url}/rest-api/site/20/limits.do?${hashQuery}`)).status).not.toBe(401);
 
     const reused = await postForm(url('/reset-password.do'), { token: resetToken, password: 'another-new-password' });
     expect(reused.status).toBe(404);
-    expect((await postForm(url('/reset-password.do'), { token: 'nonsense', password: 'another-new-password' })).status).toBe(404);
+    expect(
+      (await postForm(url('/reset-password.do'), { token: 'nonsense', password: 'another-new-password' })).status,
+    ).toBe(404);
     expect((await postForm(url('/reset-password.do'), { password: 'another-new-password' })).status).toBe(400);
   });
 });

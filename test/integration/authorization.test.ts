@@ -51,7 +51,16 @@ describe('authorization module', () => {
     await fetch(`${ctx.service.url}/_local/catalog`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ users: [{ id: 50, username: 'reader', password: 'reader-password', access: [{ type: 'CAMPAIGN', id: 100, level: 'READ' }] }] }),
+      body: JSON.stringify({
+        users: [
+          {
+            id: 50,
+            username: 'reader',
+            password: 'reader-password',
+            access: [{ type: 'CAMPAIGN', id: 100, level: 'READ' }],
+          },
+        ],
+      }),
     });
     const { store } = ctx.service.dependencies;
     const grants = await loadGrants(store, 50);

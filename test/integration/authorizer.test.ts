@@ -21,7 +21,7 @@ describe('request authentication', () => {
     await expectRefused(await get(READ));
   });
 
-  it('accepts a valid X-Api-Key and refuses an unknown one or an inactive user\'s', async () => {
+  it("accepts a valid X-Api-Key and refuses an unknown one or an inactive user's", async () => {
     expectAuthenticated(await get(READ, { 'X-Api-Key': 'demo-key-0001' }));
     await expectRefused(await get(READ, { 'X-Api-Key': 'demo-key-0002' }));
     await expectRefused(await get(READ, { 'X-Api-Key': 'former-key-0001' }));
@@ -40,7 +40,9 @@ describe('request authentication', () => {
 
   it('does not burn a timestamp on a wrong hash', async () => {
     const timestamp = now() + 10;
-    await expectRefused(await get(withQuery(READ, { ...hashAuth('alice', 'alice-password', timestamp), hash: '0'.repeat(32) })));
+    await expectRefused(
+      await get(withQuery(READ, { ...hashAuth('alice', 'alice-password', timestamp), hash: '0'.repeat(32) })),
+    );
     expectAuthenticated(await get(withQuery(READ, hashAuth('alice', 'alice-password', timestamp))));
   });
 
@@ -90,7 +92,11 @@ describe('authorizer result', () => {
       policyDocument: { Statement: [{ Effect: 'Allow', Action: 'execute-api:Invoke' }] },
     });
     const byHash = await authorizer(event({}, hashAuth('viewer', 'viewer-password', now() + 30)));
-    expect(byHash).toMatchObject({ principalId: '3', context: { method: 'hash' }, usageIdentifierKey: 'default-usage-key' });
+    expect(byHash).toMatchObject({
+      principalId: '3',
+      context: { method: 'hash' },
+      usageIdentifierKey: 'default-usage-key',
+    });
     const formPost = await authorizer(event({ 'content-type': 'application/x-www-form-urlencoded' }));
     expect(formPost).toMatchObject({ principalId: 'anonymous', context: { authenticated: false } });
     await expect(authorizer(event({}))).rejects.toThrow('Unauthorized');

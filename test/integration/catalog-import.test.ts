@@ -68,7 +68,9 @@ describe('catalog import', () => {
   });
 
   it('resolves references against the stored catalog and upserts', async () => {
-    const response = await postCatalog(JSON.stringify({ campaigns: [{ id: 600, advertiserId: 10 }], banners: [{ id: 601, campaignId: 600 }] }));
+    const response = await postCatalog(
+      JSON.stringify({ campaigns: [{ id: 600, advertiserId: 10 }], banners: [{ id: 601, campaignId: 600 }] }),
+    );
     expect(response.status).toBe(200);
     const items = await scanTable(ctx.service);
     expect(items.find((item) => item.PK === 'BANNER#601' && item.SK === 'ENTITY')).toMatchObject({
@@ -85,14 +87,22 @@ describe('catalog import', () => {
     const cli = ['node_modules/.bin/tsx', 'infra/local/catalog-cli.ts', file];
     const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
     const direct = await run(cli[0]!, cli.slice(1), {
-      env: { ...env, TABLE_NAME: ctx.service.dependencies.store.tableName, DYNAMODB_ENDPOINT: inject('dynamoEndpoint') },
+      env: {
+        ...env,
+        TABLE_NAME: ctx.service.dependencies.store.tableName,
+        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      },
     });
     expect(direct.stdout).toContain('"advertisers":1');
-    const viaServer = await run(cli[0]!, [...cli.slice(1), '--url', ctx.service.url], { env: { ...env, TABLE_NAME: '' } });
+    const viaServer = await run(cli[0]!, [...cli.slice(1), '--url', ctx.service.url], {
+      env: { ...env, TABLE_NAME: '' },
+    });
     expect(viaServer.stdout).toContain('"actions":1');
     expect((await scanTable(ctx.service)).some((item) => item.PK === 'ADVERTISER#700')).toBe(true);
     writeFileSync(file, JSON.stringify({ campaigns: [{ id: 701, advertiserId: 7777 }] }));
-    const refused = await run(cli[0]!, [...cli.slice(1), '--url', ctx.service.url], { env: { ...env, TABLE_NAME: '' } }).catch((error) => error);
+    const refused = await run(cli[0]!, [...cli.slice(1), '--url', ctx.service.url], {
+      env: { ...env, TABLE_NAME: '' },
+    }).catch((error) => error);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('$.campaigns[0].advertiserId');
   });

@@ -6,20 +6,36 @@ import { useTestService } from '../support/local-service';
 const ctx = useTestService();
 const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
 
-type Summary = { recordedEvents: number; unknownEntityEvents: number; deadLettered: { reason: string }[]; limitReached: { cap: string; entity: string }[]; failedMessageIds: string[] };
+type Summary = {
+  recordedEvents: number;
+  unknownEntityEvents: number;
+  deadLettered: { reason: string }[];
+  limitReached: { cap: string; entity: string }[];
+  failedMessageIds: string[];
+};
 const deliver = async (events: unknown[]): Promise<Summary> => {
   const response = await postJson(`${ctx.service.url}/_local/delivery`, events);
   expect(response.status).toBe(200);
   return (await response.json()) as Summary;
 };
 const read = async (path: string) => (await (await demo().get(path)).json()) as Record<string, number>;
-const status = async (path: string) => (await (await demo().get(path)).json()) as { deliverable: boolean; reasons: Record<string, unknown>[] };
-const flush = async () => (await (await postJson(`${ctx.service.url}/_local/flush`, {})).json()) as { applied: number; dropped: number };
+const status = async (path: string) =>
+  (await (await demo().get(path)).json()) as { deliverable: boolean; reasons: Record<string, unknown>[] };
+const flush = async () =>
+  (await (await postJson(`${ctx.service.url}/_local/flush`, {})).json()) as { applied: number; dropped: number };
 
 beforeAll(async () => {
   await importCatalog(ctx.service.url, {
-    advertisers: [{ id: 30 }, { id: 40, noConversionHoursThreshold: 24, noConversionImpressionsThreshold: 100 }, { id: 500 }],
-    campaigns: [{ id: 300, advertiserId: 30 }, { id: 400, advertiserId: 40 }, ...Array.from({ length: 5 }, (_, i) => ({ id: 501 + i, advertiserId: 500 }))],
+    advertisers: [
+      { id: 30 },
+      { id: 40, noConversionHoursThreshold: 24, noConversionImpressionsThreshold: 100 },
+      { id: 500 },
+    ],
+    campaigns: [
+      { id: 300, advertiserId: 30 },
+      { id: 400, advertiserId: 40 },
+      ...Array.from({ length: 5 }, (_, i) => ({ id: 501 + i, advertiserId: 500 })),
+    ],
     banners: [
       { id: 3000, campaignId: 300 },
       { id: 3001, campaignId: 300 },
@@ -54,7 +70,9 @@ beforeAll(async () => {
             'Manage Site and Placement Limits',
             'Campaign Per Action Limit',
             'Inventory Per Action Limit',
-            ...['Daily', 'Weekly', 'Monthly', 'Total'].flatMap((p) => ['Impressions', 'Clicks', 'Conversions', 'Opportunities'].map((m) => `${p} ${m} Limit`)),
+            ...['Daily', 'Weekly', 'Monthly', 'Total'].flatMap((p) =>
+              ['Impressions', 'Clicks', 'Conversions', 'Opportunities'].map((m) => `${p} ${m} Limit`),
+            ),
             'Daily Budget',
             'Weekly Budget',
             'Monthly Budget',
@@ -62,9 +80,13 @@ beforeAll(async () => {
           ].map((name) => [name, 'ENABLED']),
         ),
         inventoryPermissions: Object.fromEntries(
-          ['Daily', 'Weekly', 'Monthly', 'Total'].flatMap((p) => ['Requests', 'Impressions', 'Clicks', 'Conversions'].map((m) => [`${p} ${m} Limit`, 'ENABLED'])),
+          ['Daily', 'Weekly', 'Monthly', 'Total'].flatMap((p) =>
+            ['Requests', 'Impressions', 'Clicks', 'Conversions'].map((m) => [`${p} ${m} Limit`, 'ENABLED']),
+          ),
         ),
-        access: [30, 40, 500, 10, 11].map((id) => ({ type: 'ADVERTISER', id, level: 'UPDATE' })).concat([{ type: 'SITE', id: 31, level: 'UPDATE' }]),
+        access: [30, 40, 500, 10, 11]
+          .map((id) => ({ type: 'ADVERTISER', id, level: 'UPDATE' }))
+          .concat([{ type: 'SITE', id: 31, level: 'UPDATE' }]),
       },
     ],
   });
@@ -77,8 +99,22 @@ afterEach(async () => {
 describe('recording delivery', () => {
   it('counts on the banner, its campaign and advertiser, and on the placement and its site', async () => {
     await setClock(ctx.service.url, { now: '2026-11-18T10:00:00Z' });
-    for (const path of ['/rest-api/banner/3000', '/rest-api/campaign/300', '/rest-api/advertiser/30', '/rest-api/placement/310', '/rest-api/site/31'])
-      expect((await demo().post(`${path}/limits/set.do`, { totalImpressionsLimit: '1000000', totalClicksLimit: '1000000', dailyConversionsLimit: '100' })).status).toBe(200);
+    for (const path of [
+      '/rest-api/banner/3000',
+      '/rest-api/campaign/300',
+      '/rest-api/advertiser/30',
+      '/rest-api/placement/310',
+      '/rest-api/site/31',
+    ])
+      expect(
+        (
+          await demo().post(`${path}/limits/set.do`, {
+            totalImpressionsLimit: '1000000',
+            totalClicksLimit: '1000000',
+            dailyConversionsLimit: '100',
+          })
+        ).status,
+      ).toBe(200);
     await demo().post('/rest-api/site/31/limits/update.do', { totalRequestsLimit: '1000' });
     const summary = await deliver([
       { kind: 'impression', bannerId: 3000, placementId: 310, count: 5 },
@@ -86,10 +122,20 @@ describe('recording delivery', () => {
       { kind: 'conversion', bannerId: 3000, actionId: 7 },
       { kind: 'request', placementId: 310, count: 4 },
     ]);
-    expect(summary).toMatchObject({ recordedEvents: 4, unknownEntityEvents: 0, deadLettered: [], failedMessageIds: [] });
+    expect(summary).toMatchObject({
+      recordedEvents: 4,
+      unknownEntityEvents: 0,
+      deadLettered: [],
+      failedMessageIds: [],
+    });
     for (const path of ['/rest-api/banner/3000', '/rest-api/campaign/300', '/rest-api/advertiser/30'])
-      expect(await read(`${path}/limits.do`), path).toMatchObject({ totalImpressions: 5, totalClicks: 1, dailyConversions: 1 });
-    for (const path of ['/rest-api/placement/310', '/rest-api/site/31']) expect(await read(`${path}/limits.do`), path).toMatchObject({ totalImpressions: 5, totalClicks: 1 });
+      expect(await read(`${path}/limits.do`), path).toMatchObject({
+        totalImpressions: 5,
+        totalClicks: 1,
+        dailyConversions: 1,
+      });
+    for (const path of ['/rest-api/placement/310', '/rest-api/site/31'])
+      expect(await read(`${path}/limits.do`), path).toMatchObject({ totalImpressions: 5, totalClicks: 1 });
     expect(await read('/rest-api/site/31/limits.do')).toMatchObject({ totalRequests: 4 });
   });
 
@@ -97,7 +143,9 @@ describe('recording delivery', () => {
     await setClock(ctx.service.url, { now: '2026-11-18T10:00:00Z' });
     await demo().post('/rest-api/per-action/add/limit/CAMPAIGN/300.do', { actionId: '7', dailyConversionsLimit: '3' });
     await deliver([{ kind: 'conversion', bannerId: 3000, actionId: 7, count: 2 }]);
-    const list = (await (await demo().get('/rest-api/per-action/limits/CAMPAIGN/300.do')).json()) as { actionLimits: Record<string, number>[] };
+    const list = (await (await demo().get('/rest-api/per-action/limits/CAMPAIGN/300.do')).json()) as {
+      actionLimits: Record<string, number>[];
+    };
     expect(list.actionLimits[0]).toMatchObject({ actionId: 7, dailyConversions: 3, totalConversions: 3 });
   });
 
@@ -110,23 +158,50 @@ describe('recording delivery', () => {
   });
 
   it('rolls daily, ISO-weekly and monthly counters over, keeping the total', async () => {
-    await demo().post('/rest-api/campaign/400/limits/set.do', { dailyClicksLimit: '100', weeklyClicksLimit: '1000', monthlyClicksLimit: '10000', totalClicksLimit: '100000' });
+    await demo().post('/rest-api/campaign/400/limits/set.do', {
+      dailyClicksLimit: '100',
+      weeklyClicksLimit: '1000',
+      monthlyClicksLimit: '10000',
+      totalClicksLimit: '100000',
+    });
     await setClock(ctx.service.url, { now: '2026-11-29T23:30:00Z' }); // Sunday, ISO week 48
     await deliver([{ kind: 'click', bannerId: 4000, count: 7 }]);
-    expect(await read('/rest-api/campaign/400/limits.do')).toMatchObject({ dailyClicks: 7, weeklyClicks: 7, monthlyClicks: 7, totalClicks: 7 });
+    expect(await read('/rest-api/campaign/400/limits.do')).toMatchObject({
+      dailyClicks: 7,
+      weeklyClicks: 7,
+      monthlyClicks: 7,
+      totalClicks: 7,
+    });
     await setClock(ctx.service.url, { now: '2026-11-30T00:30:00Z' }); // Monday, week 49, still November
-    expect(await read('/rest-api/campaign/400/limits.do')).toMatchObject({ dailyClicks: 0, weeklyClicks: 0, monthlyClicks: 7, totalClicks: 7 });
+    expect(await read('/rest-api/campaign/400/limits.do')).toMatchObject({
+      dailyClicks: 0,
+      weeklyClicks: 0,
+      monthlyClicks: 7,
+      totalClicks: 7,
+    });
     await deliver([{ kind: 'click', bannerId: 4000, count: 2 }]);
     await setClock(ctx.service.url, { now: '2026-12-01T00:00:00Z' }); // Tuesday, same week, new month
-    expect(await read('/rest-api/campaign/400/limits.do')).toMatchObject({ dailyClicks: 0, weeklyClicks: 2, monthlyClicks: 0, totalClicks: 9 });
+    expect(await read('/rest-api/campaign/400/limits.do')).toMatchObject({
+      dailyClicks: 0,
+      weeklyClicks: 2,
+      monthlyClicks: 0,
+      totalClicks: 9,
+    });
   });
 
   it('sends a poison message to the dead-letter queue while the rest of its batch lands', async () => {
     const before = (await read('/rest-api/banner/3000/limits.do')).totalClicks!;
-    const summary = await deliver([{ kind: 'click', bannerId: 3000 }, { kind: 'clik', bannerId: 3000 }, { kind: 'click', bannerId: 3000, count: 2 }, { kind: 'click', bannerId: 987654 }]);
+    const summary = await deliver([
+      { kind: 'click', bannerId: 3000 },
+      { kind: 'clik', bannerId: 3000 },
+      { kind: 'click', bannerId: 3000, count: 2 },
+      { kind: 'click', bannerId: 987654 },
+    ]);
     expect(summary.deadLettered).toEqual([{ messageId: expect.any(String), reason: expect.stringContaining('kind') }]);
     expect(summary).toMatchObject({ recordedEvents: 2, unknownEntityEvents: 1, failedMessageIds: [] });
-    expect(ctx.service.deadLetters.messages.at(-1)).toMatchObject({ body: JSON.stringify({ kind: 'clik', bannerId: 3000 }) });
+    expect(ctx.service.deadLetters.messages.at(-1)).toMatchObject({
+      body: JSON.stringify({ kind: 'clik', bannerId: 3000 }),
+    });
     expect((await read('/rest-api/banner/3000/limits.do')).totalClicks).toBe(before + 3);
   });
 
@@ -134,7 +209,11 @@ describe('recording delivery', () => {
     const { store } = ctx.service.dependencies;
     const send = vi.spyOn(store.client, 'send');
     try {
-      const events = Array.from({ length: 10_000 }, (_, i) => ({ kind: 'impression', bannerId: 5001 + (i % 50), revenue: '0.002' }));
+      const events = Array.from({ length: 10_000 }, (_, i) => ({
+        kind: 'impression',
+        bannerId: 5001 + (i % 50),
+        revenue: '0.002',
+      }));
       const summary = await deliver(events);
       expect(summary.recordedEvents).toBe(10_000);
       const updates = send.mock.calls.filter(([command]) => command instanceof UpdateCommand).length;
@@ -155,7 +234,9 @@ describe('LimitReached', () => {
     const before = ((await (await fetch(`${ctx.service.url}/_local/events`)).json()) as unknown[]).length;
     const clicks = (await read('/rest-api/campaign/300/limits.do')).totalClicks!;
     const first = await deliver([{ kind: 'click', bannerId: 3000, count: 20 - clicks }]);
-    expect(first.limitReached).toEqual([expect.objectContaining({ entity: 'CAMPAIGN#300', cap: 'totalClicksLimit', capValue: 20, counter: 20 })]);
+    expect(first.limitReached).toEqual([
+      expect.objectContaining({ entity: 'CAMPAIGN#300', cap: 'totalClicksLimit', capValue: 20, counter: 20 }),
+    ]);
     const second = await deliver([{ kind: 'click', bannerId: 3000 }]);
     expect(second.limitReached).toEqual([]);
     const published = (await (await fetch(`${ctx.service.url}/_local/events`)).json()) as { cap: string }[];
@@ -167,10 +248,15 @@ describe('queued resets', () => {
   it('change nothing until the flush, then zero the named counters', async () => {
     await setClock(ctx.service.url, { now: '2026-12-02T08:00:00Z' });
     await demo().post('/rest-api/banner/3001/limits/update.do', { totalImpressionsLimit: '100000' });
-    await deliver([{ kind: 'impression', bannerId: 3001, count: 3, revenue: '0.5' }, { kind: 'click', bannerId: 3001, count: 2 }]);
+    await deliver([
+      { kind: 'impression', bannerId: 3001, count: 3, revenue: '0.5' },
+      { kind: 'click', bannerId: 3001, count: 2 },
+    ]);
     const before = await read('/rest-api/banner/3001/limits.do');
     expect(before.totalImpressions).toBeGreaterThan(0);
-    expect((await demo().post('/rest-api/banner/3001/limits/reset.do', { limitCounters: 'TOTAL_IMPRESSIONS' })).status).toBe(200);
+    expect(
+      (await demo().post('/rest-api/banner/3001/limits/reset.do', { limitCounters: 'TOTAL_IMPRESSIONS' })).status,
+    ).toBe(200);
     expect(await read('/rest-api/banner/3001/limits.do')).toEqual(before);
     expect(await flush()).toMatchObject({ applied: 1, dropped: 0 });
     const after = await read('/rest-api/banner/3001/limits.do');
@@ -180,17 +266,28 @@ describe('queued resets', () => {
   it('tell ALL_LIMITS, ALL_ACTION_LIMITS and ALL apart', async () => {
     await setClock(ctx.service.url, { now: '2026-12-02T08:00:00Z' });
     const perAction = async () =>
-      ((await (await demo().get('/rest-api/per-action/limits/CAMPAIGN/300.do')).json()) as { actionLimits: Record<string, number>[] }).actionLimits[0]!;
+      (
+        (await (await demo().get('/rest-api/per-action/limits/CAMPAIGN/300.do')).json()) as {
+          actionLimits: Record<string, number>[];
+        }
+      ).actionLimits[0]!;
     await deliver([{ kind: 'conversion', bannerId: 3000, actionId: 7 }]);
     expect((await perAction()).dailyConversions).toBeGreaterThan(0);
     await demo().post('/rest-api/campaign/300/limits/reset.do', { limitCounters: 'ALL_LIMITS' });
     await flush();
-    expect(await read('/rest-api/campaign/300/limits.do')).toMatchObject({ totalClicks: 0, totalImpressions: 0, dailyConversions: 0 });
+    expect(await read('/rest-api/campaign/300/limits.do')).toMatchObject({
+      totalClicks: 0,
+      totalImpressions: 0,
+      dailyConversions: 0,
+    });
     expect((await perAction()).dailyConversions).toBeGreaterThan(0);
     await demo().post('/rest-api/campaign/300/limits/reset.do', { limitCounters: 'ALL_ACTION_LIMITS' });
     await flush();
     expect(await perAction()).toMatchObject({ dailyConversions: 0, totalConversions: 0 });
-    await deliver([{ kind: 'conversion', bannerId: 3000, actionId: 7 }, { kind: 'click', bannerId: 3000 }]);
+    await deliver([
+      { kind: 'conversion', bannerId: 3000, actionId: 7 },
+      { kind: 'click', bannerId: 3000 },
+    ]);
     await demo().post('/rest-api/campaign/300/limits/reset.do', { limitCounters: 'ALL' });
     await flush();
     expect(await read('/rest-api/campaign/300/limits.do')).toMatchObject({ totalClicks: 0, dailyConversions: 0 });
@@ -224,7 +321,11 @@ describe('failures', () => {
   it('have every valid message of a batch delivered again when a counter write fails', async () => {
     const update = vi.spyOn(ctx.service.dependencies.store, 'update').mockRejectedValue(new Error('throttled'));
     try {
-      const summary = await deliver([{ kind: 'click', bannerId: 3000 }, { kind: 'click', bannerId: 3001 }, 'not an event']);
+      const summary = await deliver([
+        { kind: 'click', bannerId: 3000 },
+        { kind: 'click', bannerId: 3001 },
+        'not an event',
+      ]);
       expect(summary.failedMessageIds).toHaveLength(2);
       expect(summary.deadLettered).toHaveLength(1);
     } finally {
@@ -250,7 +351,8 @@ describe('GET /rest-api/{level}/{id}/limits/status.do', () => {
   it('stops for no conversions only when both thresholds are crossed', async () => {
     await setClock(ctx.service.url, { now: '2026-12-03T00:00:00Z' });
     await deliver([{ kind: 'impression', bannerId: 4000, count: 150 }]);
-    const reasons = async () => (await status('/rest-api/advertiser/40/limits/status.do')).reasons.map((reason) => reason.field);
+    const reasons = async () =>
+      (await status('/rest-api/advertiser/40/limits/status.do')).reasons.map((reason) => reason.field);
     expect(await reasons()).not.toContain('noConversion');
     await setClock(ctx.service.url, { now: '2026-12-04T00:00:00Z' });
     expect(await reasons()).toContain('noConversion');
@@ -263,15 +365,28 @@ describe('GET /rest-api/{level}/{id}/limits/status.do', () => {
     await demo().post('/rest-api/banner/4000/limits/set.do', { dailyImpressionsLimit: '100', evenPacing: 'true' });
     await deliver([{ kind: 'impression', bannerId: 4000, count: 25 }]);
     expect((await status('/rest-api/banner/4000/limits/status.do')).reasons).toContainEqual(
-      expect.objectContaining({ entity: 'BANNER#4000', field: 'dailyImpressionsLimit', evenPacing: true, pacedAllowance: 25 }),
+      expect.objectContaining({
+        entity: 'BANNER#4000',
+        field: 'dailyImpressionsLimit',
+        evenPacing: true,
+        pacedAllowance: 25,
+      }),
     );
     await setClock(ctx.service.url, { now: '2026-12-05T12:00:00Z' });
-    expect((await status('/rest-api/banner/4000/limits/status.do')).reasons.filter((reason) => reason.entity === 'BANNER#4000')).toEqual([]);
+    expect(
+      (await status('/rest-api/banner/4000/limits/status.do')).reasons.filter(
+        (reason) => reason.entity === 'BANNER#4000',
+      ),
+    ).toEqual([]);
   });
 
-  it('follows the read\'s access and permission rules', async () => {
-    expect((await apiClient(ctx.service.url, 'alice-key-0001').get('/rest-api/banner/3000/limits/status.do')).status).toBe(403);
-    expect((await apiClient(ctx.service.url, 'counter-key-000001').get('/rest-api/banner/3000/limits/status.do')).status).toBe(403);
+  it("follows the read's access and permission rules", async () => {
+    expect(
+      (await apiClient(ctx.service.url, 'alice-key-0001').get('/rest-api/banner/3000/limits/status.do')).status,
+    ).toBe(403);
+    expect(
+      (await apiClient(ctx.service.url, 'counter-key-000001').get('/rest-api/banner/3000/limits/status.do')).status,
+    ).toBe(403);
     expect((await demo().get('/rest-api/banner/424242/limits/status.do')).status).toBe(404);
   });
 });

@@ -36,10 +36,28 @@ describe.each(LEVELS)('limits of a $level', ({ level, id, deleted, idField, side
   });
 
   it('creates with set.do, merges with update.do, and lists counters and unknown parameters as ignored', async () => {
-    const set = await api().post(`${base}/limits/set.do`, { dailyClicksLimit: '5', totalImpressionsLimit: '1000', evenPacing: 'true' });
+    const set = await api().post(`${base}/limits/set.do`, {
+      dailyClicksLimit: '5',
+      totalImpressionsLimit: '1000',
+      evenPacing: 'true',
+    });
     expect(set.status).toBe(200);
-    expect(await set.json()).toMatchObject({ success: true, [idField]: id, limitsSet: true, dailyClicksLimit: 5, dailyClicks: 0, totalImpressionsLimit: 1000, totalImpressions: 0, evenPacing: true });
-    const update = await api().post(`${base}/limits/update.do`, { weeklyClicksLimit: '50', dailyClicks: '3', totalImpressions: '9', colour: 'red' });
+    expect(await set.json()).toMatchObject({
+      success: true,
+      [idField]: id,
+      limitsSet: true,
+      dailyClicksLimit: 5,
+      dailyClicks: 0,
+      totalImpressionsLimit: 1000,
+      totalImpressions: 0,
+      evenPacing: true,
+    });
+    const update = await api().post(`${base}/limits/update.do`, {
+      weeklyClicksLimit: '50',
+      dailyClicks: '3',
+      totalImpressions: '9',
+      colour: 'red',
+    });
     expect(update.status).toBe(200);
     const body = (await update.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
@@ -49,7 +67,11 @@ describe.each(LEVELS)('limits of a $level', ({ level, id, deleted, idField, side
       evenPacing: true,
       dailyClicks: 0,
       ignoredFields: ['dailyClicks', 'totalImpressions', 'colour'],
-      ignoredFieldReasons: { dailyClicks: expect.stringContaining('read-only'), totalImpressions: expect.stringContaining('read-only'), colour: 'unknown parameter' },
+      ignoredFieldReasons: {
+        dailyClicks: expect.stringContaining('read-only'),
+        totalImpressions: expect.stringContaining('read-only'),
+        colour: 'unknown parameter',
+      },
     });
     const read = await (await api().get(`${base}/limits.do`)).json();
     expect(read).toEqual({
@@ -71,17 +93,30 @@ describe.each(LEVELS)('limits of a $level', ({ level, id, deleted, idField, side
     const before = await partitionItems(pk);
     const response = await api().post(`${base}/limits/update.do`, { dailyClicksLimit: '51', evenPacing: 'false' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, errors: { dailyClicksLimit: expect.stringContaining('weeklyClicksLimit') } });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      errors: { dailyClicksLimit: expect.stringContaining('weeklyClicksLimit') },
+    });
     expect(await partitionItems(pk)).toEqual(before);
   });
 
   it(`queues a reset without touching the counters${side === 'demand' ? ', accepting request counter names' : ''}`, async () => {
     const queued = ctx.service.resetQueue.size;
-    const response = await api().post(`${base}/limits/reset.do`, { limitCounters: ['DAILY_CLICKS,TOTAL_IMPRESSIONS', 'TOTAL_REQUESTS'] });
+    const response = await api().post(`${base}/limits/reset.do`, {
+      limitCounters: ['DAILY_CLICKS,TOTAL_IMPRESSIONS', 'TOTAL_REQUESTS'],
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ success: true, limitCounters: ['DAILY_CLICKS', 'TOTAL_IMPRESSIONS', 'TOTAL_REQUESTS'] });
+    expect(await response.json()).toMatchObject({
+      success: true,
+      limitCounters: ['DAILY_CLICKS', 'TOTAL_IMPRESSIONS', 'TOTAL_REQUESTS'],
+    });
     expect(ctx.service.resetQueue.size).toBe(queued + 1);
-    for (const bad of [{}, { limitCounters: '' }, { limitCounters: 'daily_clicks' }, { limitCounters: 'DAILY_CLICKS,NOPE' }] as Record<string, string>[]) {
+    for (const bad of [
+      {},
+      { limitCounters: '' },
+      { limitCounters: 'daily_clicks' },
+      { limitCounters: 'DAILY_CLICKS,NOPE' },
+    ] as Record<string, string>[]) {
       const refused = await api().post(`${base}/limits/reset.do`, bad);
       expect(refused.status, JSON.stringify(bad)).toBe(400);
       expect(await refused.json()).toMatchObject({ errors: { limitCounters: expect.any(String) } });

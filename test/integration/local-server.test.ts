@@ -21,7 +21,10 @@ describe('local API Gateway', () => {
     const response = await fetch(`${ctx.service.url}/rest-api/nothing/here.do`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await response.json()).toMatchObject({ success: false, message: expect.stringContaining('/rest-api/nothing/here.do') });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('/rest-api/nothing/here.do'),
+    });
   });
 
   it('answers a wrong method on a known path with 405 and Allow', async () => {
@@ -56,25 +59,32 @@ describe('local API Gateway', () => {
     expect((await fetch(`${ctx.service.url}/_local/health`, { method: 'DELETE' })).status).toBe(405);
   });
 
-  it.each(ROUTES.map((route) => [route.method, route.path] as const))('routes %s %s to its built operation', async (method, path) => {
-    const response = await fetch(`${ctx.service.url}${concretePath(path)}`, {
-      method,
-      redirect: 'manual',
-      headers: { 'X-Api-Key': 'demo-key-0001' },
-    });
-    expect(response.status).not.toBe(405);
-    expect(response.status).not.toBe(401);
-    const text = await response.text();
-    // every operation is built and answers for itself: never the router's 404, never a 5xx (501 included)
-    expect(text).not.toContain('No route for');
-    expect(response.status).toBeLessThan(500);
-  });
+  it.each(ROUTES.map((route) => [route.method, route.path] as const))(
+    'routes %s %s to its built operation',
+    async (method, path) => {
+      const response = await fetch(`${ctx.service.url}${concretePath(path)}`, {
+        method,
+        redirect: 'manual',
+        headers: { 'X-Api-Key': 'demo-key-0001' },
+      });
+      expect(response.status).not.toBe(405);
+      expect(response.status).not.toBe(401);
+      const text = await response.text();
+      // every operation is built and answers for itself: never the router's 404, never a 5xx (501 included)
+      expect(text).not.toContain('No route for');
+      expect(response.status).toBeLessThan(500);
+    },
+  );
 });
 
 describe('local clock', () => {
   it('is fixed, moved and released through /_local/clock', async () => {
     const post = (body: unknown) =>
-      fetch(`${ctx.service.url}/_local/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${ctx.service.url}/_local/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect(await (await post({ now: '2026-11-22T10:00:00Z' })).json()).toEqual({ now: '2026-11-22T10:00:00.000Z' });
     expect(await (await post({ advanceSeconds: 61 })).json()).toEqual({ now: '2026-11-22T10:01:01.000Z' });
     expect(await (await fetch(`${ctx.service.url}/_local/clock`)).json()).toEqual({ now: '2026-11-22T10:01:01.000Z' });

@@ -24,7 +24,9 @@ describe('logs', () => {
   it('never carry passwords, tokens, hashes, API keys or session ids, even when something fails', async () => {
     const base = ctx.service.url;
     const secrets: string[] = ['demo-password', 'demo-key-0001', 'wrong-password-123'];
-    const token = (await (await postForm(`${base}/rest-api/auth/token.do`, { username: 'demo', password: 'demo-password' })).json()) as {
+    const token = (await (
+      await postForm(`${base}/rest-api/auth/token.do`, { username: 'demo', password: 'demo-password' })
+    ).json()) as {
       authToken: string;
     };
     secrets.push(token.authToken);

@@ -15,7 +15,10 @@ interface Started {
 }
 
 const start = (args: string[], env: NodeJS.ProcessEnv = process.env): Started => {
-  const child = spawn(TSX, [MAIN, ...args], { env: { ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [MAIN, ...args], {
+    env: { ...env, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -8,12 +8,21 @@ describe('the API reference', () => {
   it('serves an OpenAPI 3.1 document holding every route of the route table, and nothing else', async () => {
     const response = await fetch(`${ctx.service.url}/rest-api/openapi.json`);
     expect(response.status).toBe(200);
-    const document = (await response.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { security: unknown[] }>> };
+    const document = (await response.json()) as {
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { security: unknown[] }>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers[0]!.url).toBe(ctx.service.url);
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(operations.sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
-    for (const route of ROUTES) expect(document.paths[route.path]![route.method.toLowerCase()]!.security.length > 0, route.path).toBe(route.authenticated);
+    for (const route of ROUTES)
+      expect(document.paths[route.path]![route.method.toLowerCase()]!.security.length > 0, route.path).toBe(
+        route.authenticated,
+      );
   });
 
   it('describes every cap of the grids with its bounds', async () => {
@@ -29,7 +38,9 @@ describe('the API reference', () => {
     const supply = formOf('/rest-api/site/{siteId}/limits/set.do');
     expect(supply.dailyRequestsLimit).toMatchObject({ maximum: 4_000_000_000 });
     expect(supply).not.toHaveProperty('dailyBudgetLimit');
-    expect(formOf('/rest-api/campaign/{campaignId}/limits/set.do').totalBudgetLimit).toMatchObject({ maximum: 9_999_999_999.999 });
+    expect(formOf('/rest-api/campaign/{campaignId}/limits/set.do').totalBudgetLimit).toMatchObject({
+      maximum: 9_999_999_999.999,
+    });
   });
 
   it('renders a static reference page at /docs', async () => {

@@ -9,10 +9,15 @@ const viewer = () => apiClient(ctx.service.url, 'viewer-key-0001');
 const publisher = () => apiClient(ctx.service.url, 'publisher-key-0001');
 const campaignOnly = () => apiClient(ctx.service.url, 'campaign-only-key1');
 
-const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> });
+const json = async (response: Response) => ({
+  status: response.status,
+  body: (await response.json()) as Record<string, unknown>,
+});
 const list = (type: string, id: number) => demo().get(`/rest-api/per-action/limits/${type}/${id}.do`);
-const add = (type: string, id: number, fields: Record<string, string>, client = demo()) => client.post(`/rest-api/per-action/add/limit/${type}/${id}.do`, fields);
-const update = (type: string, id: number, fields: Record<string, string>, client = demo()) => client.post(`/rest-api/per-action/update/limit/${type}/${id}.do`, fields);
+const add = (type: string, id: number, fields: Record<string, string>, client = demo()) =>
+  client.post(`/rest-api/per-action/add/limit/${type}/${id}.do`, fields);
+const update = (type: string, id: number, fields: Record<string, string>, client = demo()) =>
+  client.post(`/rest-api/per-action/update/limit/${type}/${id}.do`, fields);
 
 beforeAll(async () => {
   await importCatalog(ctx.service.url, {
@@ -31,19 +36,37 @@ beforeAll(async () => {
 
 describe('per-action limits', () => {
   it('lists none at first, with the switch on demand types only', async () => {
-    expect((await json(await list('CAMPAIGN', 100))).body).toEqual({ success: true, actionLimits: [], actionLimitsEnabled: false });
+    expect((await json(await list('CAMPAIGN', 100))).body).toEqual({
+      success: true,
+      actionLimits: [],
+      actionLimitsEnabled: false,
+    });
     expect((await json(await list('SITE', 20))).body).toEqual({ success: true, actionLimits: [] });
   });
 
   it('adds a limit, switching the entity on, and lists it with its action and four figures', async () => {
     const { status, body } = await json(await add('CAMPAIGN', 100, { actionId: '7', dailyConversionsLimit: '5' }));
     expect(status).toBe(200);
-    expect(body).toMatchObject({ success: true, actionLimitsEnabled: true, actionLimit: { entityId: 100, actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 0 } });
+    expect(body).toMatchObject({
+      success: true,
+      actionLimitsEnabled: true,
+      actionLimit: { entityId: 100, actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 0 },
+    });
     const listed = (await json(await list('CAMPAIGN', 100))).body;
     expect(listed).toEqual({
       success: true,
       actionLimitsEnabled: true,
-      actionLimits: [{ id: expect.any(Number), entityId: 100, actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 0, dailyConversions: 0, totalConversions: 0 }],
+      actionLimits: [
+        {
+          id: expect.any(Number),
+          entityId: 100,
+          actionId: 7,
+          dailyConversionsLimit: 5,
+          totalConversionsLimit: 0,
+          dailyConversions: 0,
+          totalConversions: 0,
+        },
+      ],
     });
   });
 
@@ -72,7 +95,9 @@ describe('per-action limits', () => {
   });
 
   it('updates an existing limit only, and answers 404 naming entity and action otherwise', async () => {
-    expect((await json(await update('CAMPAIGN', 100, { actionId: '7', dailyConversionsLimit: '4' }))).body.actionLimit).toMatchObject({
+    expect(
+      (await json(await update('CAMPAIGN', 100, { actionId: '7', dailyConversionsLimit: '4' }))).body.actionLimit,
+    ).toMatchObject({
       dailyConversionsLimit: 4,
       totalConversionsLimit: 50,
     });
@@ -120,25 +145,45 @@ describe('per-action limits', () => {
       expect(await response.json()).toMatchObject({ success: false, permissionDenied: true });
     }
     const denied = await json(await viewer().get('/rest-api/per-action/limits/CAMPAIGN/100.do'));
-    expect(denied.body).toMatchObject({ success: false, permissionDenied: true, permission: 'Campaign Per Action Limit' });
+    expect(denied.body).toMatchObject({
+      success: false,
+      permissionDenied: true,
+      permission: 'Campaign Per Action Limit',
+    });
   });
 
   it('uses the inventory permission on sites and placements, where limits need no switch', async () => {
-    const { status, body } = await json(await add('PLACEMENT', 200, { actionId: '9', dailyConversionsLimit: '3' }, publisher()));
+    const { status, body } = await json(
+      await add('PLACEMENT', 200, { actionId: '9', dailyConversionsLimit: '3' }, publisher()),
+    );
     expect(status).toBe(200);
     expect(body).not.toHaveProperty('actionLimitsEnabled');
   });
 
-  it('deletes by record id all or nothing, naming an id that is not the entity\'s', async () => {
+  it("deletes by record id all or nothing, naming an id that is not the entity's", async () => {
     await add('CAMPAIGN', 100, { actionId: '8', dailyConversionsLimit: '2' });
-    const own = ((await json(await list('CAMPAIGN', 100))).body.actionLimits as { id: number }[]).map((limit) => limit.id);
-    const foreign = ((await json(await demo().get('/rest-api/per-action/limits/BANNER/1000.do'))).body.actionLimits as { id: number }[])[0]!.id;
-    const refused = await json(await demo().post('/rest-api/per-action/delete.do', { type: 'CAMPAIGN', entityId: '100', ids: [...own, foreign].join(',') }));
+    const own = ((await json(await list('CAMPAIGN', 100))).body.actionLimits as { id: number }[]).map(
+      (limit) => limit.id,
+    );
+    const foreign = (
+      (await json(await demo().get('/rest-api/per-action/limits/BANNER/1000.do'))).body.actionLimits as { id: number }[]
+    )[0]!.id;
+    const refused = await json(
+      await demo().post('/rest-api/per-action/delete.do', {
+        type: 'CAMPAIGN',
+        entityId: '100',
+        ids: [...own, foreign].join(','),
+      }),
+    );
     expect(refused.status).toBe(404);
     expect(refused.body.message).toContain(String(foreign));
     expect(((await json(await list('CAMPAIGN', 100))).body.actionLimits as unknown[]).length).toBe(2);
-    expect((await demo().post('/rest-api/per-action/delete.do', { type: 'CAMPAIGN', entityId: '100' })).status).toBe(400);
-    const deleted = await json(await demo().post('/rest-api/per-action/delete.do', { type: 'CAMPAIGN', entityId: '100', ids: own.map(String) }));
+    expect((await demo().post('/rest-api/per-action/delete.do', { type: 'CAMPAIGN', entityId: '100' })).status).toBe(
+      400,
+    );
+    const deleted = await json(
+      await demo().post('/rest-api/per-action/delete.do', { type: 'CAMPAIGN', entityId: '100', ids: own.map(String) }),
+    );
     expect(deleted.status).toBe(200);
     expect(((await json(await list('CAMPAIGN', 100))).body.actionLimits as unknown[]).length).toBe(0);
   });
@@ -148,7 +193,11 @@ describe('per-action limits', () => {
     await add('CAMPAIGN', 100, { actionId: '9', dailyConversionsLimit: '2' });
     const off = await json(await demo().post('/rest-api/per-action/limits/CAMPAIGN/100/disable.do'));
     expect(off).toEqual({ status: 200, body: { success: true, entityId: 100, actionLimitsEnabled: false } });
-    expect((await json(await list('CAMPAIGN', 100))).body).toEqual({ success: true, actionLimits: [], actionLimitsEnabled: false });
+    expect((await json(await list('CAMPAIGN', 100))).body).toEqual({
+      success: true,
+      actionLimits: [],
+      actionLimitsEnabled: false,
+    });
     const on = await json(await alice().post('/rest-api/per-action/limits/CAMPAIGN/100/enable.do'));
     expect(on.body).toMatchObject({ actionLimitsEnabled: true });
     expect((await json(await list('CAMPAIGN', 100))).body).toMatchObject({ actionLimitsEnabled: true });
@@ -163,18 +212,27 @@ describe('per-action limits', () => {
     expect(owner.status).toBe(403);
     expect(owner.body.message).toContain('advertiser 10');
     expect((await campaignOnly().get('/rest-api/per-action/limits/CAMPAIGN/100.do')).status).toBe(200);
-    const capping = await json(await apiClient(ctx.service.url, 'viewer-key-0001').post('/rest-api/per-action/limits/CAMPAIGN/100/enable.do'));
+    const capping = await json(
+      await apiClient(ctx.service.url, 'viewer-key-0001').post('/rest-api/per-action/limits/CAMPAIGN/100/enable.do'),
+    );
     expect(capping.status).toBe(403);
   });
 
   it('keeps one record per (entity, action) under 20 concurrent adds, with unique record ids overall', async () => {
     const statuses = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => add('ADVERTISER', 10, { actionId: '9', dailyConversionsLimit: String(index + 1) }).then((r) => r.status)),
+      Array.from({ length: 20 }, (_, index) =>
+        add('ADVERTISER', 10, { actionId: '9', dailyConversionsLimit: String(index + 1) }).then((r) => r.status),
+      ),
     );
     expect(statuses).toEqual(statuses.map(() => 200));
-    const limits = (await json(await demo().get('/rest-api/per-action/limits/ADVERTISER/10.do'))).body.actionLimits as { id: number; actionId: number }[];
+    const limits = (await json(await demo().get('/rest-api/per-action/limits/ADVERTISER/10.do'))).body.actionLimits as {
+      id: number;
+      actionId: number;
+    }[];
     expect(limits.filter((limit) => limit.actionId === 9)).toHaveLength(1);
-    const ids = (await scanTable(ctx.service)).filter((item) => String(item.SK).startsWith('ACTION#')).map((item) => item.id);
+    const ids = (await scanTable(ctx.service))
+      .filter((item) => String(item.SK).startsWith('ACTION#'))
+      .map((item) => item.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMAND_CAP_PERMISSIONS, GENERAL_PERMISSIONS, INVENTORY_CAP_PERMISSIONS, type PermissionLevel } from '../../shared/domain/permissions';
+import {
+  DEMAND_CAP_PERMISSIONS,
+  GENERAL_PERMISSIONS,
+  INVENTORY_CAP_PERMISSIONS,
+  type PermissionLevel,
+} from '../../shared/domain/permissions';
 import { ROUTES, type Operation, type Route } from '../../shared/api/route-table';
 import { apiClient, hashAuth, importCatalog } from '../support/http';
 import { useTestService } from '../support/local-service';
@@ -20,19 +25,57 @@ let perActionRecordId = 0;
 beforeAll(async () => {
   await importCatalog(ctx.service.url, {
     users: [
-      { id: 101, username: 'no-share', password: 'no-share-password', apiKeys: ['matrix-no-share-01'], ...everything('ENABLED'), access: [] },
-      { id: 102, username: 'read-only', password: 'read-only-password', apiKeys: ['matrix-readonly-01'], ...everything('READONLY'), access: shares },
-      { id: 103, username: 'disabled', password: 'disabled-password', apiKeys: ['matrix-disabled-01'], ...everything('DISABLED'), access: shares },
+      {
+        id: 101,
+        username: 'no-share',
+        password: 'no-share-password',
+        apiKeys: ['matrix-no-share-01'],
+        ...everything('ENABLED'),
+        access: [],
+      },
+      {
+        id: 102,
+        username: 'read-only',
+        password: 'read-only-password',
+        apiKeys: ['matrix-readonly-01'],
+        ...everything('READONLY'),
+        access: shares,
+      },
+      {
+        id: 103,
+        username: 'disabled',
+        password: 'disabled-password',
+        apiKeys: ['matrix-disabled-01'],
+        ...everything('DISABLED'),
+        access: shares,
+      },
     ],
   });
   const demo = apiClient(ctx.service.url, 'demo-key-0001');
-  for (const path of ['/rest-api/advertiser/10', '/rest-api/campaign/100', '/rest-api/banner/1000', '/rest-api/site/20', '/rest-api/placement/200'])
+  for (const path of [
+    '/rest-api/advertiser/10',
+    '/rest-api/campaign/100',
+    '/rest-api/banner/1000',
+    '/rest-api/site/20',
+    '/rest-api/placement/200',
+  ])
     expect((await demo.post(`${path}/limits/set.do`, { dailyClicksLimit: '10' })).status).toBe(200);
-  const added = (await (await demo.post('/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '3' })).json()) as { actionLimit: { id: number } };
+  const added = (await (
+    await demo.post('/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '3' })
+  ).json()) as { actionLimit: { id: number } };
   perActionRecordId = added.actionLimit.id;
 });
 
-const ENTITY_ID: Record<string, string> = { advertiserId: '10', campaignId: '100', bannerId: '1000', siteId: '20', placementId: '200', entityId: '100', type: 'CAMPAIGN', authToken: 'f'.repeat(32) };
+const ENTITY_ID: Record<string, string> = {
+  advertiserId: '10',
+  campaignId: '100',
+  bannerId: '1000',
+  siteId: '20',
+  placementId: '200',
+  entityId: '100',
+  type: 'CAMPAIGN',
+  authToken: 'f'.repeat(32),
+};
 
 /** One concrete request per route, meaningful for a caller with full rights. */
 const requestOf = (route: Route): { path: string; query?: Record<string, string>; form?: Record<string, string> } => {
@@ -47,16 +90,38 @@ const requestOf = (route: Route): { path: string; query?: Record<string, string>
     'auth.token': {},
     'auth.resetPassword': {},
   };
-  const queries: Partial<Record<Operation, Record<string, string>>> = { 'limits.bulkCampaigns': { campaignIds: '100' }, 'limits.bulkBanners': { bannerIds: '1000' } };
+  const queries: Partial<Record<Operation, Record<string, string>>> = {
+    'limits.bulkCampaigns': { campaignIds: '100' },
+    'limits.bulkBanners': { bannerIds: '1000' },
+  };
   return { path, form: forms[route.operation], query: queries[route.operation] };
 };
 
-const READS: ReadonlySet<Operation> = new Set(['limits.read', 'limits.status', 'limits.bulkCampaigns', 'limits.bulkBanners', 'perAction.list']);
+const READS: ReadonlySet<Operation> = new Set([
+  'limits.read',
+  'limits.status',
+  'limits.bulkCampaigns',
+  'limits.bulkBanners',
+  'perAction.list',
+]);
 /** What the public auth routes answer to these bodies, whoever calls. */
-const AUTH_ANSWERS: Partial<Record<Operation, number>> = { 'auth.token': 400, 'auth.login': 404, 'auth.forgot': 200, 'auth.resetPassword': 400 };
+const AUTH_ANSWERS: Partial<Record<Operation, number>> = {
+  'auth.token': 400,
+  'auth.login': 404,
+  'auth.forgot': 200,
+  'auth.resetPassword': 400,
+};
 
-type Persona = 'no credentials' | 'wrong password hash' | 'stale timestamp' | 'user without share' | 'READONLY' | 'DISABLED';
-const PERSONAS: Persona[] = ['no credentials', 'wrong password hash', 'stale timestamp', 'user without share', 'READONLY', 'DISABLED'];
+type Persona =
+  'no credentials' | 'wrong password hash' | 'stale timestamp' | 'user without share' | 'READONLY' | 'DISABLED';
+const PERSONAS: Persona[] = [
+  'no credentials',
+  'wrong password hash',
+  'stale timestamp',
+  'user without share',
+  'READONLY',
+  'DISABLED',
+];
 
 const expected = (route: Route, persona: Persona): number => {
   if (!route.authenticated) return AUTH_ANSWERS[route.operation]!;
@@ -74,12 +139,21 @@ const send = (route: Route, persona: Persona, attempt: number) => {
       : persona === 'stale timestamp'
         ? hashAuth('demo', 'demo-password', now - 6 * 60_000 - attempt)
         : {};
-  const key = { 'user without share': 'matrix-no-share-01', READONLY: 'matrix-readonly-01', DISABLED: 'matrix-disabled-01' }[persona as string];
+  const key = {
+    'user without share': 'matrix-no-share-01',
+    READONLY: 'matrix-readonly-01',
+    DISABLED: 'matrix-disabled-01',
+  }[persona as string];
   const search = new URLSearchParams({ ...query, ...credentials }).toString();
   const headers: Record<string, string> = key ? { 'X-Api-Key': key } : {};
   const body = route.method === 'POST' ? new URLSearchParams(form ?? {}) : undefined;
   if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
-  return fetch(`${ctx.service.url}${path}${search ? `?${search}` : ''}`, { method: route.method, headers, body, redirect: 'manual' });
+  return fetch(`${ctx.service.url}${path}${search ? `?${search}` : ''}`, {
+    method: route.method,
+    headers,
+    body,
+    redirect: 'manual',
+  });
 };
 
 describe('authorization matrix', () => {
@@ -90,9 +164,12 @@ describe('authorization matrix', () => {
     for (const [route, persona] of cases) {
       const response = await send(route, persona, attempt++);
       const want = expected(route, persona);
-      if (response.status !== want) mismatches.push(`${route.method} ${route.path} as ${persona}: ${response.status}, expected ${want}`);
+      if (response.status !== want)
+        mismatches.push(`${route.method} ${route.path} as ${persona}: ${response.status}, expected ${want}`);
       if (response.status === 403 && route.family === 'per-action')
-        expect((await response.json()) as object, `${route.path} as ${persona}`).toMatchObject({ permissionDenied: true });
+        expect((await response.json()) as object, `${route.path} as ${persona}`).toMatchObject({
+          permissionDenied: true,
+        });
     }
     expect(mismatches).toEqual([]);
   }, 120_000);

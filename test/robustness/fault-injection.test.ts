@@ -66,7 +66,7 @@ describe('DynamoDB throttling', () => {
     expect(await scanTable(ctx.service)).toEqual(before);
   });
 
-  it('on reads answers 503 with Retry-After, never 500, the authorizer\'s reads included', async () => {
+  it("on reads answers 503 with Retry-After, never 500, the authorizer's reads included", async () => {
     injectThrottling((name) => /^(Get|BatchGet|Query)/.test(name), Number.POSITIVE_INFINITY);
     const response = await demo().get('/rest-api/campaign/100/limits.do');
     expect(response.status).toBe(503);
@@ -94,7 +94,9 @@ describe('a lost conditional write', () => {
     const response = await demo().post('/rest-api/campaign/100/limits/update.do', { weeklyClicksLimit: '500' });
     expect(response.status).toBe(200);
     expect(put).toHaveBeenCalledTimes(2);
-    expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({ weeklyClicksLimit: 500 });
+    expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({
+      weeklyClicksLimit: 500,
+    });
   });
 });
 

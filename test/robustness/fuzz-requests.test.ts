@@ -12,7 +12,13 @@ const RUNS_PER_FAMILY = Number(process.env.FUZZ_RUNS ?? 60);
 beforeAll(async () => {
   // some state to be changed (or not): records on every level and a per-action limit
   const demo = apiClient(ctx.service.url, 'demo-key-0001');
-  for (const path of ['/rest-api/advertiser/10', '/rest-api/campaign/100', '/rest-api/banner/1000', '/rest-api/site/20', '/rest-api/placement/200'])
+  for (const path of [
+    '/rest-api/advertiser/10',
+    '/rest-api/campaign/100',
+    '/rest-api/banner/1000',
+    '/rest-api/site/20',
+    '/rest-api/placement/200',
+  ])
     await demo.post(`${path}/limits/set.do`, { dailyClicksLimit: '10', totalClicksLimit: '100' });
   await demo.post('/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '3' });
 });
@@ -20,29 +26,106 @@ beforeAll(async () => {
 const PARAMETER_NAMES = [
   ...DEMAND_GRID.caps.flatMap((cap) => [cap.name, cap.counter]),
   ...SUPPLY_GRID.caps.map((cap) => cap.name),
-  'startDate', 'endDate', 'removeStartDateLimit', 'removeEndDateLimit', 'evenPacing', 'useLocalTime', 'timezoneOffset',
-  'limitCounters', 'actionId', 'ids', 'type', 'entityId', 'campaignIds', 'bannerIds', 'startDateFrom', 'startDateTo', 'activeCampaignOnly',
-  'username', 'password', 'email', 'token', 'json', 'callback', 'timestamp', 'hash', 'output',
+  'startDate',
+  'endDate',
+  'removeStartDateLimit',
+  'removeEndDateLimit',
+  'evenPacing',
+  'useLocalTime',
+  'timezoneOffset',
+  'limitCounters',
+  'actionId',
+  'ids',
+  'type',
+  'entityId',
+  'campaignIds',
+  'bannerIds',
+  'startDateFrom',
+  'startDateTo',
+  'activeCampaignOnly',
+  'username',
+  'password',
+  'email',
+  'token',
+  'json',
+  'callback',
+  'timestamp',
+  'hash',
+  'output',
 ];
 
 const value = fc.oneof(
-  fc.constantFrom('0', '1', '-1', '7', '100', '1000', '4000000000', '4000000001', '9999999999.999', '0.0001', '1e3', 'NaN', 'true', 'false', 'ALL', 'DAILY_CLICKS', 'CAMPAIGN', 'campaign', '2026-12-01 10:00', '2026-13-01 10:00', '2026-02-30-10-00', '', ' ', '%', '\u0000', '../..', '<script>', 'x'.repeat(5000)),
+  fc.constantFrom(
+    '0',
+    '1',
+    '-1',
+    '7',
+    '100',
+    '1000',
+    '4000000000',
+    '4000000001',
+    '9999999999.999',
+    '0.0001',
+    '1e3',
+    'NaN',
+    'true',
+    'false',
+    'ALL',
+    'DAILY_CLICKS',
+    'CAMPAIGN',
+    'campaign',
+    '2026-12-01 10:00',
+    '2026-13-01 10:00',
+    '2026-02-30-10-00',
+    '',
+    ' ',
+    '%',
+    '\u0000',
+    '../..',
+    '<script>',
+    'x'.repeat(5000),
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.integer().map(String),
   fc.double().map(String),
 );
 
-const parameters = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMETER_NAMES), fc.string({ maxLength: 12 })), fc.oneof(value, fc.array(value, { minLength: 2, maxLength: 3 })), { maxKeys: 6 });
+const parameters = fc.dictionary(
+  fc.oneof(fc.constantFrom(...PARAMETER_NAMES), fc.string({ maxLength: 12 })),
+  fc.oneof(value, fc.array(value, { minLength: 2, maxLength: 3 })),
+  { maxKeys: 6 },
+);
 
 const segment = fc.oneof(
-  fc.constantFrom('10', '100', '1000', '20', '200', '7', '0', '-1', '99999999999999999999', 'abc', 'CAMPAIGN', 'campaign', 'SITE', '%20', '%ZZ', '..', '', 'ünï', '0123456789abcdef0123456789abcdef'),
+  fc.constantFrom(
+    '10',
+    '100',
+    '1000',
+    '20',
+    '200',
+    '7',
+    '0',
+    '-1',
+    '99999999999999999999',
+    'abc',
+    'CAMPAIGN',
+    'campaign',
+    'SITE',
+    '%20',
+    '%ZZ',
+    '..',
+    '',
+    'ünï',
+    '0123456789abcdef0123456789abcdef',
+  ),
   fc.string({ maxLength: 10 }).map(encodeURIComponent),
 );
 
 const encode = (fields: Record<string, string | string[]>): string => {
   const pairs: string[] = [];
-  for (const [name, values] of Object.entries(fields)) for (const item of [values].flat()) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(item)}`);
+  for (const [name, values] of Object.entries(fields))
+    for (const item of [values].flat()) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(item)}`);
   return pairs.join('&');
 };
 
@@ -50,11 +133,23 @@ const requestFor = (family: Family) =>
   fc.record({
     route: fc.constantFrom(...routesOf(family)),
     segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
-    method: fc.oneof({ weight: 5, arbitrary: fc.constant<string | undefined>(undefined) }, fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH')),
+    method: fc.oneof(
+      { weight: 5, arbitrary: fc.constant<string | undefined>(undefined) },
+      fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH'),
+    ),
     query: parameters,
     form: parameters,
-    contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'application/json', 'text/plain', undefined),
-    rawBody: fc.option(fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('a=%', '%%%', '=&=&', 'a=1&&&b', '{"a":1}')), { nil: undefined }),
+    contentType: fc.constantFrom(
+      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded; charset=utf-8',
+      'application/json',
+      'text/plain',
+      undefined,
+    ),
+    rawBody: fc.option(
+      fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('a=%', '%%%', '=&=&', 'a=1&&&b', '{"a":1}')),
+      { nil: undefined },
+    ),
     apiKey: fc.constantFrom('demo-key-0001', 'alice-key-0001', 'viewer-key-0001', 'publisher-key-0001', undefined),
     malformPath: fc.constantFrom('none', 'none', 'none', 'double-slash', 'trailing', 'dot-segment', 'case'),
   });

@@ -31,7 +31,9 @@ export const scanTable = async (service: LocalService): Promise<Item[]> => {
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await store.client.send(new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: startKey, ConsistentRead: true }));
+    const page = await store.client.send(
+      new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: startKey, ConsistentRead: true }),
+    );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);

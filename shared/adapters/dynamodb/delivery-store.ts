@@ -35,7 +35,10 @@ export const bucketUpdateRequest = (increment: BucketIncrement): Update => {
 export const actionUpdateRequest = (increment: ActionIncrement): Update => ({
   Key: actionCounterKey(increment.entityType, increment.entityId, increment.actionId, increment.bucket),
   UpdateExpression: `ADD conversions :count${increment.expiresAt !== undefined ? ' SET expiresAt = if_not_exists(expiresAt, :expiresAt)' : ''}`,
-  ExpressionAttributeValues: { ':count': increment.conversions, ...(increment.expiresAt !== undefined ? { ':expiresAt': increment.expiresAt } : {}) },
+  ExpressionAttributeValues: {
+    ':count': increment.conversions,
+    ...(increment.expiresAt !== undefined ? { ':expiresAt': increment.expiresAt } : {}),
+  },
   ReturnValues: 'UPDATED_NEW',
 });
 

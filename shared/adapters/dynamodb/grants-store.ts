@@ -21,7 +21,8 @@ export const loadGrants = async (store: TableStore, userId: number): Promise<Gra
   };
 };
 
-export const entityFromItem = (item: Item | undefined): Entity | undefined => (item ? (item as unknown as Entity) : undefined);
+export const entityFromItem = (item: Item | undefined): Entity | undefined =>
+  item ? (item as unknown as Entity) : undefined;
 
 export const loadEntity = async (store: TableStore, type: EntityType, id: number): Promise<Entity | undefined> =>
   entityFromItem(await store.get(entityKey(type, id)));

@@ -1,7 +1,16 @@
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
-import { COUNTER_PREFIX, counterKey, entityKey, LIMIT_SK, limitKey, noConversionKey, sequenceKey, type ItemKey } from '../../table/keys';
+import {
+  COUNTER_PREFIX,
+  counterKey,
+  entityKey,
+  LIMIT_SK,
+  limitKey,
+  noConversionKey,
+  sequenceKey,
+  type ItemKey,
+} from '../../table/keys';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import { PERIODS, type Period } from '../../domain/limits/metrics';
@@ -36,7 +45,9 @@ export const currentBucketKeys = (type: EntityType, id: number, now: Date): { pe
 
 /** Splits the items of one entity's batch read into entity, limit and current buckets. */
 export const entityLimitFromItems = (type: EntityType, id: number, items: readonly Item[], now: Date): EntityLimit => {
-  const bySortKey = new Map(items.filter((item) => item.PK === entityKey(type, id).PK).map((item) => [String(item.SK), item]));
+  const bySortKey = new Map(
+    items.filter((item) => item.PK === entityKey(type, id).PK).map((item) => [String(item.SK), item]),
+  );
   const buckets: CurrentBuckets = {};
   for (const { period, key } of currentBucketKeys(type, id, now)) {
     const bucket = bySortKey.get(key.SK);
@@ -55,8 +66,12 @@ export const entityLimitKeys = (type: EntityType, id: number, now: Date, withCou
  * Entity, limit record and current counter buckets in one BatchGetItem. Exact keys, rather than a query of the
  * partition, so that old daily buckets awaiting TTL are never read.
  */
-export const loadEntityLimit = async (store: TableStore, type: EntityType, id: number, now: Date): Promise<EntityLimit> =>
-  entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, now)), now);
+export const loadEntityLimit = async (
+  store: TableStore,
+  type: EntityType,
+  id: number,
+  now: Date,
+): Promise<EntityLimit> => entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, now)), now);
 
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));
@@ -104,6 +119,10 @@ export const nextId = async (store: TableStore, kind: string): Promise<number> =
 export const deleteLimitAndCounters = async (store: TableStore, type: EntityType, id: number): Promise<void> => {
   const partition = entityKey(type, id).PK;
   const counters = await store.queryPartition(partition, COUNTER_PREFIX);
-  const keys: ItemKey[] = [limitKey(type, id), noConversionKey(type, id), ...counters.map((item) => ({ PK: partition, SK: String(item.SK) }))];
+  const keys: ItemKey[] = [
+    limitKey(type, id),
+    noConversionKey(type, id),
+    ...counters.map((item) => ({ PK: partition, SK: String(item.SK) })),
+  ];
   await store.batchWrite([], keys);
 };

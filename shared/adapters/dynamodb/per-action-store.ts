@@ -1,6 +1,15 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { bucketOf } from '../../domain/limits/periods';
-import { ACTION_COUNTER_PREFIX, ACTION_LIMIT_PREFIX, actionCounterKey, actionLimitKey, actionSwitchKey, entityPK, itemKeyText, type ItemKey } from '../../table/keys';
+import {
+  ACTION_COUNTER_PREFIX,
+  ACTION_LIMIT_PREFIX,
+  actionCounterKey,
+  actionLimitKey,
+  actionSwitchKey,
+  entityPK,
+  itemKeyText,
+  type ItemKey,
+} from '../../table/keys';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
@@ -53,7 +62,12 @@ export const loadActionCounters = async (
   now: Date,
 ): Promise<ActionCounters[]> => {
   const keys = targets.map(({ type, id, actionId }) => currentActionCounterKeys(type, id, actionId, now));
-  const items = new Map((await store.batchGet(keys.flatMap((key) => [key.daily, key.total]))).map((item) => [itemKeyText(item as ItemKey), item]));
+  const items = new Map(
+    (await store.batchGet(keys.flatMap((key) => [key.daily, key.total]))).map((item) => [
+      itemKeyText(item as ItemKey),
+      item,
+    ]),
+  );
   const conversions = (key: ItemKey) => Number(items.get(itemKeyText(key))?.conversions ?? 0);
   return keys.map((key) => ({ daily: conversions(key.daily), total: conversions(key.total) }));
 };
@@ -69,18 +83,34 @@ export const savePerActionRequest = (
     {
       Put: {
         TableName: tableName,
-        Item: { ...actionLimitKey(record.entityType, record.entityId, record.actionId), ...record, version: (previousVersion ?? 0) + 1 },
+        Item: {
+          ...actionLimitKey(record.entityType, record.entityId, record.actionId),
+          ...record,
+          version: (previousVersion ?? 0) + 1,
+        },
         ...(previousVersion === undefined
           ? { ConditionExpression: 'attribute_not_exists(PK)' }
           : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previousVersion } }),
       },
     },
-    ...(switchOn ? [{ Put: { TableName: tableName, Item: { ...actionSwitchKey(record.entityType, record.entityId), enabled: true } } }] : []),
+    ...(switchOn
+      ? [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...actionSwitchKey(record.entityType, record.entityId), enabled: true },
+            },
+          },
+        ]
+      : []),
   ],
 });
 
 /** Deletes records only if each is still the record read (same id): all or nothing. */
-export const deletePerActionRequest = (tableName: string, limits: readonly PerActionLimit[]): TransactWriteCommandInput => ({
+export const deletePerActionRequest = (
+  tableName: string,
+  limits: readonly PerActionLimit[],
+): TransactWriteCommandInput => ({
   TransactItems: limits.map((limit) => ({
     Delete: {
       TableName: tableName,
@@ -92,7 +122,12 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
 });
 
 /** Counter buckets of the given actions on an entity, so that a limit created again starts from zero. */
-export const deleteActionCounters = async (store: TableStore, type: EntityType, id: number, actionIds: readonly number[]): Promise<void> => {
+export const deleteActionCounters = async (
+  store: TableStore,
+  type: EntityType,
+  id: number,
+  actionIds: readonly number[],
+): Promise<void> => {
   const pk = entityPK(type, id);
   const counters = await store.queryPartition(pk, ACTION_COUNTER_PREFIX);
   const wanted = new Set(actionIds.map((actionId) => `${ACTION_COUNTER_PREFIX}${actionId}#`));

@@ -7,7 +7,7 @@ import type { TableStore } from './table-store';
 import type { EntityServingState } from '../../domain/serving/serving-decision';
 
 /** The entity and the ancestors whose limits also hold it back: banner → campaign → advertiser, placement → site. */
-export const servingChain = (entity: Entity): [EntityType, number][] => [
+const servingChain = (entity: Entity): [EntityType, number][] => [
   [entity.type, entity.id],
   ...ancestorsOf(entity.type, entity).map(({ type, id }): [EntityType, number] => [type, id]),
 ];
@@ -16,11 +16,19 @@ export const servingChain = (entity: Entity): [EntityType, number][] => [
 export const loadServingChain = async (store: TableStore, entity: Entity, now: Date): Promise<EntityServingState[]> => {
   const chain = servingChain(entity);
   const [items, actionItems] = await Promise.all([
-    store.batchGet(chain.flatMap(([type, id]) => [...entityLimitKeys(type, id, now), noConversionKey(type, id), actionSwitchKey(type, id)])),
+    store.batchGet(
+      chain.flatMap(([type, id]) => [
+        ...entityLimitKeys(type, id, now),
+        noConversionKey(type, id),
+        actionSwitchKey(type, id),
+      ]),
+    ),
     Promise.all(chain.map(([type, id]) => store.queryPartition(entityPK(type, id), ACTION_LIMIT_PREFIX))),
   ]);
   const perActionLimits = actionItems.map((list) => list.map(perActionFromItem));
-  const targets = chain.flatMap(([type, id], index) => perActionLimits[index]!.map((limit) => ({ type, id, actionId: limit.actionId })));
+  const targets = chain.flatMap(([type, id], index) =>
+    perActionLimits[index]!.map((limit) => ({ type, id, actionId: limit.actionId })),
+  );
   const counters = await loadActionCounters(store, targets, now);
   const countersOf = (type: EntityType, id: number, actionId: number) =>
     counters[targets.findIndex((target) => target.type === type && target.id === id && target.actionId === actionId)]!;
@@ -53,4 +61,3 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
     };
   });
 };
-

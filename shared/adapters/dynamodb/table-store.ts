@@ -42,7 +42,7 @@ const THROTTLING_ERRORS = new Set([
 ]);
 
 /** SDK exceptions in the domain's words: a failed condition or cancelled transaction, throttling. */
-export const translateStoreError = (error: unknown): unknown => {
+const translateStoreError = (error: unknown): unknown => {
   if (error instanceof ConditionalCheckFailedException) return new WriteConflict(error.Item);
   if (error instanceof TransactionCanceledException) return new WriteConflict();
   if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) return new ServiceBusy(error);
@@ -72,13 +72,17 @@ export class TableStore {
   }
 
   async get(key: ItemKey, consistent = true): Promise<Item | undefined> {
-    const result = await this.guarded(() => this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent })));
+    const result = await this.guarded(() =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent })),
+    );
     return result.Item;
   }
 
   /** Items of the keys that exist, in no particular order; 100 keys a request, several requests at once. */
   async batchGet(keys: readonly ItemKey[]): Promise<Item[]> {
-    const perChunk = await inParallel(chunks(keys, BATCH_GET_LIMIT), BATCH_GET_CONCURRENCY, (chunk) => this.batchGetChunk(chunk));
+    const perChunk = await inParallel(chunks(keys, BATCH_GET_LIMIT), BATCH_GET_CONCURRENCY, (chunk) =>
+      this.batchGetChunk(chunk),
+    );
     return perChunk.flat();
   }
 
@@ -88,9 +92,11 @@ export class TableStore {
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed after retries');
       if (attempt > 0) await backoff(attempt);
-      const result = await this.guarded(() => this.client.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-      ));
+      const result = await this.guarded(() =>
+        this.client.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        ),
+      );
       items.push(...(result.Responses?.[this.tableName] ?? []));
       pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as ItemKey[] | undefined) ?? [];
     }
@@ -110,7 +116,9 @@ export class TableStore {
     const items: Item[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = await this.guarded(() => this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey })));
+      const result = await this.guarded(() =>
+        this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey })),
+      );
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -122,12 +130,16 @@ export class TableStore {
   }
 
   async update(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
-    const result = await this.guarded(() => this.client.send(new UpdateCommand({ ...input, TableName: this.tableName })));
+    const result = await this.guarded(() =>
+      this.client.send(new UpdateCommand({ ...input, TableName: this.tableName })),
+    );
     return result.Attributes;
   }
 
   async delete(input: Omit<DeleteCommandInput, 'TableName'>): Promise<Item | undefined> {
-    const result = await this.guarded(() => this.client.send(new DeleteCommand({ ...input, TableName: this.tableName })));
+    const result = await this.guarded(() =>
+      this.client.send(new DeleteCommand({ ...input, TableName: this.tableName })),
+    );
     return result.Attributes;
   }
 
@@ -147,7 +159,9 @@ export class TableStore {
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchWriteItem left items unprocessed after retries');
         if (attempt > 0) await backoff(attempt);
-        const result = await this.guarded(() => this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } })));
+        const result = await this.guarded(() =>
+          this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } })),
+        );
         pending = (result.UnprocessedItems?.[this.tableName] as typeof chunk | undefined) ?? [];
       }
     }

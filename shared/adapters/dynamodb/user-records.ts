@@ -15,7 +15,8 @@ export interface UserProfile {
   sessionsValidAfter?: number;
 }
 
-const asProfile = (item: Item | undefined): UserProfile | undefined => (item ? (item as unknown as UserProfile) : undefined);
+const asProfile = (item: Item | undefined): UserProfile | undefined =>
+  item ? (item as unknown as UserProfile) : undefined;
 
 export const getProfile = async (store: TableStore, userId: number): Promise<UserProfile | undefined> =>
   asProfile(await store.get(userProfileKey(userId)));

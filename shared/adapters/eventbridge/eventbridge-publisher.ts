@@ -24,7 +24,8 @@ export class EventBridgePublisher implements EventPublisher {
           })),
         }),
       );
-      if (result.FailedEntryCount) throw new Error(`EventBridge refused ${result.FailedEntryCount} LimitReached events`);
+      if (result.FailedEntryCount)
+        throw new Error(`EventBridge refused ${result.FailedEntryCount} LimitReached events`);
     }
   }
 }

@@ -10,17 +10,30 @@ export class SqsResetSource implements ResetSource {
   ) {}
 
   async receive(max: number): Promise<ReceivedReset[]> {
-    const result = await this.client.send(new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: Math.min(max, 10), WaitTimeSeconds: 0 }));
-    return (result.Messages ?? []).map((message) => ({ receipt: message.ReceiptHandle!, request: parseResetRequest(message.Body ?? '') }));
+    const result = await this.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl,
+        MaxNumberOfMessages: Math.min(max, 10),
+        WaitTimeSeconds: 0,
+      }),
+    );
+    return (result.Messages ?? []).map((message) => ({
+      receipt: message.ReceiptHandle!,
+      request: parseResetRequest(message.Body ?? ''),
+    }));
   }
 
   async acknowledge(receipts: readonly string[]): Promise<void> {
     for (let start = 0; start < receipts.length; start += 10) {
       const chunk = receipts.slice(start, start + 10);
       const result = await this.client.send(
-        new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: chunk.map((ReceiptHandle, index) => ({ Id: String(index), ReceiptHandle })) }),
+        new DeleteMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: chunk.map((ReceiptHandle, index) => ({ Id: String(index), ReceiptHandle })),
+        }),
       );
-      if (result.Failed?.length) throw new Error(`SQS kept ${result.Failed.length} applied resets; they will be applied again, harmlessly`);
+      if (result.Failed?.length)
+        throw new Error(`SQS kept ${result.Failed.length} applied resets; they will be applied again, harmlessly`);
     }
   }
 }

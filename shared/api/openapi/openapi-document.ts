@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
-import { DEMAND_GRID, SUPPLY_GRID } from '../../domain/limits/cap-grid';
+import { DEMAND_GRID } from '../../domain/limits/cap-grid';
 import { ROUTES, type Operation, type Route } from '../route-table';
 import { levelNamed, type LimitLevel } from '../../domain/levels';
 import {
@@ -33,7 +33,8 @@ type JsonValue = Record<string, unknown>;
 
 /** Converts a schema, moving registered sub-schemas into `components` and pointing at them there. */
 const schemaConverter = (components: Record<string, unknown>) => {
-  const pointAtComponents = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  const pointAtComponents = (value: unknown): JsonValue =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
   const convert = (schema: Schema): JsonValue => {
     const id = schemaRegistry.get(schema)?.id;
     if (id && !components[id]) {
@@ -41,11 +42,16 @@ const schemaConverter = (components: Record<string, unknown>) => {
       convert(z.object({ registered: schema }));
     }
     if (id) return { $ref: `#/components/schemas/${id}` };
-    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', metadata: schemaRegistry }) as JsonValue;
+    const converted = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      metadata: schemaRegistry,
+    }) as JsonValue;
     // the document states its dialect once (OpenAPI 3.1), not in every schema
     delete converted.$schema;
     const { $defs, ...rest } = converted;
-    for (const [name, definition] of Object.entries(($defs as Record<string, unknown>) ?? {})) components[name] ??= pointAtComponents(definition);
+    for (const [name, definition] of Object.entries(($defs as Record<string, unknown>) ?? {}))
+      components[name] ??= pointAtComponents(definition);
     return pointAtComponents(rest);
   };
   return convert;
@@ -63,49 +69,99 @@ const specOf = (route: Route): OperationSpec => {
       errors: [400, 401],
     }),
     'auth.login': () => ({
-      query: z.object({ json: z.enum(['true', 'false']).optional(), callback: z.string().max(64).optional().describe('JSONP: a plain identifier path such as app.onLogin') }),
+      query: z.object({
+        json: z.enum(['true', 'false']).optional(),
+        callback: z.string().max(64).optional().describe('JSONP: a plain identifier path such as app.onLogin'),
+      }),
       response: z.object({ success: z.boolean(), redirectUrl: z.string().optional(), error: z.string().optional() }),
       errors: [400, 404],
     }),
-    'auth.forgot': () => ({ form: z.object({ email: z.string().max(320).optional() }), response: successMessage, errors: [400] }),
-    'auth.resetPassword': () => ({ form: z.object({ token: z.string(), password: z.string().min(10).max(256) }), response: successMessage, errors: [400, 404] }),
+    'auth.forgot': () => ({
+      form: z.object({ email: z.string().max(320).optional() }),
+      response: successMessage,
+      errors: [400],
+    }),
+    'auth.resetPassword': () => ({
+      form: z.object({ token: z.string(), password: z.string().min(10).max(256) }),
+      response: successMessage,
+      errors: [400, 404],
+    }),
     'limits.read': () => ({
       query: z.object({ timezoneOffset: z.int().min(-840).max(840).optional() }),
       response: limitReadShape(gridOf(level!), idField),
       errors: [400, 401, 403, 404],
     }),
-    'limits.set': () => ({ form: limitWriteForm(gridOf(level!)), response: writeResult(gridOf(level!), idField), errors: [400, 401, 403, 404] }),
-    'limits.update': () => ({ form: limitWriteForm(gridOf(level!)), response: writeResult(gridOf(level!), idField), errors: [400, 401, 403, 404] }),
+    'limits.set': () => ({
+      form: limitWriteForm(gridOf(level!)),
+      response: writeResult(gridOf(level!), idField),
+      errors: [400, 401, 403, 404],
+    }),
+    'limits.update': () => ({
+      form: limitWriteForm(gridOf(level!)),
+      response: writeResult(gridOf(level!), idField),
+      errors: [400, 401, 403, 404],
+    }),
     'limits.reset': () => ({ form: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
     'limits.delete': () => ({ response: successMessage, errors: [401, 403, 404] }),
     'limits.status': () => ({ response: servingStatus, errors: [401, 403, 404] }),
-    'limits.bulkCampaigns': () => ({ query: bulkCampaignQuery, response: bulkCampaignResult, errors: [400, 401, 403, 404] }),
+    'limits.bulkCampaigns': () => ({
+      query: bulkCampaignQuery,
+      response: bulkCampaignResult,
+      errors: [400, 401, 403, 404],
+    }),
     'limits.bulkBanners': () => ({
-      query: z.object({ bannerIds: z.string().regex(/^\d+(,\d+)*$/).describe('comma-separated or repeated') }),
+      query: z.object({
+        bannerIds: z
+          .string()
+          .regex(/^\d+(,\d+)*$/)
+          .describe('comma-separated or repeated'),
+      }),
       response: z.array(limitReadShape(DEMAND_GRID, 'bannerId')),
       errors: [400, 401, 403, 404],
     }),
     'perAction.list': () => ({
-      response: z.object({ success: z.literal(true), actionLimits: z.array(actionLimitEntry), actionLimitsEnabled: z.boolean().optional() }),
+      response: z.object({
+        success: z.literal(true),
+        actionLimits: z.array(actionLimitEntry),
+        actionLimitsEnabled: z.boolean().optional(),
+      }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.add': () => ({
       form: perActionForm,
-      response: z.object({ success: z.literal(true), actionLimit: actionLimitEntry, actionLimitsEnabled: z.boolean().optional() }),
+      response: z.object({
+        success: z.literal(true),
+        actionLimit: actionLimitEntry,
+        actionLimitsEnabled: z.boolean().optional(),
+      }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.update': () => ({
       form: perActionForm,
-      response: z.object({ success: z.literal(true), actionLimit: actionLimitEntry, actionLimitsEnabled: z.boolean().optional() }),
+      response: z.object({
+        success: z.literal(true),
+        actionLimit: actionLimitEntry,
+        actionLimitsEnabled: z.boolean().optional(),
+      }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.delete': () => ({
-      form: z.object({ type: entityTypeParameter, entityId: z.int().positive(), ids: z.string().describe('comma-separated or repeated per-action limit ids') }),
+      form: z.object({
+        type: entityTypeParameter,
+        entityId: z.int().positive(),
+        ids: z.string().describe('comma-separated or repeated per-action limit ids'),
+      }),
       response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()) }),
       errors: [400, 401, 403, 404],
     }),
-    'perAction.enable': () => ({ response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }), errors: [400, 401, 403, 404] }),
-    'perAction.disable': () => ({ response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }), errors: [400, 401, 403, 404] }),
+    'perAction.enable': () => ({
+      response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }),
+      errors: [400, 401, 403, 404],
+    }),
+    'perAction.disable': () => ({
+      response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }),
+      errors: [400, 401, 403, 404],
+    }),
   };
   return specs[route.operation]();
 };
@@ -119,7 +175,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 const operationId = (route: Route): string =>
-  [...route.operation.split('.'), ...(route.level ? [route.level] : [])].map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join('');
+  [...route.operation.split('.'), ...(route.level ? [route.level] : [])]
+    .map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
+    .join('');
 
 type Convert = (schema: Schema) => JsonValue;
 
@@ -128,7 +186,12 @@ const pathParameters = (route: Route, jsonSchema: Convert) =>
     name: name!,
     in: 'path' as const,
     required: true,
-    schema: name === 'type' ? jsonSchema(entityTypeParameter) : name === 'authToken' ? { type: 'string', pattern: '^[0-9a-fA-F]{32}$' } : { type: 'integer', minimum: 1 },
+    schema:
+      name === 'type'
+        ? jsonSchema(entityTypeParameter)
+        : name === 'authToken'
+          ? { type: 'string', pattern: '^[0-9a-fA-F]{32}$' }
+          : { type: 'integer', minimum: 1 },
   }));
 
 const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =>
@@ -151,9 +214,15 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
         ? {
             '200': {
               description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
-              content: { 'application/json': { schema: jsonSchema(spec.response) }, 'application/javascript': { schema: { type: 'string' } } },
+              content: {
+                'application/json': { schema: jsonSchema(spec.response) },
+                'application/javascript': { schema: { type: 'string' } },
+              },
             },
-            '302': { description: 'Logged in; redirect to /index.do (neither json nor callback given)', headers: { Location: { schema: { type: 'string' } } } },
+            '302': {
+              description: 'Logged in; redirect to /index.do (neither json nor callback given)',
+              headers: { Location: { schema: { type: 'string' } } },
+            },
           }
         : { '200': { description: 'Success', content: { 'application/json': { schema: jsonSchema(spec.response) } } } };
     paths[route.path] ??= {};
@@ -162,10 +231,19 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       summary: route.summary,
       tags: [route.family],
       parameters: [...pathParameters(route, jsonSchema), ...queryParameters(spec.query, jsonSchema)],
-      ...(spec.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(spec.form) } } } } : {}),
+      ...(spec.form
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(spec.form) } },
+            },
+          }
+        : {}),
       responses: {
         ...success,
-        ...Object.fromEntries(spec.errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+        ...Object.fromEntries(
+          spec.errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
+        ),
       },
       security: route.authenticated ? SECURITY : [],
     };
@@ -193,13 +271,31 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       schemas,
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-        hashUsername: { type: 'apiKey', in: 'query', name: 'username', description: 'Epom hash authentication: the user name' },
-        hashTimestamp: { type: 'apiKey', in: 'query', name: 'timestamp', description: 'Unix milliseconds, within 5 minutes of the server clock, once per user' },
-        hash: { type: 'apiKey', in: 'query', name: 'hash', description: 'md5hex(md5hex(password) + timestamp); the three may also come in a form body' },
+        hashUsername: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'username',
+          description: 'Epom hash authentication: the user name',
+        },
+        hashTimestamp: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'timestamp',
+          description: 'Unix milliseconds, within 5 minutes of the server clock, once per user',
+        },
+        hash: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'hash',
+          description: 'md5hex(md5hex(password) + timestamp); the three may also come in a form body',
+        },
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'set by login.do' },
       },
       responses: Object.fromEntries(
-        usedErrors.map((status) => [`Error${status}`, { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } }]),
+        usedErrors.map((status) => [
+          `Error${status}`,
+          { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } },
+        ]),
       ),
     },
   };

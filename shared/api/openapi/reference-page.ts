@@ -1,7 +1,17 @@
 import type { buildOpenApiDocument } from './openapi-document';
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
-type JsonSchema = { $ref?: string; type?: string | string[]; description?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; minimum?: number; maximum?: number; pattern?: string };
+type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+};
 interface OperationObject {
   operationId: string;
   summary: string;
@@ -13,11 +23,17 @@ interface OperationObject {
 }
 
 const escape = (text: unknown): string =>
-  String(text ?? '').replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+  String(text ?? '').replace(
+    /[&<>"']/g,
+    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+  );
 
 const typeOf = (schema: JsonSchema): string => {
   const base = schema.enum ? schema.enum.map(String).join(' | ') : [schema.type ?? 'any'].flat().join(' | ');
-  const range = schema.minimum !== undefined || schema.maximum !== undefined ? ` (${schema.minimum ?? ''}..${schema.maximum ?? ''})` : '';
+  const range =
+    schema.minimum !== undefined || schema.maximum !== undefined
+      ? ` (${schema.minimum ?? ''}..${schema.maximum ?? ''})`
+      : '';
   return `${base}${range}`;
 };
 
@@ -25,7 +41,10 @@ const fieldRows = (rows: { name: string; where: string; required: boolean; schem
   rows.length === 0
     ? ''
     : `<table><tr><th>parameter</th><th>in</th><th>type</th><th>notes</th></tr>${rows
-        .map((row) => `<tr><td><code>${escape(row.name)}</code>${row.required ? ' *' : ''}</td><td>${escape(row.where)}</td><td>${escape(typeOf(row.schema))}</td><td>${escape(row.schema.description)}</td></tr>`)
+        .map(
+          (row) =>
+            `<tr><td><code>${escape(row.name)}</code>${row.required ? ' *' : ''}</td><td>${escape(row.where)}</td><td>${escape(typeOf(row.schema))}</td><td>${escape(row.schema.description)}</td></tr>`,
+        )
         .join('')}</table>`;
 
 /** A static API reference page rendered from the OpenAPI document: no script, nothing fetched. */
@@ -41,11 +60,24 @@ export const renderReferencePage = (document: Document): string => {
         .map(([method, operation]) => {
           const form = resolve(operation.requestBody?.content['application/x-www-form-urlencoded']?.schema);
           const rows = [
-            ...operation.parameters.map((parameter) => ({ name: parameter.name, where: parameter.in, required: parameter.required, schema: parameter.schema })),
-            ...Object.entries(form?.properties ?? {}).map(([name, schema]) => ({ name, where: 'form', required: form?.required?.includes(name) ?? false, schema })),
+            ...operation.parameters.map((parameter) => ({
+              name: parameter.name,
+              where: parameter.in,
+              required: parameter.required,
+              schema: parameter.schema,
+            })),
+            ...Object.entries(form?.properties ?? {}).map(([name, schema]) => ({
+              name,
+              where: 'form',
+              required: form?.required?.includes(name) ?? false,
+              schema,
+            })),
           ];
           const responses = Object.entries(operation.responses)
-            .map(([status, response]) => `<code>${escape(status)}</code> ${escape(response.description ?? sharedResponses[response.$ref?.split('/').pop() ?? '']?.description)}`)
+            .map(
+              ([status, response]) =>
+                `<code>${escape(status)}</code> ${escape(response.description ?? sharedResponses[response.$ref?.split('/').pop() ?? '']?.description)}`,
+            )
             .join(' · ');
           return `<section id="${escape(operation.operationId)}"><h3><span class="method">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3><p>${escape(operation.summary)}${operation.security.length ? ' — needs credentials' : ''}</p>${fieldRows(rows)}<p>${responses}</p></section>`;
         }),

@@ -31,10 +31,16 @@ const dateText = z
   .regex(LIMIT_DATE_PATTERN)
   .describe('yyyy-MM-dd-HH-mm or yyyy-MM-dd HH:mm; GMT+0 unless useLocalTime');
 const booleanText = z.enum(['true', 'false']);
-const idArray = z.string().regex(/^\d+(,\d+)*$/).describe('comma-separated or repeated integers');
+const idArray = z
+  .string()
+  .regex(/^\d+(,\d+)*$/)
+  .describe('comma-separated or repeated integers');
 
 const capValue = (cap: CapDefinition) =>
-  (cap.valueType === 'count' ? z.int().min(0).max(cap.maximum) : z.number().min(0).max(cap.maximum).multipleOf(0.001)).describe(
+  (cap.valueType === 'count'
+    ? z.int().min(0).max(cap.maximum)
+    : z.number().min(0).max(cap.maximum).multipleOf(0.001)
+  ).describe(
     `${cap.period} ${cap.metric === 'budget' ? 'budget' : cap.metric} cap; 0 means no cap. Permission: ${cap.permission}`,
   );
 
@@ -49,32 +55,57 @@ const buildWriteForm = (grid: CapGrid) =>
     removeStartDateLimit: booleanText.optional().describe('clears the stored start date; wins over startDate'),
     removeEndDateLimit: booleanText.optional().describe('clears the stored end date; wins over endDate'),
     evenPacing: booleanText.optional(),
-    useLocalTime: booleanText.optional().describe('read this request\'s dates in timezoneOffset; omitted keeps the stored setting'),
-    timezoneOffset: z.int().min(MIN_TIMEZONE_OFFSET).max(MAX_TIMEZONE_OFFSET).optional().describe('minutes east of UTC'),
+    useLocalTime: booleanText
+      .optional()
+      .describe("read this request's dates in timezoneOffset; omitted keeps the stored setting"),
+    timezoneOffset: z
+      .int()
+      .min(MIN_TIMEZONE_OFFSET)
+      .max(MAX_TIMEZONE_OFFSET)
+      .optional()
+      .describe('minutes east of UTC'),
   });
 
-export const limitReadShape = (grid: CapGrid, idField: string) => once(`${title(idField.replace(/Id$/, ''))}Limit`, () => buildReadShape(grid, idField));
+export const limitReadShape = (grid: CapGrid, idField: string) =>
+  once(`${title(idField.replace(/Id$/, ''))}Limit`, () => buildReadShape(grid, idField));
 
 const buildReadShape = (grid: CapGrid, idField: string) =>
   z.object({
     [idField]: z.int(),
     id: z.int().optional().describe('the limit record id'),
     limitsSet: z.boolean(),
-    startDate: z.string().optional().describe('yyyy-MM-dd-HH-mm, UTC unless the read passed timezoneOffset and the limit is on local time'),
+    startDate: z
+      .string()
+      .optional()
+      .describe('yyyy-MM-dd-HH-mm, UTC unless the read passed timezoneOffset and the limit is on local time'),
     endDate: z.string().optional(),
     evenPacing: z.boolean().optional(),
     useLocalTime: z.boolean().optional(),
     timezoneOffset: z.int().optional().describe('echoed when the dates are shown in it'),
-    ...Object.fromEntries(grid.caps.flatMap((cap) => [[cap.name, capValue(cap).optional()], [cap.counter, z.number().min(0).optional().describe(`counter of ${cap.name}`)]])),
-    ...(grid === SUPPLY_GRID ? { fieldsHiddenByPermission: z.record(z.string(), z.string()).optional().describe('hidden cap → permission it needs') } : {}),
+    ...Object.fromEntries(
+      grid.caps.flatMap((cap) => [
+        [cap.name, capValue(cap).optional()],
+        [cap.counter, z.number().min(0).optional().describe(`counter of ${cap.name}`)],
+      ]),
+    ),
+    ...(grid === SUPPLY_GRID
+      ? {
+          fieldsHiddenByPermission: z
+            .record(z.string(), z.string())
+            .optional()
+            .describe('hidden cap → permission it needs'),
+        }
+      : {}),
   });
 
 export const writeResult = (grid: CapGrid, idField: string) =>
-  once(`${title(idField.replace(/Id$/, ''))}LimitWriteResult`, () => buildReadShape(grid, idField).extend({
-    success: z.literal(true),
-    ignoredFields: z.array(z.string()).optional(),
-    ignoredFieldReasons: z.record(z.string(), z.string()).optional(),
-  }));
+  once(`${title(idField.replace(/Id$/, ''))}LimitWriteResult`, () =>
+    buildReadShape(grid, idField).extend({
+      success: z.literal(true),
+      ignoredFields: z.array(z.string()).optional(),
+      ignoredFieldReasons: z.record(z.string(), z.string()).optional(),
+    }),
+  );
 
 export const resetForm = z.object({
   limitCounters: z.string().describe(`comma-separated or repeated; each one of: ${[...RESET_NAMES].join(', ')}`),
@@ -82,18 +113,25 @@ export const resetForm = z.object({
 
 export const successMessage = z.object({ success: z.literal(true), message: z.string() }).catchall(z.unknown());
 
-export const errorEnvelope = named('ErrorEnvelope', z.object({
-  success: z.literal(false),
-  message: z.string(),
-  errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
-  permission: z.string().optional().describe('the permission a 403 is about'),
-  permissionDenied: z.boolean().optional().describe('on every per-action 403'),
-  error: z.string().optional().describe('auth failures'),
-}));
+export const errorEnvelope = named(
+  'ErrorEnvelope',
+  z.object({
+    success: z.literal(false),
+    message: z.string(),
+    errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
+    permission: z.string().optional().describe('the permission a 403 is about'),
+    permissionDenied: z.boolean().optional().describe('on every per-action 403'),
+    error: z.string().optional().describe('auth failures'),
+  }),
+);
 
 export const servingStatus = z.object({
   deliverable: z.boolean(),
-  reasons: z.array(z.object({ entity: z.string(), field: z.string(), cap: z.number().optional(), counter: z.number().optional() }).catchall(z.unknown())),
+  reasons: z.array(
+    z
+      .object({ entity: z.string(), field: z.string(), cap: z.number().optional(), counter: z.number().optional() })
+      .catchall(z.unknown()),
+  ),
   countersAsOf: z.string(),
 });
 
@@ -114,15 +152,18 @@ export const bulkCampaignResult = z.object({
   accessForbiddenIds: z.array(z.int()).optional(),
 });
 
-export const actionLimitEntry = named('ActionLimit', z.object({
-  id: z.int(),
-  entityId: z.int(),
-  actionId: z.int(),
-  dailyConversionsLimit: z.int().min(0),
-  totalConversionsLimit: z.int().min(0),
-  dailyConversions: z.int().min(0),
-  totalConversions: z.int().min(0),
-}));
+export const actionLimitEntry = named(
+  'ActionLimit',
+  z.object({
+    id: z.int(),
+    entityId: z.int(),
+    actionId: z.int(),
+    dailyConversionsLimit: z.int().min(0),
+    totalConversionsLimit: z.int().min(0),
+    dailyConversions: z.int().min(0),
+    totalConversions: z.int().min(0),
+  }),
+);
 
 export const perActionForm = z.object({
   actionId: z.int().positive(),

@@ -1,6 +1,5 @@
 import { PERIODS, type Period } from '../limits/metrics';
 import { bucketExpiry, bucketOf } from '../limits/periods';
-import { actionCounterKey, counterKey, entityPK, itemKeyText, noConversionKey, type ItemKey } from '../../table/keys';
 import { ancestorsOf, entityName, type EntityType } from '../levels';
 import { revenueMillis, type DeliveryEvent } from './delivery-event';
 
@@ -75,11 +74,26 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
   let recordedEvents = 0;
   let unknownEntityEvents = 0;
 
-  const addBucket = (type: EntityType, id: number, at: Date, metric: CounterMetric | undefined, count: number, millis: number) => {
+  const addBucket = (
+    type: EntityType,
+    id: number,
+    at: Date,
+    metric: CounterMetric | undefined,
+    count: number,
+    millis: number,
+  ) => {
     for (const period of PERIODS) {
       const name = bucketOf(period, at);
       const text = `${entityName(type, id)}|${name}`;
-      const bucket = buckets.get(text) ?? { entityType: type, entityId: id, period, bucket: name, counts: {}, revenueMillis: 0, expiresAt: bucketExpiry(period, at) };
+      const bucket = buckets.get(text) ?? {
+        entityType: type,
+        entityId: id,
+        period,
+        bucket: name,
+        counts: {},
+        revenueMillis: 0,
+        expiresAt: bucketExpiry(period, at),
+      };
       if (metric) bucket.counts[metric] = (bucket.counts[metric] ?? 0) + count;
       bucket.revenueMillis += millis;
       buckets.set(text, bucket);
@@ -90,7 +104,15 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
     for (const period of ['daily', 'total'] as const) {
       const bucket = bucketOf(period, at);
       const text = `${entityName(type, id)}|${actionId}|${bucket}`;
-      const increment = actions.get(text) ?? { entityType: type, entityId: id, actionId, period, bucket, conversions: 0, expiresAt: bucketExpiry(period, at) };
+      const increment = actions.get(text) ?? {
+        entityType: type,
+        entityId: id,
+        actionId,
+        period,
+        bucket,
+        conversions: 0,
+        expiresAt: bucketExpiry(period, at),
+      };
       increment.conversions += count;
       actions.set(text, increment);
     }
@@ -99,7 +121,13 @@ export const aggregateDelivery = (events: readonly DeliveryEvent[], ancestry: An
   const trackConversionState = (type: EntityType, id: number, event: DeliveryEvent, at: number) => {
     if (event.kind !== 'impression' && event.kind !== 'conversion') return;
     const text = entityName(type, id);
-    const state = noConversion.get(text) ?? { entityType: type, entityId: id, impressionsSinceConversion: 0, firstDeliveryAt: at, impressions: [] };
+    const state = noConversion.get(text) ?? {
+      entityType: type,
+      entityId: id,
+      impressionsSinceConversion: 0,
+      firstDeliveryAt: at,
+      impressions: [],
+    };
     state.firstDeliveryAt = Math.min(state.firstDeliveryAt, at);
     if (event.kind === 'conversion') {
       if (state.lastConversionAt === undefined || at >= state.lastConversionAt) state.lastConversionAt = at;

@@ -3,10 +3,15 @@ import * as z from 'zod/mini';
 
 const REVENUE = /^\d{1,13}(\.\d{1,3})?$/;
 const id = (name: string) =>
-  z.number({ error: `${name} must be a positive integer` }).check(z.int({ error: `${name} must be a positive integer` }), z.positive({ error: `${name} must be a positive integer` }), z.maximum(Number.MAX_SAFE_INTEGER));
+  z
+    .number({ error: `${name} must be a positive integer` })
+    .check(
+      z.int({ error: `${name} must be a positive integer` }),
+      z.positive({ error: `${name} must be a positive integer` }),
+      z.maximum(Number.MAX_SAFE_INTEGER),
+    );
 
 export const DELIVERY_KINDS = ['impression', 'click', 'conversion', 'opportunity', 'request'] as const;
-export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 export const deliveryEventSchema = z
   .strictObject(
@@ -17,20 +22,46 @@ export const deliveryEventSchema = z
       actionId: z.optional(id('actionId')),
       /** A decimal with at most three places, as a string (or a number that prints as one). */
       revenue: z.optional(
-        z.pipe(
-          z.union([z.string(), z.number()], { error: 'revenue must be a decimal string' }),
-          z.transform((value) => String(value)),
-        ).check(z.refine((value) => REVENUE.test(value), { error: 'revenue must be a non-negative decimal with at most 3 places' })),
+        z
+          .pipe(
+            z.union([z.string(), z.number()], { error: 'revenue must be a decimal string' }),
+            z.transform((value) => String(value)),
+          )
+          .check(
+            z.refine((value) => REVENUE.test(value), {
+              error: 'revenue must be a non-negative decimal with at most 3 places',
+            }),
+          ),
       ),
-      count: z._default(z.number({ error: 'count must be a whole number from 1 to 1000000' }).check(z.int({ error: 'count must be a whole number from 1 to 1000000' }), z.minimum(1, { error: 'count must be at least 1' }), z.maximum(1_000_000, { error: 'count must be at most 1000000' })), 1),
+      count: z._default(
+        z
+          .number({ error: 'count must be a whole number from 1 to 1000000' })
+          .check(
+            z.int({ error: 'count must be a whole number from 1 to 1000000' }),
+            z.minimum(1, { error: 'count must be at least 1' }),
+            z.maximum(1_000_000, { error: 'count must be at most 1000000' }),
+          ),
+        1,
+      ),
       at: z.optional(z.iso.datetime({ offset: true, error: 'at must be an ISO-8601 instant' })),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : 'an event must be a JSON object') },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown field ${issue.keys.join(', ')}`
+          : 'an event must be a JSON object',
+    },
   )
   .check(
-    z.refine((event) => event.bannerId !== undefined || event.placementId !== undefined, { error: 'bannerId or placementId is required' }),
-    z.refine((event) => event.kind !== 'request' || event.placementId !== undefined, { error: 'request events count on the supply side only: placementId is required' }),
-    z.refine((event) => event.actionId === undefined || event.kind === 'conversion', { error: 'actionId goes with conversion events only' }),
+    z.refine((event) => event.bannerId !== undefined || event.placementId !== undefined, {
+      error: 'bannerId or placementId is required',
+    }),
+    z.refine((event) => event.kind !== 'request' || event.placementId !== undefined, {
+      error: 'request events count on the supply side only: placementId is required',
+    }),
+    z.refine((event) => event.actionId === undefined || event.kind === 'conversion', {
+      error: 'actionId goes with conversion events only',
+    }),
   );
 
 export type DeliveryEvent = z.output<typeof deliveryEventSchema>;

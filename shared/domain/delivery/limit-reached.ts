@@ -38,11 +38,23 @@ export const bucketCrossings = (
     const counter = Number(after[attribute] ?? 0);
     // budgets compare in thousandths, so that decimal sums cannot wobble across the cap
     const scale = cap.metric === 'budget' ? 1000 : 1;
-    const added = cap.metric === 'budget' ? increment.revenueMillis : (increment.counts[cap.metric as keyof typeof increment.counts] ?? 0);
+    const added =
+      cap.metric === 'budget'
+        ? increment.revenueMillis
+        : (increment.counts[cap.metric as keyof typeof increment.counts] ?? 0);
     if (added === 0) continue;
     const now = Math.round(counter * scale);
     if (crosses(Math.round(capValue * scale), now - added, now))
-      crossings.push({ entity: `${increment.entityType}#${increment.entityId}`, entityType: increment.entityType, entityId: increment.entityId, cap: cap.name, capValue, counter, bucket: increment.bucket, at: at.toISOString() });
+      crossings.push({
+        entity: `${increment.entityType}#${increment.entityId}`,
+        entityType: increment.entityType,
+        entityId: increment.entityId,
+        cap: cap.name,
+        capValue,
+        counter,
+        bucket: increment.bucket,
+        at: at.toISOString(),
+      });
   }
   return crossings;
 };
@@ -59,6 +71,16 @@ export const actionCrossing = (
   const capValue = limit[cap];
   if (!crosses(capValue, after - increment.conversions, after)) return [];
   return [
-    { entity: `${increment.entityType}#${increment.entityId}`, entityType: increment.entityType, entityId: increment.entityId, cap, capValue, counter: after, actionId: increment.actionId, bucket: increment.bucket, at: at.toISOString() },
+    {
+      entity: `${increment.entityType}#${increment.entityId}`,
+      entityType: increment.entityType,
+      entityId: increment.entityId,
+      cap,
+      capValue,
+      counter: after,
+      actionId: increment.actionId,
+      bucket: increment.bucket,
+      at: at.toISOString(),
+    },
   ];
 };

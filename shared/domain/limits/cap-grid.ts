@@ -35,7 +35,8 @@ const demandPermission = (metric: Metric, period: Period): string => {
   return `${word} ${capitalised(metric)} Limit`;
 };
 
-const inventoryPermission = (metric: Metric, period: Period): string => `${PERIOD_WORDS[period]} ${capitalised(metric)} Limit`;
+const inventoryPermission = (metric: Metric, period: Period): string =>
+  `${PERIOD_WORDS[period]} ${capitalised(metric)} Limit`;
 
 const buildGrid = (metrics: readonly Metric[], permissionOf: (metric: Metric, period: Period) => string): CapGrid => {
   const caps = PERIODS.flatMap((period) =>
@@ -61,6 +62,9 @@ const buildGrid = (metrics: readonly Metric[], permissionOf: (metric: Metric, pe
 };
 
 /** Advertiser, campaign, banner: 20 caps. */
-export const DEMAND_GRID = buildGrid(['impressions', 'clicks', 'conversions', 'opportunities', 'budget'], demandPermission);
+export const DEMAND_GRID = buildGrid(
+  ['impressions', 'clicks', 'conversions', 'opportunities', 'budget'],
+  demandPermission,
+);
 /** Site, placement: 16 caps. */
 export const SUPPLY_GRID = buildGrid(['requests', 'impressions', 'clicks', 'conversions'], inventoryPermission);

@@ -17,6 +17,7 @@ export const parseCapValue = (cap: CapDefinition, text: string): Parsed<number> 
     return { ok: false, reason: 'must be a decimal number from 0 to 9999999999.999 with at most 3 decimal places' };
   }
   const value = Number(text);
-  if (value > cap.maximum) return { ok: false, reason: `must be at most ${cap.valueType === 'budget' ? '9999999999.999' : cap.maximum}` };
+  if (value > cap.maximum)
+    return { ok: false, reason: `must be at most ${cap.valueType === 'budget' ? '9999999999.999' : cap.maximum}` };
   return { ok: true, value };
 };

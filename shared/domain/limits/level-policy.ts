@@ -1,4 +1,10 @@
-import { inventoryPermissionLevel, permissionDecision, permissionLevel, type Grants, type PermissionDecision } from '../access';
+import {
+  inventoryPermissionLevel,
+  permissionDecision,
+  permissionLevel,
+  type Grants,
+  type PermissionDecision,
+} from '../access';
 import { LEVELS, type LevelDefinition, type LimitLevel } from '../levels';
 import { MANAGE_CAPPING, MANAGE_SITE_LIMITS, type PermissionLevel } from '../permissions';
 import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from './cap-grid';
@@ -25,7 +31,10 @@ const ALL_COUNTERS: ReadonlySet<string> = new Set([...DEMAND_GRID.caps, ...SUPPL
 const SUPPLY_REFUSED: ReadonlyMap<string, string> = new Map(
   DEMAND_GRID.caps
     .filter((cap) => !SUPPLY_GRID.caps.some((other) => other.metric === cap.metric))
-    .map((cap) => [cap.name, `${cap.metric === 'budget' ? 'budget' : 'opportunity'} caps do not exist on sites and placements`]),
+    .map((cap) => [
+      cap.name,
+      `${cap.metric === 'budget' ? 'budget' : 'opportunity'} caps do not exist on sites and placements`,
+    ]),
 );
 
 const needs = (grants: Grants, name: string, accepted: readonly PermissionLevel[]) =>
@@ -51,7 +60,11 @@ const demandPolicy = (level: LevelDefinition): LevelPolicy => {
       permissionOf: (cap) => capPermission(grants, cap),
       forbiddenChange: 'ignore',
     }),
-    viewPolicy: (grants) => ({ grid: level.grid, permissionOf: (cap) => capPermission(grants, cap), reportHidden: false }),
+    viewPolicy: (grants) => ({
+      grid: level.grid,
+      permissionOf: (cap) => capPermission(grants, cap),
+      reportHidden: false,
+    }),
   };
 };
 
@@ -62,7 +75,10 @@ const supplyPolicy = (level: LevelDefinition): LevelPolicy => {
     capPermission,
     read: (grants) => needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
     write: (grants, creating) =>
-      allOf(needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE), creating ? needs(grants, MANAGE_CAPPING, WRITE) : { allowed: true }),
+      allOf(
+        needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
+        creating ? needs(grants, MANAGE_CAPPING, WRITE) : { allowed: true },
+      ),
     delete: (grants) => allOf(needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE), needs(grants, MANAGE_CAPPING, WRITE)),
     reset: (grants) => needs(grants, MANAGE_SITE_LIMITS, READ_OR_WRITE),
     capPolicy: (grants) => ({
@@ -72,7 +88,11 @@ const supplyPolicy = (level: LevelDefinition): LevelPolicy => {
       permissionOf: (cap) => capPermission(grants, cap),
       forbiddenChange: 'refuse',
     }),
-    viewPolicy: (grants) => ({ grid: level.grid, permissionOf: (cap) => capPermission(grants, cap), reportHidden: true }),
+    viewPolicy: (grants) => ({
+      grid: level.grid,
+      permissionOf: (cap) => capPermission(grants, cap),
+      reportHidden: true,
+    }),
   };
 };
 

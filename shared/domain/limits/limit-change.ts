@@ -7,7 +7,14 @@ import { DATE_FORMATS_MESSAGE, parseLimitDate, parseTimezoneOffset } from './lim
 import { EMPTY_LIMIT, type LimitState } from './limit-record';
 
 /** Parameters that carry authentication or output options, never limit fields. */
-export const TRANSPORT_PARAMETERS: ReadonlySet<string> = new Set(['username', 'timestamp', 'hash', 'output', 'json', 'callback']);
+export const TRANSPORT_PARAMETERS: ReadonlySet<string> = new Set([
+  'username',
+  'timestamp',
+  'hash',
+  'output',
+  'json',
+  'callback',
+]);
 
 export const COUNTER_REASON = 'counters are read-only: they change only through reset.do or as delivery is recorded';
 export const UNKNOWN_REASON = 'unknown parameter';
@@ -38,12 +45,18 @@ const BOOLEAN_SETTINGS = ['evenPacing', 'useLocalTime', 'removeStartDateLimit', 
 const SETTINGS: ReadonlySet<string> = new Set([...BOOLEAN_SETTINGS, 'startDate', 'endDate', 'timezoneOffset']);
 
 const parseBoolean = (text: string): Parsed<boolean> =>
-  text === 'true' || text === 'false' ? { ok: true, value: text === 'true' } : { ok: false, reason: 'must be true or false' };
+  text === 'true' || text === 'false'
+    ? { ok: true, value: text === 'true' }
+    : { ok: false, reason: 'must be true or false' };
 
 const periodRank = (cap: CapDefinition): number => PERIODS.indexOf(cap.period);
 
 /** Shorter-period caps may not exceed a non-zero longer-period cap of the same metric; judged only where a sent cap takes part. */
-export const periodConflicts = (grid: CapGrid, caps: Record<string, number>, sent: ReadonlySet<string>): Record<string, string> => {
+export const periodConflicts = (
+  grid: CapGrid,
+  caps: Record<string, number>,
+  sent: ReadonlySet<string>,
+): Record<string, string> => {
   const errors: Record<string, string> = {};
   for (const name of sent) {
     const cap = grid.byName.get(name)!;
@@ -65,7 +78,11 @@ export const periodConflicts = (grid: CapGrid, caps: Record<string, number>, sen
  * set.do and update.do: merges the request into the stored limit and validates the result, judging only what
  * the request sent. Pure: the caller loads, saves and answers.
  */
-export const planLimitChange = (stored: LimitState | undefined, request: ChangeRequest, policy: CapPolicy): ChangePlan => {
+export const planLimitChange = (
+  stored: LimitState | undefined,
+  request: ChangeRequest,
+  policy: CapPolicy,
+): ChangePlan => {
   const current = stored ?? EMPTY_LIMIT;
   const errors = dictionary<string>();
   const ignored = dictionary<string>();
@@ -106,7 +123,9 @@ export const planLimitChange = (stored: LimitState | undefined, request: ChangeR
     if (text === undefined) continue;
     const parsed = parseLimitDate(text, useLocalTime ? offset : 0);
     if (parsed.ok) dates[field] = parsed.value;
-    else errors[field] = parsed.reason === DATE_FORMATS_MESSAGE ? `${DATE_FORMATS_MESSAGE} (GMT+0 unless useLocalTime)` : parsed.reason;
+    else
+      errors[field] =
+        parsed.reason === DATE_FORMATS_MESSAGE ? `${DATE_FORMATS_MESSAGE} (GMT+0 unless useLocalTime)` : parsed.reason;
   }
   if (Object.keys(errors).length > 0) return { outcome: 'invalid', errors };
 
@@ -115,7 +134,8 @@ export const planLimitChange = (stored: LimitState | undefined, request: ChangeR
   for (const [cap, value] of sentCaps) {
     if (value === (current.caps[cap.name] ?? 0)) continue; // re-sending the stored value changes nothing
     if (policy.permissionOf(cap) !== 'ENABLED') {
-      if (policy.forbiddenChange === 'refuse') return { outcome: 'forbidden', field: cap.name, permission: cap.permission };
+      if (policy.forbiddenChange === 'refuse')
+        return { outcome: 'forbidden', field: cap.name, permission: cap.permission };
       ignored[cap.name] = `not applied: changing it requires the "${cap.permission}" permission`;
       continue;
     }

@@ -20,7 +20,8 @@ export const parseLimitDate = (text: string, offsetMinutes: number): Parsed<numb
   const hour = Number(match[4] ?? match[6]);
   const minute = Number(match[5] ?? match[7]);
   if (month < 1 || month > 12) return { ok: false, reason: `is not a real date: month ${match[2]} does not exist` };
-  if (day < 1 || day > daysInMonth(year, month)) return { ok: false, reason: `is not a real date: day ${match[3]} does not exist in that month` };
+  if (day < 1 || day > daysInMonth(year, month))
+    return { ok: false, reason: `is not a real date: day ${match[3]} does not exist in that month` };
   if (hour > 23) return { ok: false, reason: 'is not a real time: hour must be 00 to 23' };
   if (minute > 59) return { ok: false, reason: 'is not a real time: minute must be 00 to 59' };
   return { ok: true, value: Date.UTC(year, month - 1, day, hour, minute) - offsetMinutes * 60_000 };
@@ -37,6 +38,7 @@ export const formatLimitDate = (epochMs: number, offsetMinutes = 0): string => {
 export const parseTimezoneOffset = (text: string): Parsed<number> => {
   if (!/^[+-]?\d{1,4}$/.test(text)) return { ok: false, reason: 'must be a whole number of minutes from -840 to 840' };
   const value = Number(text);
-  if (value < MIN_TIMEZONE_OFFSET || value > MAX_TIMEZONE_OFFSET) return { ok: false, reason: 'must be from -840 to 840 minutes' };
+  if (value < MIN_TIMEZONE_OFFSET || value > MAX_TIMEZONE_OFFSET)
+    return { ok: false, reason: 'must be from -840 to 840 minutes' };
   return { ok: true, value };
 };

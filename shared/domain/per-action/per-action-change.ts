@@ -8,7 +8,8 @@ export interface PerActionCaps {
   totalConversionsLimit: number;
 }
 
-export type PerActionPlan = { outcome: 'ok'; next: PerActionCaps } | { outcome: 'invalid'; errors: Record<string, string> };
+export type PerActionPlan =
+  { outcome: 'ok'; next: PerActionCaps } | { outcome: 'invalid'; errors: Record<string, string> };
 
 const FIELDS = ['dailyConversionsLimit', 'totalConversionsLimit'] as const;
 
@@ -16,7 +17,10 @@ const FIELDS = ['dailyConversionsLimit', 'totalConversionsLimit'] as const;
  * add and update: each changes only the cap sent; a cap left out keeps its stored value, or is 0 on a new limit.
  * A daily cap above a non-zero total is refused, judged against what will be stored, by the grids' own period rule.
  */
-export const planPerActionChange = (stored: PerActionCaps | undefined, get: (name: string) => string | undefined): PerActionPlan => {
+export const planPerActionChange = (
+  stored: PerActionCaps | undefined,
+  get: (name: string) => string | undefined,
+): PerActionPlan => {
   const errors: Record<string, string> = {};
   const sent: Partial<PerActionCaps> = {};
   for (const field of FIELDS) {
@@ -28,7 +32,13 @@ export const planPerActionChange = (stored: PerActionCaps | undefined, get: (nam
   }
   if (Object.keys(errors).length > 0) return { outcome: 'invalid', errors };
   if (Object.keys(sent).length === 0)
-    return { outcome: 'invalid', errors: { dailyConversionsLimit: 'send dailyConversionsLimit, totalConversionsLimit or both', totalConversionsLimit: 'send dailyConversionsLimit, totalConversionsLimit or both' } };
+    return {
+      outcome: 'invalid',
+      errors: {
+        dailyConversionsLimit: 'send dailyConversionsLimit, totalConversionsLimit or both',
+        totalConversionsLimit: 'send dailyConversionsLimit, totalConversionsLimit or both',
+      },
+    };
   const next: PerActionCaps = {
     dailyConversionsLimit: sent.dailyConversionsLimit ?? stored?.dailyConversionsLimit ?? 0,
     totalConversionsLimit: sent.totalConversionsLimit ?? stored?.totalConversionsLimit ?? 0,

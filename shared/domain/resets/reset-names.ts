@@ -11,14 +11,16 @@ const RESET_WORD: Record<Metric, string> = {
   requests: 'REQUESTS',
 };
 
-export const NO_CONVERSION_RESETS = ['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS'] as const;
-export const GROUP_RESETS = ['ALL_LIMITS', 'ALL_ACTION_LIMITS', 'ALL'] as const;
+const NO_CONVERSION_RESETS = ['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS'] as const;
+const GROUP_RESETS = ['ALL_LIMITS', 'ALL_ACTION_LIMITS', 'ALL'] as const;
 
 /** `DAILY_IMPRESSIONS`, `TOTAL_REVENUE` …: the one formula of a period counter's reset name. */
 export const resetNameOf = (period: Period, metric: Metric): string => `${period.toUpperCase()}_${RESET_WORD[metric]}`;
 
 /** The 24 period counter names: `DAILY_IMPRESSIONS` … `TOTAL_REQUESTS`. */
-export const COUNTER_RESETS: readonly string[] = PERIODS.flatMap((period) => METRICS.map((metric) => resetNameOf(period, metric)));
+const COUNTER_RESETS: readonly string[] = PERIODS.flatMap((period) =>
+  METRICS.map((metric) => resetNameOf(period, metric)),
+);
 
 /** All 29 accepted names, case-sensitive. */
 export const RESET_NAMES: ReadonlySet<string> = new Set([...COUNTER_RESETS, ...NO_CONVERSION_RESETS, ...GROUP_RESETS]);
@@ -28,7 +30,8 @@ const COUNTER_OF_NAME: ReadonlyMap<string, { period: Period; metric: Metric }> =
 );
 
 /** `DAILY_IMPRESSIONS` → daily impressions; undefined for a group or no-conversion name. */
-export const counterOfResetName = (name: string): { period: Period; metric: Metric } | undefined => COUNTER_OF_NAME.get(name);
+const counterOfResetName = (name: string): { period: Period; metric: Metric } | undefined =>
+  COUNTER_OF_NAME.get(name);
 
 /** What a reset list covers once its groups are expanded: ALL is ALL_LIMITS and ALL_ACTION_LIMITS. */
 export interface ResetScope {

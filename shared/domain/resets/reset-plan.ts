@@ -8,7 +8,10 @@ export const parseResetNames = (values: readonly string[]): ResetNames => {
   if (values.length === 0) return { ok: false, reason: 'at least one counter name is required' };
   const unknown = values.filter((value) => !RESET_NAMES.has(value));
   if (unknown.length > 0)
-    return { ok: false, reason: `unknown counter name${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')} (names are case-sensitive, e.g. DAILY_IMPRESSIONS, TOTAL_REVENUE, ALL)` };
+    return {
+      ok: false,
+      reason: `unknown counter name${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')} (names are case-sensitive, e.g. DAILY_IMPRESSIONS, TOTAL_REVENUE, ALL)`,
+    };
   return { ok: true, names: [...new Set(values)] };
 };
 

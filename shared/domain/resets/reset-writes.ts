@@ -5,9 +5,7 @@ import { resetScope } from './reset-names';
 
 /** Which stored counter of the entity a reset write touches. */
 export type ResetTarget =
-  | { kind: 'counter'; bucket: string }
-  | { kind: 'action'; actionId: number; bucket: string }
-  | { kind: 'noConversion' };
+  { kind: 'counter'; bucket: string } | { kind: 'action'; actionId: number; bucket: string } | { kind: 'noConversion' };
 
 /** One write of a flush: attributes of one item set to a value (0 for counters, now for the quiet time). */
 export interface ResetWrite {
@@ -17,7 +15,11 @@ export interface ResetWrite {
 }
 
 const targetText = (target: ResetTarget): string =>
-  target.kind === 'noConversion' ? 'N' : target.kind === 'action' ? `A${target.actionId}#${target.bucket}` : `C${target.bucket}`;
+  target.kind === 'noConversion'
+    ? 'N'
+    : target.kind === 'action'
+      ? `A${target.actionId}#${target.bucket}`
+      : `C${target.bucket}`;
 
 /**
  * What a reset does, at flush time: named counters of the current periods to 0; ALL_LIMITS every delivery
@@ -36,7 +38,8 @@ export const planResetWrites = (request: ResetRequest, actionIds: readonly numbe
     set({ kind: 'counter', bucket: bucketOf(period, now) }, COUNTER_ATTRIBUTE[metric], 0, bucketExpiry(period, now));
   const scope = resetScope(request.counters);
   for (const { period, metric } of scope.counters) zeroCounter(period, metric);
-  if (scope.allDeliveryCounters) for (const period of PERIODS) for (const metric of METRICS) zeroCounter(period, metric);
+  if (scope.allDeliveryCounters)
+    for (const period of PERIODS) for (const metric of METRICS) zeroCounter(period, metric);
   if (scope.allActionCounters)
     for (const actionId of actionIds)
       for (const period of ['daily', 'total'] as const)

@@ -39,9 +39,14 @@ const DAY_MS = 86_400_000;
 export const elapsedDayFraction = (now: Date): number => (now.getTime() % DAY_MS) / DAY_MS;
 
 /** A cap stops delivery when cap > 0 and counter ≥ cap: equal counts. */
-export const capReached = (cap: number, counter: number): boolean => cap > 0 && counter >= cap;
+const capReached = (cap: number, counter: number): boolean => cap > 0 && counter >= cap;
 
-const capReasons = (state: EntityServingState, name: string, now: Date, visible: (cap: CapDefinition) => boolean): StopReason[] => {
+const capReasons = (
+  state: EntityServingState,
+  name: string,
+  now: Date,
+  visible: (cap: CapDefinition) => boolean,
+): StopReason[] => {
   const reasons: StopReason[] = [];
   const limit = state.limit!;
   for (const cap of state.grid.caps) {
@@ -53,7 +58,14 @@ const capReasons = (state: EntityServingState, name: string, now: Date, visible:
       reasons.push({ entity: name, field: cap.name, ...shown });
     } else if (limit.evenPacing && cap.period === 'daily') {
       const allowance = value * elapsedDayFraction(now);
-      if (counter >= allowance) reasons.push({ entity: name, field: cap.name, ...shown, evenPacing: true, ...(visible(cap) ? { pacedAllowance: Math.floor(allowance * 1000) / 1000 } : {}) });
+      if (counter >= allowance)
+        reasons.push({
+          entity: name,
+          field: cap.name,
+          ...shown,
+          evenPacing: true,
+          ...(visible(cap) ? { pacedAllowance: Math.floor(allowance * 1000) / 1000 } : {}),
+        });
     }
   }
   return reasons;
@@ -63,7 +75,11 @@ const capReasons = (state: EntityServingState, name: string, now: Date, visible:
  * Why one entity may not deliver at `now`; empty when it may. Pure: every input comes in, nothing is read.
  * `visible` says which caps the caller may see; hidden ones are named with their permission, without numbers.
  */
-export const entityStopReasons = (state: EntityServingState, now: Date, visible: (cap: CapDefinition) => boolean = () => true): StopReason[] => {
+export const entityStopReasons = (
+  state: EntityServingState,
+  now: Date,
+  visible: (cap: CapDefinition) => boolean = () => true,
+): StopReason[] => {
   const { entity, limit } = state;
   const name = `${entity.type}#${entity.id}`;
   const reasons: StopReason[] = [];
@@ -71,23 +87,47 @@ export const entityStopReasons = (state: EntityServingState, now: Date, visible:
   if (entity.active === false) reasons.push({ entity: name, field: 'active' });
   if (limit?.startDate !== undefined && now.getTime() < limit.startDate)
     reasons.push({ entity: name, field: 'startDate', startDate: formatLimitDate(limit.startDate) });
-  if (limit?.endDate !== undefined && now.getTime() > limit.endDate) reasons.push({ entity: name, field: 'endDate', endDate: formatLimitDate(limit.endDate) });
+  if (limit?.endDate !== undefined && now.getTime() > limit.endDate)
+    reasons.push({ entity: name, field: 'endDate', endDate: formatLimitDate(limit.endDate) });
   if (limit) reasons.push(...capReasons(state, name, now, visible));
 
   const hoursThreshold = entity.noConversionHoursThreshold ?? 0;
   const impressionsThreshold = entity.noConversionImpressionsThreshold ?? 0;
-  const quietHours = state.noConversion.quietSince === undefined ? 0 : (now.getTime() - state.noConversion.quietSince) / 3_600_000;
+  const quietHours =
+    state.noConversion.quietSince === undefined ? 0 : (now.getTime() - state.noConversion.quietSince) / 3_600_000;
   const quietImpressions = state.noConversion.impressionsSinceConversion;
   // both thresholds must be crossed, not either
-  if (hoursThreshold > 0 && impressionsThreshold > 0 && quietHours >= hoursThreshold && quietImpressions >= impressionsThreshold)
-    reasons.push({ entity: name, field: 'noConversion', hoursSinceConversion: Math.floor(quietHours * 10) / 10, impressionsSinceConversion: quietImpressions });
+  if (
+    hoursThreshold > 0 &&
+    impressionsThreshold > 0 &&
+    quietHours >= hoursThreshold &&
+    quietImpressions >= impressionsThreshold
+  )
+    reasons.push({
+      entity: name,
+      field: 'noConversion',
+      hoursSinceConversion: Math.floor(quietHours * 10) / 10,
+      impressionsSinceConversion: quietImpressions,
+    });
 
   if (state.perActionEnabled) {
     for (const action of state.perAction) {
       if (capReached(action.dailyConversionsLimit, action.dailyConversions))
-        reasons.push({ entity: name, field: 'dailyConversionsLimit', actionId: action.actionId, cap: action.dailyConversionsLimit, counter: action.dailyConversions });
+        reasons.push({
+          entity: name,
+          field: 'dailyConversionsLimit',
+          actionId: action.actionId,
+          cap: action.dailyConversionsLimit,
+          counter: action.dailyConversions,
+        });
       if (capReached(action.totalConversionsLimit, action.totalConversions))
-        reasons.push({ entity: name, field: 'totalConversionsLimit', actionId: action.actionId, cap: action.totalConversionsLimit, counter: action.totalConversions });
+        reasons.push({
+          entity: name,
+          field: 'totalConversionsLimit',
+          actionId: action.actionId,
+          cap: action.totalConversionsLimit,
+          counter: action.totalConversions,
+        });
     }
   }
   return reasons;

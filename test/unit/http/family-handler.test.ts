@@ -1,12 +1,19 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../shared/ports/clock';
-import { createFamilyHandler } from '../../shared/http/family-handler';
-import { jsonResponse } from '../../shared/http/response';
-import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
+import { systemClock } from '../../../shared/ports/clock';
+import { createFamilyHandler } from '../../../shared/http/family-handler';
+import { jsonResponse } from '../../../shared/http/response';
+import type { TableStore } from '../../../shared/adapters/dynamodb/table-store';
 
 const event = (method: string, path: string): APIGatewayProxyEvent =>
-  ({ httpMethod: method, path, headers: {}, body: null, isBase64Encoded: false, requestContext: { authorizer: null } }) as unknown as APIGatewayProxyEvent;
+  ({
+    httpMethod: method,
+    path,
+    headers: {},
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { authorizer: null },
+  }) as unknown as APIGatewayProxyEvent;
 const context = { getRemainingTimeInMillis: () => 29_000 } as Context;
 const ports = { store: {} as TableStore, clock: systemClock };
 
@@ -28,7 +35,15 @@ describe('a family handler', () => {
 
   it('answers 500 in the envelope, without details, when an operation fails unexpectedly', async () => {
     process.env.LOG_LEVEL = 'silent';
-    const handler = createFamilyHandler('auth', { 'auth.token': async () => { throw new Error('secret detail'); } }, ports);
+    const handler = createFamilyHandler(
+      'auth',
+      {
+        'auth.token': async () => {
+          throw new Error('secret detail');
+        },
+      },
+      ports,
+    );
     const response = await handler(event('POST', '/rest-api/auth/token.do'), context);
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('secret detail');

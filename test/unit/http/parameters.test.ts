@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/api-error';
-import { parseForm, readParameters } from '../../shared/http/parameters';
+import { ApiError } from '../../../shared/http/api-error';
+import { parseForm, readParameters } from '../../../shared/http/parameters';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
@@ -61,7 +61,12 @@ describe('request parameters', () => {
   });
 
   it('accepts a form content type with a charset, in any case', () => {
-    expect(readParameters({ headers: { 'CONTENT-TYPE': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8' }, body: 'a=1' }).get('a')).toBe('1');
+    expect(
+      readParameters({
+        headers: { 'CONTENT-TYPE': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8' },
+        body: 'a=1',
+      }).get('a'),
+    ).toBe('1');
   });
 
   it('refuses a scalar given twice with different values, and accepts it given twice alike', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayResourcePath, matchPath } from '../../shared/api/path-template';
-import { FAMILIES, ROUTES, routesOf } from '../../shared/api/route-table';
+import { gatewayResourcePath, matchPath } from '../../../shared/api/path-template';
+import { FAMILIES, ROUTES, routesOf } from '../../../shared/api/route-table';
 
 describe('route table', () => {
   it('holds every endpoint of the spec once', () => {
@@ -77,11 +77,15 @@ describe('route table', () => {
 
 describe('path templates', () => {
   it('extracts parameters, stripping a literal suffix such as .do', () => {
-    expect(matchPath('/rest-api/per-action/limits/{type}/{entityId}.do', '/rest-api/per-action/limits/CAMPAIGN/100.do')).toEqual({
+    expect(
+      matchPath('/rest-api/per-action/limits/{type}/{entityId}.do', '/rest-api/per-action/limits/CAMPAIGN/100.do'),
+    ).toEqual({
       type: 'CAMPAIGN',
       entityId: '100',
     });
-    expect(matchPath('/rest-api/campaign/{campaignId}/limits.do', '/rest-api/campaign/100/limits.do')).toEqual({ campaignId: '100' });
+    expect(matchPath('/rest-api/campaign/{campaignId}/limits.do', '/rest-api/campaign/100/limits.do')).toEqual({
+      campaignId: '100',
+    });
   });
 
   it('decodes percent-encoded segments and tolerates one trailing slash', () => {
@@ -91,11 +95,15 @@ describe('path templates', () => {
   it('does not match other paths', () => {
     expect(matchPath('/rest-api/campaign/{campaignId}/limits.do', '/rest-api/campaign/limits.do')).toBeUndefined();
     expect(matchPath('/rest-api/campaign/{campaignId}/limits.do', '/rest-api/campaign/1/2/limits.do')).toBeUndefined();
-    expect(matchPath('/rest-api/per-action/limits/{type}/{entityId}.do', '/rest-api/per-action/limits/CAMPAIGN/100xdo')).toBeUndefined();
+    expect(
+      matchPath('/rest-api/per-action/limits/{type}/{entityId}.do', '/rest-api/per-action/limits/CAMPAIGN/100xdo'),
+    ).toBeUndefined();
   });
 
   it('declares suffixed parameters as whole segments for API Gateway', () => {
-    expect(gatewayResourcePath('/rest-api/per-action/limits/{type}/{entityId}.do')).toBe('/rest-api/per-action/limits/{type}/{entityId}');
+    expect(gatewayResourcePath('/rest-api/per-action/limits/{type}/{entityId}.do')).toBe(
+      '/rest-api/per-action/limits/{type}/{entityId}',
+    );
     expect(gatewayResourcePath('/rest-api/auth/token.do')).toBe('/rest-api/auth/token.do');
   });
 });

@@ -1,13 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEMO_CATALOG_FILE } from '../../infra/local/local-service';
-import { sha256Hex } from '../../shared/domain/auth/crypto';
-import { staleUserKeys, userItems } from '../../shared/catalog/catalog-items';
-import type { CatalogUser } from '../../shared/catalog/catalog-schema';
-import { crossCheckCatalog, parentReferencesOutsideFile, parseCatalog, type StoredFacts } from '../../shared/catalog/catalog-validation';
+import { DEMO_CATALOG_FILE } from '../../../infra/local/local-service';
+import { sha256Hex } from '../../../shared/domain/auth/crypto';
+import { staleUserKeys, userItems } from '../../../shared/catalog/catalog-items';
+import type { CatalogUser } from '../../../shared/catalog/catalog-schema';
+import {
+  crossCheckCatalog,
+  parentReferencesOutsideFile,
+  parseCatalog,
+  type StoredFacts,
+} from '../../../shared/catalog/catalog-validation';
 
 const demo = JSON.parse(readFileSync(DEMO_CATALOG_FILE, 'utf8'));
-const noFacts: StoredFacts = { entities: new Map(), usernameOwners: new Map(), emailOwners: new Map(), apiKeyOwners: new Map() };
+const noFacts: StoredFacts = {
+  entities: new Map(),
+  usernameOwners: new Map(),
+  emailOwners: new Map(),
+  apiKeyOwners: new Map(),
+};
 
 const problemsOf = (input: unknown) => parseCatalog(input).problems;
 
@@ -19,7 +29,10 @@ describe('catalog validation', () => {
   });
 
   it('fills in the documented defaults', () => {
-    const parsed = parseCatalog({ campaigns: [{ id: 1, advertiserId: 2 }], users: [{ id: 1, username: 'u', password: 'p' }] });
+    const parsed = parseCatalog({
+      campaigns: [{ id: 1, advertiserId: 2 }],
+      users: [{ id: 1, username: 'u', password: 'p' }],
+    });
     expect(parsed.catalog?.campaigns[0]).toEqual({
       id: 1,
       advertiserId: 2,
@@ -28,18 +41,29 @@ describe('catalog validation', () => {
       noConversionHoursThreshold: 0,
       noConversionImpressionsThreshold: 0,
     });
-    expect(parsed.catalog?.users[0]).toMatchObject({ active: true, apiKeys: [], permissions: {}, inventoryPermissions: {}, access: [] });
+    expect(parsed.catalog?.users[0]).toMatchObject({
+      active: true,
+      apiKeys: [],
+      permissions: {},
+      inventoryPermissions: {},
+      access: [],
+    });
     expect(parsed.catalog?.advertisers).toEqual([]);
   });
 
   it('names every problem with its JSON path', () => {
     const problems = problemsOf({
       users: [{ id: 1, username: 'u', password: 'p', permissions: { 'Manage Everything': 'ENABLED' } }],
-      campaigns: [{ id: -1, advertiserId: 10 }, { id: 2, advertiserId: 'ten' }],
+      campaigns: [
+        { id: -1, advertiserId: 10 },
+        { id: 2, advertiserId: 'ten' },
+      ],
       surprise: [],
     });
     const paths = problems.map((problem) => problem.path);
-    expect(paths).toEqual(expect.arrayContaining(['$', '$.users[0].permissions', '$.campaigns[0].id', '$.campaigns[1].advertiserId']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['$', '$.users[0].permissions', '$.campaigns[0].id', '$.campaigns[1].advertiserId']),
+    );
     expect(problems.find((p) => p.path === '$.users[0].permissions')?.reason).toContain('Manage Everything');
     expect(problems.find((p) => p.path === '$')?.reason).toContain('surprise');
   });
@@ -50,7 +74,15 @@ describe('catalog validation', () => {
 
   it('refuses permission levels and access levels outside the lists', () => {
     const paths = problemsOf({
-      users: [{ id: 1, username: 'u', password: 'p', inventoryPermissions: { 'Daily Clicks Limit': 'YES' }, access: [{ type: 'SITE', id: 1, level: 'WRITE' }] }],
+      users: [
+        {
+          id: 1,
+          username: 'u',
+          password: 'p',
+          inventoryPermissions: { 'Daily Clicks Limit': 'YES' },
+          access: [{ type: 'SITE', id: 1, level: 'WRITE' }],
+        },
+      ],
     }).map((p) => p.path);
     expect(paths).toEqual(['$.users[0].inventoryPermissions.Daily Clicks Limit', '$.users[0].access[0].level']);
   });
@@ -71,7 +103,10 @@ describe('catalog validation', () => {
   it('resolves parents within the file first, then in the store', () => {
     const catalog = parseCatalog({
       advertisers: [{ id: 1 }],
-      campaigns: [{ id: 10, advertiserId: 1 }, { id: 11, advertiserId: 2 }],
+      campaigns: [
+        { id: 10, advertiserId: 1 },
+        { id: 11, advertiserId: 2 },
+      ],
       banners: [{ id: 100, campaignId: 12 }],
       placements: [{ id: 5, siteId: 6 }],
     }).catalog!;
@@ -81,11 +116,16 @@ describe('catalog validation', () => {
       '$.placements[0].siteId',
     ]);
     const facts: StoredFacts = { ...noFacts, entities: new Map([['ADVERTISER#2', {}]]) };
-    expect(crossCheckCatalog(catalog, facts).map((p) => p.path)).toEqual(['$.banners[0].campaignId', '$.placements[0].siteId']);
+    expect(crossCheckCatalog(catalog, facts).map((p) => p.path)).toEqual([
+      '$.banners[0].campaignId',
+      '$.placements[0].siteId',
+    ]);
   });
 
   it('refuses names and keys that belong to another stored user, not to the same one', () => {
-    const catalog = parseCatalog({ users: [{ id: 1, username: 'a', password: 'p', email: 'a@example.com', apiKeys: ['key-00000001'] }] }).catalog!;
+    const catalog = parseCatalog({
+      users: [{ id: 1, username: 'a', password: 'p', email: 'a@example.com', apiKeys: ['key-00000001'] }],
+    }).catalog!;
     const foreign: StoredFacts = {
       ...noFacts,
       usernameOwners: new Map([['a', 2]]),
@@ -123,7 +163,9 @@ describe('catalog items of a user', () => {
   it('deletes on re-import only what the new file no longer has', () => {
     const before = userItems(user({ apiKeys: ['key-00000001', 'key-00000002'], email: 'a@example.com' }), 'h');
     const after = userItems(user({ username: 'b', apiKeys: ['key-00000002'], access: [] }), 'h');
-    const stale = staleUserKeys(before, after).map((key) => `${key.PK}|${key.SK}`).sort();
+    const stale = staleUserKeys(before, after)
+      .map((key) => `${key.PK}|${key.SK}`)
+      .sort();
     expect(stale).toEqual(
       [
         'USER#1|ACCESS#ADVERTISER#10',

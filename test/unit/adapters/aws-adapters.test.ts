@@ -3,12 +3,12 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
-import { EventBridgePublisher } from '../../shared/adapters/eventbridge/eventbridge-publisher';
-import { SesMailer } from '../../shared/adapters/ses/ses-mailer';
-import { SqsDeadLetters } from '../../shared/adapters/sqs/sqs-dead-letters';
-import { SqsResetQueue } from '../../shared/adapters/sqs/sqs-reset-queue';
-import { SqsResetSource } from '../../shared/adapters/sqs/sqs-reset-source';
+import type { LimitReached } from '../../../shared/domain/delivery/limit-reached';
+import { EventBridgePublisher } from '../../../shared/adapters/eventbridge/eventbridge-publisher';
+import { SesMailer } from '../../../shared/adapters/ses/ses-mailer';
+import { SqsDeadLetters } from '../../../shared/adapters/sqs/sqs-dead-letters';
+import { SqsResetQueue } from '../../../shared/adapters/sqs/sqs-reset-queue';
+import { SqsResetSource } from '../../../shared/adapters/sqs/sqs-reset-source';
 
 const sqs = mockClient(SQSClient);
 const events = mockClient(EventBridgeClient);
@@ -19,13 +19,23 @@ afterEach(() => {
   ses.reset();
 });
 
-const reset = { entityType: 'CAMPAIGN' as const, entityId: 100, limitId: 1, counters: ['ALL'], requestedAt: '2026-11-22T10:00:00.000Z', requestedBy: 1 };
+const reset = {
+  entityType: 'CAMPAIGN' as const,
+  entityId: 100,
+  limitId: 1,
+  counters: ['ALL'],
+  requestedAt: '2026-11-22T10:00:00.000Z',
+  requestedBy: 1,
+};
 
 describe('SQS adapters', () => {
   it('queues a reset as one JSON message', async () => {
     sqs.on(SendMessageCommand).resolves({});
     await new SqsResetQueue(new SQSClient({}), 'https://queue/resets').enqueue(reset);
-    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://queue/resets', MessageBody: JSON.stringify(reset) });
+    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({
+      QueueUrl: 'https://queue/resets',
+      MessageBody: JSON.stringify(reset),
+    });
   });
 
   it('receives resets, marking bodies that are not resets, and acknowledges in batches of ten', async () => {
@@ -37,7 +47,10 @@ describe('SQS adapters', () => {
     });
     sqs.on(DeleteMessageBatchCommand).resolves({ Successful: [], Failed: [] });
     const source = new SqsResetSource(new SQSClient({}), 'https://queue/resets');
-    expect(await source.receive(25)).toEqual([{ receipt: 'r1', request: reset }, { receipt: 'r2', request: undefined }]);
+    expect(await source.receive(25)).toEqual([
+      { receipt: 'r1', request: reset },
+      { receipt: 'r2', request: undefined },
+    ]);
     expect(sqs.commandCalls(ReceiveMessageCommand)[0]!.args[0].input.MaxNumberOfMessages).toBe(10);
     await source.acknowledge(Array.from({ length: 12 }, (_, i) => `r${i}`));
     const deletes = sqs.commandCalls(DeleteMessageBatchCommand).map((call) => call.args[0].input.Entries!.length);
@@ -56,26 +69,47 @@ describe('SQS adapters', () => {
 });
 
 describe('EventBridge publisher', () => {
-  const reached = (i: number): LimitReached => ({ entity: `CAMPAIGN#${i}`, entityType: 'CAMPAIGN', entityId: i, cap: 'dailyClicksLimit', capValue: 1, counter: 1, bucket: 'CTR#D#2026-11-22', at: '' });
+  const reached = (i: number): LimitReached => ({
+    entity: `CAMPAIGN#${i}`,
+    entityType: 'CAMPAIGN',
+    entityId: i,
+    cap: 'dailyClicksLimit',
+    capValue: 1,
+    counter: 1,
+    bucket: 'CTR#D#2026-11-22',
+    at: '',
+  });
 
   it('publishes LimitReached events ten per call on the configured bus', async () => {
     events.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
-    await new EventBridgePublisher(new EventBridgeClient({}), 'limits-bus').publishLimitReached(Array.from({ length: 11 }, (_, i) => reached(i)));
+    await new EventBridgePublisher(new EventBridgeClient({}), 'limits-bus').publishLimitReached(
+      Array.from({ length: 11 }, (_, i) => reached(i)),
+    );
     const calls = events.commandCalls(PutEventsCommand);
     expect(calls.map((call) => call.args[0].input.Entries!.length)).toEqual([10, 1]);
-    expect(calls[0]!.args[0].input.Entries![0]).toMatchObject({ EventBusName: 'limits-bus', Source: 'delivery-limits', DetailType: 'LimitReached' });
+    expect(calls[0]!.args[0].input.Entries![0]).toMatchObject({
+      EventBusName: 'limits-bus',
+      Source: 'delivery-limits',
+      DetailType: 'LimitReached',
+    });
   });
 
   it('fails when EventBridge refuses entries', async () => {
     events.on(PutEventsCommand).resolves({ FailedEntryCount: 1 });
-    await expect(new EventBridgePublisher(new EventBridgeClient({}), 'b').publishLimitReached([reached(1)])).rejects.toThrow('refused');
+    await expect(
+      new EventBridgePublisher(new EventBridgeClient({}), 'b').publishLimitReached([reached(1)]),
+    ).rejects.toThrow('refused');
   });
 });
 
 describe('SES mailer', () => {
   it('sends a plain-text mail from the configured sender', async () => {
     ses.on(SendEmailCommand).resolves({});
-    await new SesMailer(new SESv2Client({}), 'no-reply@limits.example').send({ to: 'a@example.com', subject: 'S', text: 'T' });
+    await new SesMailer(new SESv2Client({}), 'no-reply@limits.example').send({
+      to: 'a@example.com',
+      subject: 'S',
+      text: 'T',
+    });
     expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input).toEqual({
       FromEmailAddress: 'no-reply@limits.example',
       Destination: { ToAddresses: ['a@example.com'] },

@@ -1,0 +1,69 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/** Lints `code` as if it were the file at `filePath`, with the project's own configuration. */
+const ruleIdsFor = async (filePath: string, code: string): Promise<string[]> => {
+  const [result] = await new ESLint().lintText(code, { filePath });
+  return result!.messages.map((message) => String(message.ruleId));
+};
+
+describe('npm run lint keeps the arrows of the layout', () => {
+  it('fails when the domain imports the AWS SDK', async () => {
+    const ids = await ruleIdsFor(
+      'shared/domain/planted.ts',
+      "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const client = DynamoDBClient;\n",
+    );
+    expect(ids).toContain('no-restricted-imports');
+  });
+
+  it('fails when the domain imports an adapter or an HTTP module', async () => {
+    for (const source of ['../adapters/dynamodb/table-store', '../http/api-error', '../table/keys']) {
+      const ids = await ruleIdsFor(
+        'shared/domain/planted.ts',
+        `import * as planted from '${source}';\nexport const used = planted;\n`,
+      );
+      expect(ids, source).toContain('import-x/no-restricted-paths');
+    }
+  });
+
+  it('fails when one function imports another function', async () => {
+    const ids = await ruleIdsFor(
+      'functions/auth/planted.ts',
+      "import { handler } from '../authorizer/handler';\nexport const used = handler;\n",
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('fails when the CDK stack imports function or adapter code', async () => {
+    for (const source of ['../../functions/auth/handler', '../../shared/adapters/dynamodb/table-store']) {
+      const ids = await ruleIdsFor(
+        'infra/cdk/planted.ts',
+        `import * as planted from '${source}';\nexport const used = planted;\n`,
+      );
+      expect(ids, source).toContain('import-x/no-restricted-paths');
+    }
+  });
+
+  it('fails when shared code imports the local runtime', async () => {
+    const ids = await ruleIdsFor(
+      'shared/handlers/planted.ts',
+      "import * as planted from '../../infra/local/local-service';\nexport const used = planted;\n",
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('lets a function import the domain and adapters, and the domain import itself and zod/mini', async () => {
+    expect(
+      await ruleIdsFor(
+        'functions/auth/planted.ts',
+        "import * as a from '../../shared/domain/levels';\nimport * as b from '../../shared/adapters/dynamodb/table-store';\nexport const used = [a, b];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'shared/domain/planted.ts',
+        "import * as a from './levels';\nimport * as z from 'zod/mini';\nexport const used = [a, z];\n",
+      ),
+    ).toEqual([]);
+  });
+});
