@@ -30,8 +30,7 @@ const COUNTER_OF_NAME: ReadonlyMap<string, { period: Period; metric: Metric }> =
 );
 
 /** `DAILY_IMPRESSIONS` → daily impressions; undefined for a group or no-conversion name. */
-const counterOfResetName = (name: string): { period: Period; metric: Metric } | undefined =>
-  COUNTER_OF_NAME.get(name);
+const counterOfResetName = (name: string): { period: Period; metric: Metric } | undefined => COUNTER_OF_NAME.get(name);
 
 /** What a reset list covers once its groups are expanded: ALL is ALL_LIMITS and ALL_ACTION_LIMITS. */
 export interface ResetScope {
