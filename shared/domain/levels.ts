@@ -8,8 +8,8 @@ import { CAMPAIGN_PER_ACTION, INVENTORY_PER_ACTION } from './permissions';
 export const ENTITY_TYPES = ['ADVERTISER', 'CAMPAIGN', 'BANNER', 'SITE', 'PLACEMENT'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
-const LIMIT_LEVELS = ['advertiser', 'campaign', 'banner', 'site', 'placement'] as const;
-export type LimitLevel = (typeof LIMIT_LEVELS)[number];
+/** The level as it appears in paths: the entity type in lower case. */
+export type LimitLevel = Lowercase<EntityType>;
 
 export type Side = 'demand' | 'supply';
 

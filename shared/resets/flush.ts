@@ -13,7 +13,7 @@ import {
 import type { EntityType } from '../domain/levels';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { planResetWrites, type ResetTarget, type ResetWrite } from '../domain/resets/reset-writes';
-import type { ResetSource } from '../ports/reset-queue';
+import type { ResetSource } from './reset-queue';
 
 export interface FlushPorts {
   store: TableStore;

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
-import type { ResetQueue, ResetSource } from '../ports/reset-queue';
+import type { ResetQueue, ResetSource } from '../resets/reset-queue';
 import type { Mailer } from '../ports/mailer';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import type { DeadLetterSink } from '../ports/dead-letters';

@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { parseResetRequest } from '../../domain/resets/reset-request';
-import type { ReceivedReset, ResetSource } from '../../ports/reset-queue';
+import type { ReceivedReset, ResetSource } from '../../resets/reset-queue';
 
 /** Drains `queued-resets`: what is not acknowledged reappears after the visibility timeout, then reaches the DLQ. */
 export class SqsResetSource implements ResetSource {
