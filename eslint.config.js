@@ -1,6 +1,5 @@
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
@@ -51,9 +50,9 @@ export default tseslint.config(
   },
   {
     files: ['**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })] },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES }] },
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } } },
+    rules: { 'import/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES }] },
   },
   {
     files: ['shared/domain/**/*.ts'],

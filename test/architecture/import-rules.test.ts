@@ -22,7 +22,7 @@ describe('npm run lint keeps the arrows of the layout', () => {
         'shared/domain/planted.ts',
         `import * as planted from '${source}';\nexport const used = planted;\n`,
       );
-      expect(ids, source).toContain('import-x/no-restricted-paths');
+      expect(ids, source).toContain('import/no-restricted-paths');
     }
   });
 
@@ -31,7 +31,7 @@ describe('npm run lint keeps the arrows of the layout', () => {
       'functions/auth/planted.ts',
       "import { handler } from '../authorizer/handler';\nexport const used = handler;\n",
     );
-    expect(ids).toContain('import-x/no-restricted-paths');
+    expect(ids).toContain('import/no-restricted-paths');
   });
 
   it('fails when the CDK stack imports function or adapter code', async () => {
@@ -40,7 +40,7 @@ describe('npm run lint keeps the arrows of the layout', () => {
         'infra/cdk/planted.ts',
         `import * as planted from '${source}';\nexport const used = planted;\n`,
       );
-      expect(ids, source).toContain('import-x/no-restricted-paths');
+      expect(ids, source).toContain('import/no-restricted-paths');
     }
   });
 
@@ -49,7 +49,7 @@ describe('npm run lint keeps the arrows of the layout', () => {
       'shared/handlers/planted.ts',
       "import * as planted from '../../infra/local/local-service';\nexport const used = planted;\n",
     );
-    expect(ids).toContain('import-x/no-restricted-paths');
+    expect(ids).toContain('import/no-restricted-paths');
   });
 
   it('lets a function import the domain and adapters, and the domain import itself and zod/mini', async () => {
