@@ -3,7 +3,7 @@ import { expiringItem, LOGIN_TOKEN_LIFETIME_MS } from '../../shared/adapters/dyn
 import { getProfile, userIdByUsername } from '../../shared/adapters/dynamodb/user-records';
 import { ApiError } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
-import { requiredText } from '../../shared/http/parameter-checks';
+import { requiredTexts } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { loginTokenKey } from '../../shared/table/keys';
@@ -18,8 +18,7 @@ const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy password
 export const issueToken =
   ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async ({ parameters }) => {
-    const username = requiredText(parameters, 'username', 256);
-    const password = requiredText(parameters, 'password', 256);
+    const { username, password } = requiredTexts(parameters, { username: 256, password: 256 });
     const userId = await userIdByUsername(store, username);
     const profile = userId === undefined ? undefined : await getProfile(store, userId);
     const matches = await verifyPassword(password, profile?.passwordHash ?? (await decoy()));

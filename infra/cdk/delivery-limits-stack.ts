@@ -254,7 +254,8 @@ export class DeliveryLimitsStack extends Stack {
     });
     const integrations = new Map<Family, apigateway.LambdaIntegration>();
     const integration = (family: Family) => {
-      if (!integrations.has(family)) integrations.set(family, new apigateway.LambdaIntegration(fns[family]));
+      if (!integrations.has(family))
+        integrations.set(family, new apigateway.LambdaIntegration(fns[family], { allowTestInvoke: false }));
       return integrations.get(family)!;
     };
     for (const route of ROUTES) {

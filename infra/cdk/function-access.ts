@@ -20,8 +20,9 @@ export interface FunctionAccess {
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   authorizer: {
-    tableActions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
-    leadingKeys: [...leading(apiKey, session), ...BODY_HASH_AUTH],
+    // reads only: replay protection of hash writes is recorded by the family handler, which sees the whole request
+    tableActions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
+    leadingKeys: leading(apiKey, session, user, username),
   },
   auth: {
     tableActions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],

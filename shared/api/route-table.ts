@@ -21,6 +21,7 @@ export type Operation =
   | 'limits.set'
   | 'limits.update'
   | 'limits.reset'
+  | 'limits.resetByDelete'
   | 'limits.delete'
   | 'limits.status'
   | 'limits.bulkCampaigns'
@@ -77,6 +78,13 @@ const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] => {
       method: 'POST',
       path: `${base}/limits/reset.do`,
       summary: `Queue a reset of ${level} counters`,
+    },
+    {
+      ...common,
+      operation: 'limits.resetByDelete',
+      method: 'DELETE',
+      path: `${base}/limits/reset.do`,
+      summary: `Queue a reset of ${level} counters (DELETE, as Epom's clients send it)`,
     },
     {
       ...common,

@@ -1,11 +1,10 @@
-import { WriteConflict } from '../domain/errors';
 import type { Clock } from '../ports/clock';
 import { unauthorized } from '../http/api-error';
-import { hashUseKey, sessionKey } from '../table/keys';
+import { sessionKey } from '../table/keys';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { Credentials } from './credentials';
 import { isTokenText, sha256Hex } from '../domain/auth/crypto';
-import { HASH_WINDOW_MS, isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
+import { isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
 import {
   getProfile,
@@ -33,19 +32,6 @@ const byApiKey = async ({ store }: AuthenticationPorts, key: string): Promise<Pr
   return principalOf(await getProfile(store, userId), 'apiKey');
 };
 
-/** Records the `(user, timestamp)` pair; a second use inside the window is a replay. */
-const markHashUsed = async (store: TableStore, userId: number, timestamp: string, now: Date): Promise<void> => {
-  try {
-    await store.put({
-      Item: { ...hashUseKey(userId, timestamp), expiresAt: Math.ceil((now.getTime() + 2 * HASH_WINDOW_MS) / 1000) },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    });
-  } catch (error) {
-    if (error instanceof WriteConflict) throw unauthorized(REFUSAL);
-    throw error;
-  }
-};
-
 const byHash = async (
   { store, clock }: AuthenticationPorts,
   { username, timestamp, hash }: { username: string; timestamp: string; hash: string },
@@ -56,9 +42,7 @@ const byHash = async (
   if (userId === undefined) throw unauthorized(REFUSAL);
   const { profile, verifier } = await getProfileAndVerifier(store, userId);
   if (!verifier || !isHashValid(verifier, timestamp, hash)) throw unauthorized(REFUSAL);
-  const principal = principalOf(profile, 'hash');
-  await markHashUsed(store, userId, timestamp, now);
-  return principal;
+  return principalOf(profile, 'hash');
 };
 
 const bySession = async ({ store, clock }: AuthenticationPorts, sessionId: string): Promise<Principal> => {

@@ -59,8 +59,53 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       const limitId = limit?.id ?? (await nextId(store, 'LIMIT'));
       await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
       const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };
-      const view = renderLimit(policy.idField, id, saved, loaded.buckets, policy.viewPolicy(grants));
+      // dates answer in the offset the request's dates were read in, as a read with that offset does
+      const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
+      const view = renderLimit(policy.idField, id, saved, loaded.buckets, policy.viewPolicy(grants), displayOffset);
       return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored) });
+    });
+  };
+
+  /** reset.do, by POST or by DELETE: checks everything, then queues; the hourly flush applies it. */
+  const reset = async (request: ApiRequest) => {
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
+    enforce(policy.reset(grants));
+    const parsed = parseResetNames(request.parameters.list('limitCounters'));
+    if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
+    if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`);
+    for (const needed of resetPermissions(parsed.names, policy.grid, loaded.limit.caps, policy.perActionPermission)) {
+      const [name, level] =
+        needed.kind === 'cap'
+          ? [needed.cap.permission, policy.capPermission(grants, needed.cap)]
+          : [needed.permission, permissionLevel(grants, needed.permission)];
+      if (level !== 'ENABLED')
+        throw forbidden(`Resetting these counters requires the "${name}" permission`, { permission: name });
+    }
+    const queued = {
+      entityType: policy.entityType,
+      entityId: id,
+      limitId: loaded.limit.id,
+      counters: parsed.names,
+      requestedAt: now.toISOString(),
+      requestedBy: principalOf(request).userId,
+    };
+    try {
+      await dependencies.resetQueue.enqueue(queued);
+    } catch (error) {
+      logger.error('queueing a reset failed', describeError(error));
+      throw new ApiError(
+        503,
+        'The reset could not be queued; nothing was queued. Retry shortly',
+        undefined,
+        {},
+        { 'Retry-After': '5' },
+      );
+    }
+    return jsonResponse(200, {
+      success: true,
+      message: 'Reset queued: the counters change at the next hourly flush',
+      [policy.idField]: id,
+      limitCounters: parsed.names,
     });
   };
 
@@ -86,47 +131,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     'limits.set': write('set'),
     'limits.update': write('update'),
 
-    'limits.reset': async (request) => {
-      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
-      enforce(policy.reset(grants));
-      const parsed = parseResetNames(request.parameters.list('limitCounters'));
-      if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
-      if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`);
-      for (const needed of resetPermissions(parsed.names, policy.grid, loaded.limit.caps, policy.perActionPermission)) {
-        const [name, level] =
-          needed.kind === 'cap'
-            ? [needed.cap.permission, policy.capPermission(grants, needed.cap)]
-            : [needed.permission, permissionLevel(grants, needed.permission)];
-        if (level !== 'ENABLED')
-          throw forbidden(`Resetting these counters requires the "${name}" permission`, { permission: name });
-      }
-      const reset = {
-        entityType: policy.entityType,
-        entityId: id,
-        limitId: loaded.limit.id,
-        counters: parsed.names,
-        requestedAt: now.toISOString(),
-        requestedBy: principalOf(request).userId,
-      };
-      try {
-        await dependencies.resetQueue.enqueue(reset);
-      } catch (error) {
-        logger.error('queueing a reset failed', describeError(error));
-        throw new ApiError(
-          503,
-          'The reset could not be queued; nothing was queued. Retry shortly',
-          undefined,
-          {},
-          { 'Retry-After': '5' },
-        );
-      }
-      return jsonResponse(200, {
-        success: true,
-        message: 'Reset queued: the counters change at the next hourly flush',
-        [policy.idField]: id,
-        limitCounters: parsed.names,
-      });
-    },
+    'limits.reset': (request) => reset(request),
+    'limits.resetByDelete': (request) => reset(request),
 
     'limits.delete': async (request) => {
       const { policy, id, grants } = await loadContext(dependencies, request);

@@ -7,6 +7,7 @@ import { ServiceBusy } from '../domain/errors';
 import { describeError, logger } from '../logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
+import { refuseHashReplay } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { ApiError, notImplemented, unauthorized } from './api-error';
 import { readParameters, rawBody, type Parameters } from './parameters';
@@ -50,10 +51,12 @@ const resolvePrincipal = async (
   parameters: Parameters,
 ): Promise<Principal> => {
   const fromAuthorizer = principalFromEvent(event);
-  if (fromAuthorizer) return fromAuthorizer;
-  const credentials = hashCredentials((name) => parameters.get(name));
-  if (!credentials) throw unauthorized();
-  return authenticate(ports, credentials);
+  const credentials = fromAuthorizer ? undefined : hashCredentials((name) => parameters.get(name));
+  if (!fromAuthorizer && !credentials) throw unauthorized();
+  const principal = fromAuthorizer ?? (await authenticate(ports, credentials!));
+  if (principal.method === 'hash')
+    await refuseHashReplay(ports.store, principal.userId, event.httpMethod, event.path, parameters, ports.clock.now());
+  return principal;
 };
 
 const runOperation =

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from './api-error';
 /**
  * Request parameters from the query string and a form body, normalised. Real Epom clients send every
  * parameter in the query, even on POST; the body wins where both name a parameter. Arrays may be repeated
- * (`a=1&a=2`) or comma-separated (`a=1,2`).
+ * (`a=1&a=2`), comma-separated (`a=1,2`) or bracketed (`a[]=1&a[]=2`, `a[0]=1&a[1]=2`).
  */
 export class Parameters {
   constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
@@ -22,6 +22,11 @@ export class Parameters {
     if (!values) return undefined;
     if (new Set(values).size > 1) throw badRequest({ [name]: 'given more than once with different values' });
     return values[0];
+  }
+
+  /** Every value as sent, in order. */
+  all(name: string): readonly string[] {
+    return this.values.get(name) ?? [];
   }
 
   /** Every value of an array parameter, repeated or comma-separated, blanks dropped. */
@@ -73,13 +78,47 @@ export const headerValue = (headers: ParameterSource['headers'], name: string): 
 export const rawBody = (event: ParameterSource): string =>
   event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
 
+/** Parameters that carry a list; only these may be written `name[]` or `name[N]`. */
+export const ARRAY_PARAMETERS: ReadonlySet<string> = new Set(['limitCounters', 'ids', 'bannerIds', 'campaignIds']);
+
+const BRACKETED = /^([A-Za-z][A-Za-z0-9]*)\[(.*)\]$/;
+
+/**
+ * One name per parameter, whatever the client wrote: `ids`, `ids[]` (Rack, HTTParty) and `ids[N]` (PHP's
+ * http_build_query) all become `ids`, in index order. A bracketed name that is not an array parameter stays as
+ * written (an unknown parameter); an array parameter in brackets the reader cannot read is a 400, never dropped.
+ */
+const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> => {
+  const values = new Map<string, string[]>();
+  const indexed = new Map<string, { index: number; order: number; value: string }[]>();
+  let order = 0;
+  for (const [name, list] of raw) {
+    const match = BRACKETED.exec(name);
+    if (!match || !ARRAY_PARAMETERS.has(match[1]!)) {
+      values.set(name, [...(values.get(name) ?? []), ...list]);
+      continue;
+    }
+    const base = match[1]!;
+    const index = match[2]!;
+    if (index !== '' && !/^\d{1,6}$/.test(index))
+      throw badRequest({ [base]: `cannot read ${name}: write ${base}=a,b, ${base}[]=a or ${base}[0]=a` });
+    const entries = indexed.get(base) ?? [];
+    for (const value of list) entries.push({ index: index === '' ? Number.MAX_SAFE_INTEGER : Number(index), order: order++, value });
+    indexed.set(base, entries);
+  }
+  for (const [base, entries] of indexed) {
+    entries.sort((a, b) => a.index - b.index || a.order - b.order);
+    values.set(base, [...(values.get(base) ?? []), ...entries.map((entry) => entry.value)]);
+  }
+  return values;
+};
+
 const queryValues = (event: ParameterSource): Map<string, string[]> => {
   const values = new Map<string, string[]>();
-  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {}))
-    if (list) values.set(name, list);
+  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (list) values.set(name, list);
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
     if (value !== undefined && !values.has(name)) values.set(name, [value]);
-  return values;
+  return normalised(values);
 };
 
 /** Reads every parameter of a request; a non-empty body must be a form. */
@@ -93,7 +132,7 @@ export const readParameters = (event: ParameterSource): Parameters => {
         'Content-Type': 'expected application/x-www-form-urlencoded',
       });
     }
-    for (const [name, list] of parseForm(body)) values.set(name, list);
+    for (const [name, list] of normalised(parseForm(body))) values.set(name, list);
   }
   return new Parameters(values);
 };

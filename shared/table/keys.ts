@@ -72,9 +72,9 @@ export const resetTokenKey = (tokenDigest: string): ItemKey => ({
   PK: `${PARTITION_PREFIX.reset}${tokenDigest}`,
   SK: 'RESET',
 });
-/** One used `(user, timestamp)` pair of hash authentication. */
-export const hashUseKey = (userId: number, timestamp: string): ItemKey => ({
-  PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}`,
+/** One hash-authenticated write: the user, the timestamp and a digest of the request (method, path, parameters). */
+export const hashUseKey = (userId: number, timestamp: string, requestDigest: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}#${requestDigest}`,
   SK: 'HASHUSE',
 });
 /** Reset e-mails sent to one address (by digest) within one UTC hour. */

@@ -92,7 +92,7 @@ describe('GET /rest-api/campaign/limits.do', () => {
     for (const params of [
       { campaignIds: '1,x' },
       { startDateFrom: '2026-12' },
-      { activeCampaignOnly: 'yes' },
+      { activeCampaignOnly: 'maybe' },
     ] as Record<string, string>[]) {
       const { status, body } = await json(await alice().get(query(params)));
       expect(status, JSON.stringify(params)).toBe(400);

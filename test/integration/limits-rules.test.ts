@@ -143,8 +143,16 @@ describe('dates', () => {
       }),
     );
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ startDate: '2026-12-01-10-30', endDate: '2026-12-31-22-29', useLocalTime: true });
-    expect(set.body).not.toHaveProperty('timezoneOffset');
+    // the write answers in the offset its dates were read in, as a read with that offset does
+    expect(set.body).toMatchObject({
+      startDate: '2026-12-01-12-00',
+      endDate: '2026-12-31-23-59',
+      useLocalTime: true,
+      timezoneOffset: 90,
+    });
+    const utc = await json(await demo().get(`${PLACEMENT}/limits.do`));
+    expect(utc.body).toMatchObject({ startDate: '2026-12-01-10-30', endDate: '2026-12-31-22-29' });
+    expect(utc.body).not.toHaveProperty('timezoneOffset');
     const local = await json(await demo().get(`${PLACEMENT}/limits.do?timezoneOffset=90`));
     expect(local.body).toMatchObject({
       startDate: '2026-12-01-12-00',
@@ -158,10 +166,16 @@ describe('dates', () => {
 
   it('never moves dates not sent, and keeps the stored useLocalTime when it is omitted', async () => {
     const update = await json(await demo().post(`${PLACEMENT}/limits/update.do`, { endDate: '2027-01-31 12:00' }));
+    // stored UTC: start 10:30 unchanged, end 12:00 at +90 → 10:30; answered at the stored offset
     expect(update.body).toMatchObject({
+      startDate: '2026-12-01-12-00',
+      endDate: '2027-01-31-12-00',
+      useLocalTime: true,
+      timezoneOffset: 90,
+    });
+    expect((await json(await demo().get(`${PLACEMENT}/limits.do`))).body).toMatchObject({
       startDate: '2026-12-01-10-30',
       endDate: '2027-01-31-10-30',
-      useLocalTime: true,
     });
     const off = await json(
       await demo().post(`${PLACEMENT}/limits/update.do`, { useLocalTime: 'false', endDate: '2027-01-31 12:00' }),

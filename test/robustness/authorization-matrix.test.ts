@@ -84,6 +84,7 @@ const requestOf = (route: Route): { path: string; query?: Record<string, string>
     'limits.set': { dailyClicksLimit: '9' },
     'limits.update': { dailyClicksLimit: '9' },
     'limits.reset': { limitCounters: 'DAILY_CLICKS' },
+    'limits.resetByDelete': { limitCounters: 'DAILY_CLICKS' },
     'perAction.add': { actionId: '7', dailyConversionsLimit: '2' },
     'perAction.update': { actionId: '7', dailyConversionsLimit: '2' },
     'perAction.delete': { type: 'CAMPAIGN', entityId: '100', ids: String(perActionRecordId) },
@@ -146,7 +147,8 @@ const send = (route: Route, persona: Persona, attempt: number) => {
   }[persona as string];
   const search = new URLSearchParams({ ...query, ...credentials }).toString();
   const headers: Record<string, string> = key ? { 'X-Api-Key': key } : {};
-  const body = route.method === 'POST' ? new URLSearchParams(form ?? {}) : undefined;
+  // Epom's clients send a DELETE's data as a form body too (reset.do by DELETE)
+  const body = route.method === 'POST' || form ? new URLSearchParams(form ?? {}) : undefined;
   if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
   return fetch(`${ctx.service.url}${path}${search ? `?${search}` : ''}`, {
     method: route.method,

@@ -102,6 +102,7 @@ const specOf = (route: Route): OperationSpec => {
       errors: [400, 401, 403, 404],
     }),
     'limits.reset': () => ({ form: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
+    'limits.resetByDelete': () => ({ query: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
     'limits.delete': () => ({ response: successMessage, errors: [401, 403, 404] }),
     'limits.status': () => ({ response: servingStatus, errors: [401, 403, 404] }),
     'limits.bulkCampaigns': () => ({

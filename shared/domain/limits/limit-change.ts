@@ -1,8 +1,9 @@
+import { parseBooleanText } from '../boolean-text';
 import type { PermissionLevel } from '../permissions';
 import { dictionary } from '../dictionary';
 import { type CapDefinition, type CapGrid } from './cap-grid';
 import { PERIODS } from './metrics';
-import { parseCapValue, type Parsed } from './cap-values';
+import { parseCapValue } from './cap-values';
 import { DATE_FORMATS_MESSAGE, parseLimitDate, parseTimezoneOffset } from './limit-dates';
 import { EMPTY_LIMIT, type LimitState } from './limit-record';
 
@@ -44,10 +45,6 @@ export interface ChangeRequest {
 const BOOLEAN_SETTINGS = ['evenPacing', 'useLocalTime', 'removeStartDateLimit', 'removeEndDateLimit'] as const;
 const SETTINGS: ReadonlySet<string> = new Set([...BOOLEAN_SETTINGS, 'startDate', 'endDate', 'timezoneOffset']);
 
-const parseBoolean = (text: string): Parsed<boolean> =>
-  text === 'true' || text === 'false'
-    ? { ok: true, value: text === 'true' }
-    : { ok: false, reason: 'must be true or false' };
 
 const periodRank = (cap: CapDefinition): number => PERIODS.indexOf(cap.period);
 
@@ -103,7 +100,7 @@ export const planLimitChange = (
     } else if (policy.allCounters.has(name)) {
       ignored[name] = COUNTER_REASON;
     } else if ((BOOLEAN_SETTINGS as readonly string[]).includes(name)) {
-      const parsed = parseBoolean(text);
+      const parsed = parseBooleanText(text);
       if (parsed.ok) flags[name as (typeof BOOLEAN_SETTINGS)[number]] = parsed.value;
       else errors[name] = parsed.reason;
     } else if (name === 'timezoneOffset') {

@@ -6,13 +6,14 @@ describe('route table', () => {
   it('holds every endpoint of the spec once', () => {
     const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
-    // 4 auth + 5 × 6 limit levels + 2 bulk reads + 6 per-action
-    expect(ROUTES).toHaveLength(4 + 30 + 2 + 6);
+    // 4 auth + 5 × 7 limit levels (reset.do by POST and by DELETE) + 2 bulk reads + 6 per-action
+    expect(ROUTES).toHaveLength(4 + 35 + 2 + 6);
     for (const level of ['advertiser', 'campaign', 'banner', 'site', 'placement']) {
       expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits.do`);
       expect(keys).toContain(`POST /rest-api/${level}/{${level}Id}/limits/set.do`);
       expect(keys).toContain(`POST /rest-api/${level}/{${level}Id}/limits/update.do`);
       expect(keys).toContain(`POST /rest-api/${level}/{${level}Id}/limits/reset.do`);
+      expect(keys).toContain(`DELETE /rest-api/${level}/{${level}Id}/limits/reset.do`);
       expect(keys).toContain(`DELETE /rest-api/${level}/{${level}Id}/limits.do`);
       expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits/status.do`);
     }

@@ -108,7 +108,7 @@ describe('planning a limit change', () => {
       request({
         dailyImpressionsLimit: '-1',
         dailyBudgetLimit: '1.2345',
-        evenPacing: 'yes',
+        evenPacing: 'maybe',
         timezoneOffset: '900',
         startDate: '2026-13-01 00:00',
         endDate: 'tomorrow',
