@@ -3,7 +3,11 @@ import { badRequest } from './api-error';
 import type { Parameters } from './parameters';
 
 const textProblem = (value: string | undefined, maxLength: number): string | undefined =>
-  value === undefined || value === '' ? 'is required' : value.length > maxLength ? `must be at most ${maxLength} characters` : undefined;
+  value === undefined || value === ''
+    ? 'is required'
+    : value.length > maxLength
+      ? `must be at most ${maxLength} characters`
+      : undefined;
 
 /** A required, non-blank text parameter of at most `maxLength` characters. */
 export const requiredText = (parameters: Parameters, name: string, maxLength: number): string =>

@@ -103,7 +103,8 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
     if (index !== '' && !/^\d{1,6}$/.test(index))
       throw badRequest({ [base]: `cannot read ${name}: write ${base}=a,b, ${base}[]=a or ${base}[0]=a` });
     const entries = indexed.get(base) ?? [];
-    for (const value of list) entries.push({ index: index === '' ? Number.MAX_SAFE_INTEGER : Number(index), order: order++, value });
+    for (const value of list)
+      entries.push({ index: index === '' ? Number.MAX_SAFE_INTEGER : Number(index), order: order++, value });
     indexed.set(base, entries);
   }
   for (const [base, entries] of indexed) {
@@ -115,7 +116,8 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
 
 const queryValues = (event: ParameterSource): Map<string, string[]> => {
   const values = new Map<string, string[]>();
-  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (list) values.set(name, list);
+  for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {}))
+    if (list) values.set(name, list);
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
     if (value !== undefined && !values.has(name)) values.set(name, [value]);
   return normalised(values);

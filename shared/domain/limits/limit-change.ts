@@ -45,7 +45,6 @@ export interface ChangeRequest {
 const BOOLEAN_SETTINGS = ['evenPacing', 'useLocalTime', 'removeStartDateLimit', 'removeEndDateLimit'] as const;
 const SETTINGS: ReadonlySet<string> = new Set([...BOOLEAN_SETTINGS, 'startDate', 'endDate', 'timezoneOffset']);
 
-
 const periodRank = (cap: CapDefinition): number => PERIODS.indexOf(cap.period);
 
 /** Shorter-period caps may not exceed a non-zero longer-period cap of the same metric; judged only where a sent cap takes part. */
