@@ -18,6 +18,20 @@ export interface FunctionAccess {
   queriesParentIndex?: boolean;
 }
 
+/** The two limit families: the same operations on their own levels (DeleteItem releases a failed write's replay guard). */
+const LIMIT_FAMILY: FunctionAccess = {
+  tableActions: [
+    'dynamodb:BatchGetItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:Query',
+    'dynamodb:UpdateItem',
+  ],
+  leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
+};
+
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   authorizer: {
     // reads only: replay protection of hash writes is recorded by the family handler, which sees the whole request
@@ -28,29 +42,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     tableActions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     leadingKeys: leading(user, username, email, token, session, reset, resetRate),
   },
-  'demand-limits': {
-    tableActions: [
-      'dynamodb:BatchGetItem',
-      'dynamodb:BatchWriteItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ],
-    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
-    queriesParentIndex: true,
-  },
-  'supply-limits': {
-    tableActions: [
-      'dynamodb:BatchGetItem',
-      'dynamodb:BatchWriteItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ],
-    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
-  },
+  'demand-limits': { ...LIMIT_FAMILY, queriesParentIndex: true },
+  'supply-limits': LIMIT_FAMILY,
   'per-action': {
     tableActions: [
       'dynamodb:BatchGetItem',

@@ -20,10 +20,15 @@ export const requestFingerprint = (method: string, path: string, parameters: Par
       .map((name) => [name, parameters.all(name)]),
   ]);
 
+/** Forgets a recorded write, so that the identical request may be sent again. */
+export type ReleaseReplayGuard = () => Promise<void>;
+
 /**
  * Replay protection of hash authentication. Real clients compute the timestamp to the second, so one
  * `(username, timestamp, hash)` authenticates several different requests; what is refused is the same write
  * again (same method, path and parameters) inside the ±5-minute window. Reads may repeat: they change nothing.
+ * The caller releases the guard when the operation fails (a 4xx or 5xx changes nothing), so a client may retry a
+ * throttled write; a write that succeeded, or whose function timed out after the guard, stays recorded.
  */
 export const refuseHashReplay = async (
   store: TableStore,
@@ -32,19 +37,20 @@ export const refuseHashReplay = async (
   path: string,
   parameters: Parameters,
   now: Date,
-): Promise<void> => {
+): Promise<ReleaseReplayGuard | undefined> => {
   const timestamp = parameters.get('timestamp');
-  if (!GUARDED_METHODS.has(method.toUpperCase()) || timestamp === undefined) return;
+  if (!GUARDED_METHODS.has(method.toUpperCase()) || timestamp === undefined) return undefined;
+  const key = hashUseKey(userId, timestamp, sha256Hex(requestFingerprint(method.toUpperCase(), path, parameters)));
   try {
     await store.put({
-      Item: {
-        ...hashUseKey(userId, timestamp, sha256Hex(requestFingerprint(method.toUpperCase(), path, parameters))),
-        expiresAt: Math.ceil((now.getTime() + 2 * HASH_WINDOW_MS) / 1000),
-      },
+      Item: { ...key, expiresAt: Math.ceil((now.getTime() + 2 * HASH_WINDOW_MS) / 1000) },
       ConditionExpression: 'attribute_not_exists(PK)',
     });
   } catch (error) {
     if (error instanceof WriteConflict) throw unauthorized('Invalid or expired credentials');
     throw error;
   }
+  return async () => {
+    await store.delete({ Key: key });
+  };
 };

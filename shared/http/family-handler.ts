@@ -7,7 +7,7 @@ import { ServiceBusy } from '../domain/errors';
 import { describeError, logger } from '../logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
-import { refuseHashReplay } from '../auth/hash-replay';
+import { refuseHashReplay, type ReleaseReplayGuard } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { ApiError, notImplemented, unauthorized } from './api-error';
 import { readParameters, rawBody, type Parameters } from './parameters';
@@ -49,14 +49,22 @@ const resolvePrincipal = async (
   ports: AuthenticationPorts,
   event: APIGatewayProxyEvent,
   parameters: Parameters,
-): Promise<Principal> => {
+): Promise<{ principal: Principal; releaseReplayGuard?: ReleaseReplayGuard }> => {
   const fromAuthorizer = principalFromEvent(event);
   const credentials = fromAuthorizer ? undefined : hashCredentials((name) => parameters.get(name));
   if (!fromAuthorizer && !credentials) throw unauthorized();
   const principal = fromAuthorizer ?? (await authenticate(ports, credentials!));
-  if (principal.method === 'hash')
-    await refuseHashReplay(ports.store, principal.userId, event.httpMethod, event.path, parameters, ports.clock.now());
-  return principal;
+  if (principal.method !== 'hash') return { principal };
+  const { store, clock } = ports;
+  const release = await refuseHashReplay(
+    store,
+    principal.userId,
+    event.httpMethod,
+    event.path,
+    parameters,
+    clock.now(),
+  );
+  return { principal, ...(release ? { releaseReplayGuard: release } : {}) };
 };
 
 const runOperation =
@@ -65,9 +73,25 @@ const runOperation =
     if (Buffer.byteLength(rawBody(event)) > MAX_BODY_BYTES)
       throw new ApiError(413, 'The request body is larger than 1 MiB');
     const parameters = readParameters(event);
-    const principal = route.authenticated ? await resolvePrincipal(ports, event, parameters) : undefined;
+    const { principal, releaseReplayGuard } = route.authenticated
+      ? await resolvePrincipal(ports, event, parameters)
+      : { principal: undefined, releaseReplayGuard: undefined };
     if (!handler) throw notImplemented();
-    return handler({ route, event, pathParameters: matchPath(route.path, event.path) ?? {}, parameters, principal });
+    try {
+      return await handler({
+        route,
+        event,
+        pathParameters: matchPath(route.path, event.path) ?? {},
+        parameters,
+        principal,
+      });
+    } catch (error) {
+      // a failed operation changed nothing: the identical request may be sent again
+      await releaseReplayGuard?.().catch((release) =>
+        logger.warn('releasing a replay guard failed', describeError(release)),
+      );
+      throw error;
+    }
   };
 
 /** The principal of an authenticated route; its absence is a wiring error. */

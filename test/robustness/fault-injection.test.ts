@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiClient } from '../support/http';
+import { apiClient, hashAuth } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -111,5 +111,27 @@ describe('an SQS failure on reset.do', () => {
     expect(body.success).toBe(false);
     expect(body.message).toMatch(/nothing was queued/);
     expect(ctx.service.resetQueue.size).toBe(queued);
+  });
+});
+
+describe('a hash-authenticated write that fails', () => {
+  it('may be retried identically once the failure has passed; a write that landed may not', async () => {
+    const { store, clock } = ctx.service.dependencies;
+    const auth = hashAuth('demo', 'demo-password', clock.now().getTime());
+    const url = `${ctx.service.url}/rest-api/campaign/100/limits/set.do?${new URLSearchParams({ ...auth, dailyClicksLimit: '33' })}`;
+    // the limit record's write is throttled on every attempt the SDK makes; the replay guard's own write is not
+    store.client.middlewareStack.add(
+      (next) => async (args) => {
+        const item = (args.input as { Item?: { SK?: { S?: string } } }).Item;
+        if (item?.SK?.S === 'LIMIT') throw throttled();
+        return next(args);
+      },
+      { step: 'deserialize', name: INJECTOR },
+    );
+    expect((await fetch(url, { method: 'POST' })).status).toBe(503);
+    store.client.middlewareStack.remove(INJECTOR);
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(url, { method: 'POST' })).status).toBe(401);
+    expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({ dailyClicksLimit: 33 });
   });
 });
