@@ -4,7 +4,7 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
+import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
 import { buildProxyEvent } from '../infra/local/api-gateway-event';
 import type { LocalService } from '../infra/local/local-service';
 import { ROUTES } from '../shared/api/route-table';
@@ -104,14 +104,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
     await build({
       entryPoints: [entry],
       outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: ESBUILD_TARGET,
-      minify: true,
-      mainFields: ['module', 'main'],
-      banner: { js: ESM_REQUIRE_BANNER },
-      logLevel: 'silent',
+      ...FUNCTION_BUNDLE_OPTIONS,
       nodePaths: [join(process.cwd(), 'node_modules')],
     });
     const event = FIRST_EVENTS[name as FunctionName | 'minimal'];

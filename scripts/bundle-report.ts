@@ -1,21 +1,14 @@
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
-import { ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
+import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
 
 /** Bundles every function as the stack does, and once more with the AWS SDK left to the runtime, and reports both. */
 const bundle = async (entry: string, sdkExternal: boolean): Promise<Uint8Array> => {
   const result = await build({
     entryPoints: [entry],
-    bundle: true,
+    ...FUNCTION_BUNDLE_OPTIONS,
     write: false,
-    platform: 'node',
-    format: 'esm',
-    target: ESBUILD_TARGET,
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: ESM_REQUIRE_BANNER },
     external: sdkExternal ? ['@aws-sdk/*', '@smithy/*'] : [],
-    logLevel: 'silent',
   });
   return result.outputFiles[0]!.contents;
 };

@@ -1,3 +1,5 @@
+import type { BuildOptions } from 'esbuild';
+
 /**
  * How every function is bundled, shared by the CDK stack and `npm run bundle:report` so that the report measures
  * what is deployed. The AWS SDK is bundled rather than taken from the runtime: the lock file pins it, and
@@ -19,3 +21,15 @@ export const ESBUILD_TARGET = 'node22';
 /** ESM bundles still meet the odd CommonJS `require` inside dependencies. */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** The esbuild options of a function bundle, for the tools that bundle outside CDK (bench, bundle report). */
+export const FUNCTION_BUNDLE_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: ESBUILD_TARGET,
+  minify: true,
+  mainFields: ['module', 'main'],
+  banner: { js: ESM_REQUIRE_BANNER },
+  logLevel: 'silent',
+};
