@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { matchPath } from '../../shared/api/path-template';
 import { ROUTES, type Family } from '../../shared/api/route-table';
 import type { Clock } from '../../shared/ports/clock';
-import { MAX_BODY_BYTES } from '../../shared/http/family-handler';
+import { MAX_BODY_BYTES } from '../../shared/http/form-body';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';

@@ -10,10 +10,9 @@ import { hashCredentials } from '../auth/credentials';
 import { refuseHashReplay, type ReleaseReplayGuard } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { ApiError, notImplemented, unauthorized } from './api-error';
-import { readParameters, rawBody, type Parameters } from './parameters';
+import { formBody } from './form-body';
+import { readParameters, type Parameters } from './parameters';
 import { errorResponse } from './response';
-
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What an operation handler is given: the matched route, its path parameters and every request parameter. */
 export interface ApiRequest {
@@ -29,8 +28,16 @@ export type OperationHandler = (request: ApiRequest) => Promise<APIGatewayProxyR
 export type Implementations = Partial<Record<Operation, OperationHandler>>;
 
 /** Any failure becomes the JSON envelope: client errors as they are, throttling as 503, the rest as 500. */
+/** The body parser refuses what it cannot read with a client error of its own (415); we answer 400, naming the body. */
+const isRefusedBody = (error: unknown): boolean =>
+  error instanceof Error &&
+  (error as { expose?: boolean; statusCode?: number }).expose === true &&
+  (error as { statusCode?: number }).statusCode === 415;
+
 export const toErrorResponse = (error: unknown): APIGatewayProxyResult => {
   if (error instanceof ApiError) return errorResponse(error);
+  if (isRefusedBody(error))
+    return errorResponse(new ApiError(400, 'Malformed form body', { body: 'not a URL-encoded form' }));
   if (error instanceof ServiceBusy) {
     logger.warn('dependency throttled', describeError(error));
     return errorResponse(
@@ -70,8 +77,6 @@ const resolvePrincipal = async (
 const runOperation =
   (route: Route, handler: OperationHandler | undefined, ports: AuthenticationPorts) =>
   async (event: APIGatewayProxyEvent) => {
-    if (Buffer.byteLength(rawBody(event)) > MAX_BODY_BYTES)
-      throw new ApiError(413, 'The request body is larger than 1 MiB');
     const parameters = readParameters(event);
     const { principal, releaseReplayGuard } = route.authenticated
       ? await resolvePrincipal(ports, event, parameters)
@@ -119,6 +124,7 @@ export const createFamilyHandler = (family: Family, implementations: Implementat
         request.response = toErrorResponse(request.error);
       },
     })
+    .use(formBody())
     .handler(
       httpRouterHandler({
         routes,

@@ -38,34 +38,12 @@ export class Parameters {
   }
 }
 
-const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
-
-const decodeComponent = (text: string): string => {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    throw new ApiError(400, 'Malformed form body: invalid percent-encoding', { body: 'invalid percent-encoding' });
-  }
-};
-
-/** Parses an `application/x-www-form-urlencoded` body strictly: a bad percent-escape is a 400, not kept as is. */
-export const parseForm = (body: string): Map<string, string[]> => {
-  const form = new Map<string, string[]>();
-  for (const pair of body.split('&')) {
-    if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
-    const value = equals < 0 ? '' : decodeComponent(pair.slice(equals + 1));
-    form.set(name, [...(form.get(name) ?? []), value]);
-  }
-  return form;
-};
-
 export interface ParameterSource {
   multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
   queryStringParameters?: Record<string, string | undefined> | null;
   headers?: Record<string, string | undefined> | null;
-  body?: string | null;
+  /** A form body arrives parsed by the form-body middleware; any other body as the client sent it. */
+  body?: string | Record<string, string | string[] | undefined> | null;
   isBase64Encoded?: boolean;
 }
 
@@ -76,7 +54,11 @@ export const headerValue = (headers: ParameterSource['headers'], name: string): 
 };
 
 export const rawBody = (event: ParameterSource): string =>
-  event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  typeof event.body === 'string' && event.body !== ''
+    ? event.isBase64Encoded
+      ? Buffer.from(event.body, 'base64').toString('utf8')
+      : event.body
+    : '';
 
 /** Parameters that carry a list; only these may be written `name[]` or `name[N]`. */
 export const ARRAY_PARAMETERS: ReadonlySet<string> = new Set(['limitCounters', 'ids', 'bannerIds', 'campaignIds']);
@@ -123,18 +105,17 @@ const queryValues = (event: ParameterSource): Map<string, string[]> => {
   return normalised(values);
 };
 
-/** Reads every parameter of a request; a non-empty body must be a form. */
+/** Reads every parameter of a request: the query string, and a form body the form-body middleware parsed. */
 export const readParameters = (event: ParameterSource): Parameters => {
   const values = queryValues(event);
-  const body = rawBody(event);
-  if (body.trim() !== '') {
-    const contentType = headerValue(event.headers, 'content-type') ?? '';
-    if (!FORM_CONTENT_TYPE.test(contentType)) {
-      throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
-        'Content-Type': 'expected application/x-www-form-urlencoded',
-      });
-    }
-    for (const [name, list] of normalised(parseForm(body))) values.set(name, list);
+  if (event.body !== null && typeof event.body === 'object') {
+    const form = new Map<string, string[]>();
+    for (const [name, value] of Object.entries(event.body)) if (value !== undefined) form.set(name, [value].flat());
+    for (const [name, list] of normalised(form)) values.set(name, list);
+  } else if (rawBody(event).trim() !== '') {
+    throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
+      'Content-Type': 'expected application/x-www-form-urlencoded',
+    });
   }
   return new Parameters(values);
 };

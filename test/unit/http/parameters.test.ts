@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/http/api-error';
-import { parseForm, readParameters } from '../../../shared/http/parameters';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { formBody } from '../../../shared/http/form-body';
+import { readParameters, type ParameterSource } from '../../../shared/http/parameters';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
-const status = (run: () => unknown): number | undefined => {
+/** What a family handler does: the form-body middleware (guard, then the body parser), then the reader. */
+const read = async (source: ParameterSource) => {
+  const request = { event: { ...source } as unknown as APIGatewayProxyEvent } as Parameters<
+    NonNullable<ReturnType<typeof formBody>[number]['before']>
+  >[0];
+  for (const middleware of formBody()) await middleware.before?.(request);
+  return readParameters(request.event as ParameterSource);
+};
+
+const status = async (run: () => unknown): Promise<number | undefined> => {
   try {
-    run();
+    await run();
   } catch (error) {
     return error instanceof ApiError ? error.statusCode : -1;
   }
@@ -14,8 +25,8 @@ const status = (run: () => unknown): number | undefined => {
 };
 
 describe('request parameters', () => {
-  it('reads the query string and a form body, the body winning on conflict', () => {
-    const parameters = readParameters({
+  it('reads the query string and a form body, the body winning on conflict', async () => {
+    const parameters = await read({
       multiValueQueryStringParameters: { a: ['from-query'], b: ['only-query'] },
       headers: FORM,
       body: 'a=from-body&c=only-body',
@@ -26,32 +37,47 @@ describe('request parameters', () => {
     expect(parameters.names().sort()).toEqual(['a', 'b', 'c']);
   });
 
-  it('accepts arrays repeated or comma-separated, and both mixed', () => {
-    expect(readParameters({ headers: FORM, body: 'ids=1&ids=2' }).list('ids')).toEqual(['1', '2']);
-    expect(readParameters({ headers: FORM, body: 'ids=1%2C2' }).list('ids')).toEqual(['1', '2']);
-    expect(readParameters({ headers: FORM, body: 'ids=1,2&ids=3' }).list('ids')).toEqual(['1', '2', '3']);
-    expect(readParameters({ multiValueQueryStringParameters: { ids: ['4,5', ''] } }).list('ids')).toEqual(['4', '5']);
+  it('accepts arrays repeated or comma-separated, and both mixed', async () => {
+    expect((await read({ headers: FORM, body: 'ids=1&ids=2' })).list('ids')).toEqual(['1', '2']);
+    expect((await read({ headers: FORM, body: 'ids=1%2C2' })).list('ids')).toEqual(['1', '2']);
+    expect((await read({ headers: FORM, body: 'ids=1,2&ids=3' })).list('ids')).toEqual(['1', '2', '3']);
+    expect((await read({ multiValueQueryStringParameters: { ids: ['4,5', ''] } })).list('ids')).toEqual(['4', '5']);
   });
 
-  it('falls back to single-value query parameters', () => {
-    expect(readParameters({ queryStringParameters: { x: '1' } }).get('x')).toBe('1');
+  it('accepts arrays written name[] and name[N], in index order, in the query and the body', async () => {
+    expect((await read({ headers: FORM, body: 'ids%5B1%5D=2&ids%5B0%5D=1' })).list('ids')).toEqual(['1', '2']);
+    expect(
+      (await read({ multiValueQueryStringParameters: { 'limitCounters[]': ['ALL', 'DAILY_CLICKS'] } })).list(
+        'limitCounters',
+      ),
+    ).toEqual(['ALL', 'DAILY_CLICKS']);
+    expect((await read({ headers: FORM, body: 'name%5B%5D=x' })).names()).toEqual(['name[]']);
+    expect(await status(() => read({ queryStringParameters: { 'campaignIds[x]': '1' } }))).toBe(400);
   });
 
-  it('decodes + as space and percent-escapes, and base64 bodies', () => {
-    expect(parseForm('name=a+b%21')).toEqual(new Map([['name', ['a b!']]]));
+  it('falls back to single-value query parameters', async () => {
+    expect((await read({ queryStringParameters: { x: '1' } })).get('x')).toBe('1');
+  });
+
+  it('decodes + as space and percent-escapes, and base64 bodies', async () => {
+    expect((await read({ headers: FORM, body: 'name=a+b%21' })).get('name')).toBe('a b!');
     const encoded = Buffer.from('x=%C3%A9').toString('base64');
-    expect(readParameters({ headers: FORM, body: encoded, isBase64Encoded: true }).get('x')).toBe('é');
+    expect((await read({ headers: FORM, body: encoded, isBase64Encoded: true })).get('x')).toBe('é');
   });
 
-  it('refuses a malformed form body with 400', () => {
-    expect(status(() => readParameters({ headers: FORM, body: 'a=%ZZ' }))).toBe(400);
-    expect(status(() => readParameters({ headers: FORM, body: '%E0%A4%A=1' }))).toBe(400);
+  it('refuses a malformed form body with 400', async () => {
+    expect(await status(() => read({ headers: FORM, body: 'a=%ZZ' }))).toBe(400);
+    expect(await status(() => read({ headers: FORM, body: '%E0%A4%A=1' }))).toBe(400);
+    expect(await status(() => read({ headers: FORM, body: 'a=%FF' }))).toBe(400);
+    expect(
+      await status(() => read({ headers: FORM, body: Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&') })),
+    ).toBe(400);
   });
 
-  it('refuses a body that is not a form with 400 naming the expected type', () => {
+  it('refuses a body that is not a form with 400 naming the expected type', async () => {
     let caught: unknown;
     try {
-      readParameters({ headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      await read({ headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
     } catch (error) {
       caught = error;
     }
@@ -60,18 +86,20 @@ describe('request parameters', () => {
     expect((caught as ApiError).errors?.['Content-Type']).toMatch(/x-www-form-urlencoded/);
   });
 
-  it('accepts a form content type with a charset, in any case', () => {
+  it('accepts a form content type with a charset, in any case', async () => {
     expect(
-      readParameters({
-        headers: { 'CONTENT-TYPE': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8' },
-        body: 'a=1',
-      }).get('a'),
+      (
+        await read({
+          headers: { 'CONTENT-TYPE': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8' },
+          body: 'a=1',
+        })
+      ).get('a'),
     ).toBe('1');
   });
 
-  it('refuses a scalar given twice with different values, and accepts it given twice alike', () => {
-    const parameters = readParameters({ headers: FORM, body: 'a=1&a=2&b=3&b=3' });
-    expect(status(() => parameters.get('a'))).toBe(400);
+  it('refuses a scalar given twice with different values, and accepts it given twice alike', async () => {
+    const parameters = await read({ headers: FORM, body: 'a=1&a=2&b=3&b=3' });
+    expect(await status(() => parameters.get('a'))).toBe(400);
     expect(parameters.get('b')).toBe('3');
   });
 });

@@ -1,0 +1,50 @@
+import type middy from '@middy/core';
+import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError } from './api-error';
+import { headerValue, rawBody } from './parameters';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** `querystring.parse`, under the body parser, keeps the first 1,000 pairs and drops the rest without a word. */
+const MAX_FORM_PAIRS = 1000;
+
+const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
+
+type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+/** Percent-escapes that are not two hex digits, or that do not spell UTF-8: kept as text by the parser, refused here. */
+const malformedEscapes = (body: string): boolean => {
+  try {
+    decodeURIComponent(body.replace(/\+/g, ' '));
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * What must hold before the body parser runs: the body fits (413), a form's escapes are well formed and its pairs
+ * countable (400), and its content type is where the parser looks for it, whatever case the client wrote.
+ */
+const guardFormBody: Middleware = {
+  before: async ({ event }) => {
+    const body = rawBody(event);
+    if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new ApiError(413, 'The request body is larger than 1 MiB');
+    const contentType = headerValue(event.headers, 'content-type') ?? '';
+    if (!FORM_CONTENT_TYPE.test(contentType)) return;
+    if (malformedEscapes(body))
+      throw new ApiError(400, 'Malformed form body: invalid percent-encoding', { body: 'invalid percent-encoding' });
+    if (body.split('&').length > MAX_FORM_PAIRS)
+      throw new ApiError(400, `A form body may hold at most ${MAX_FORM_PAIRS} parameters`, {
+        body: 'too many parameters',
+      });
+    event.headers = { ...event.headers, 'content-type': contentType.replace(/^[^;]*/, (type) => type.toLowerCase()) };
+  },
+};
+
+/**
+ * Form bodies, base64 or not, are parsed by `@middy/http-urlencode-body-parser` after the guard; a body of another
+ * type is left as it came, and the parameter reader answers 400 for it.
+ */
+export const formBody = (): Middleware[] => [guardFormBody, httpUrlencodeBodyParser({ disableContentTypeError: true })];
