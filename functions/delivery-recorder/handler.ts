@@ -16,7 +16,13 @@ export const createRecorder =
   async (event: SQSEvent): Promise<{ response: SQSBatchResponse; summary: RecordingSummary }> => {
     const { failedMessageIds, summary } = await recordDelivery(
       dependencies,
-      event.Records.map((record) => ({ messageId: record.messageId, body: record.body })),
+      event.Records.map((record) => ({
+        messageId: record.messageId,
+        body: record.body,
+        ...(record.attributes?.MessageGroupId !== undefined ? { group: record.attributes.MessageGroupId } : {}),
+        ...(record.attributes?.SequenceNumber !== undefined ? { sequence: record.attributes.SequenceNumber } : {}),
+        ...(record.attributes?.SentTimestamp !== undefined ? { sentAt: Number(record.attributes.SentTimestamp) } : {}),
+      })),
     );
     return { response: { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) }, summary };
   };

@@ -8,12 +8,7 @@ import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';
 import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
-import {
-  currentBucketKeys,
-  entityLimitFromItems,
-  entityLimitKeys,
-  type EntityLimit,
-} from '../../shared/adapters/dynamodb/limit-store';
+import { entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
 import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
@@ -47,8 +42,8 @@ const optionalDate = (request: ApiRequest, name: string): number | undefined => 
 };
 
 /**
- * Entities, limits and, for entities that have a limit, current counters: two rounds of batched reads. Entity
- * items already in hand (from the parent index) are not read again.
+ * Entities, limits and counter items, in one round of batched reads. Entity items already in hand (from the
+ * parent index) are not read again.
  */
 const loadMany = async (
   store: TableStore,
@@ -57,17 +52,12 @@ const loadMany = async (
   now: Date,
   known: ReadonlyMap<number, Item> = new Map(),
 ): Promise<Map<number, EntityLimit>> => {
-  const first = await store.batchGet(
-    ids.flatMap((id) => entityLimitKeys(type, id, now, false).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))),
+  const items = await store.batchGet(
+    ids.flatMap((id) => entityLimitKeys(type, id).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))),
   );
-  first.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
+  items.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
   const byPartition = new Map<string, Item[]>();
-  for (const item of first) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);
-  const limited = ids.filter((id) => byPartition.get(entityPK(type, id))?.some((item) => item.SK === 'LIMIT'));
-  for (const item of await store.batchGet(
-    limited.flatMap((id) => currentBucketKeys(type, id, now).map(({ key }) => key)),
-  ))
-    byPartition.get(String(item.PK))!.push(item);
+  for (const item of items) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);
   return new Map(ids.map((id) => [id, entityLimitFromItems(type, id, byPartition.get(entityPK(type, id)) ?? [], now)]));
 };
 
@@ -105,7 +95,7 @@ const accessibleCampaigns = async (
 };
 
 const render = (policy: LevelPolicy, grants: Grants, id: number, loaded: EntityLimit) =>
-  renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants));
+  renderLimit(policy.idField, id, loaded.limit, loaded.counters, policy.viewPolicy(grants));
 
 /** GET /rest-api/campaign/limits.do */
 export const bulkCampaignLimits =

@@ -1,6 +1,8 @@
+import { ExactNumber } from '../../shared/domain/delivery/exact-units';
 import { parsePositiveId } from '../../shared/domain/identifiers';
 import { nextId } from '../../shared/adapters/dynamodb/limit-store';
 import {
+  type ActionCounters,
   loadActionCounters,
   perActionFromItem,
   savePerActionRequest,
@@ -18,17 +20,14 @@ import { actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/k
 import { resolveTarget } from './target';
 
 /** One entry of an answer: the record's figures beside today's and the total conversions. */
-export const actionLimitEntry = (
-  limit: Omit<PerActionLimit, 'version'>,
-  counters: { daily: number; total: number },
-) => ({
+export const actionLimitEntry = (limit: Omit<PerActionLimit, 'version'>, counters: ActionCounters) => ({
   id: limit.id,
   entityId: limit.entityId,
   actionId: limit.actionId,
   dailyConversionsLimit: limit.dailyConversionsLimit,
   totalConversionsLimit: limit.totalConversionsLimit,
-  dailyConversions: counters.daily,
-  totalConversions: counters.total,
+  dailyConversions: ExactNumber.of(counters.daily, 1n),
+  totalConversions: ExactNumber.of(counters.total, 1n),
 });
 
 /** `actionLimitsEnabled` is reported on advertisers, campaigns and banners only. */

@@ -1,7 +1,6 @@
 import {
-  deleteActionCounters,
+  clearActionCounters,
   deletePerActionRequest,
-  loadActionCounters,
   loadPerAction,
 } from '../../shared/adapters/dynamodb/per-action-store';
 import { WriteConflict } from '../../shared/domain/errors';
@@ -24,22 +23,17 @@ const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (requ
     idText: request.pathParameters.entityId,
     accepted: ['ENABLED', 'READONLY'],
   });
-  const { limits, enabled } = await loadPerAction(store, type, id);
-  const counters = await loadActionCounters(
-    store,
-    limits.map((limit) => ({ type, id, actionId: limit.actionId })),
-    clock.now(),
-  );
+  const { limits, enabled, counters } = await loadPerAction(store, type, id, clock.now());
   return jsonResponse(200, {
     success: true,
-    actionLimits: limits.map((limit, index) => actionLimitEntry(limit, counters[index]!)),
+    actionLimits: limits.map((limit) => actionLimitEntry(limit, counters(limit.actionId))),
     ...switchField(type, enabled),
   });
 };
 
 /** delete.do: every id must be a limit of the entity, and all go in one transaction or none does. */
-const deleteActionLimits = (dependencies: Ports<'store'>) => async (request: ApiRequest) => {
-  const { store } = dependencies;
+const deleteActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (request: ApiRequest) => {
+  const { store, clock } = dependencies;
   const typeText = request.parameters.get('type');
   if (typeText === undefined) throw badRequest({ type: 'is required' });
   entityTypeParameter(typeText, 'type');
@@ -52,7 +46,7 @@ const deleteActionLimits = (dependencies: Ports<'store'>) => async (request: Api
     idText: request.parameters.get('entityId') ?? '',
     accepted: ['ENABLED'],
   });
-  const { limits } = await loadPerAction(store, type, id);
+  const { limits } = await loadPerAction(store, type, id, clock.now());
   const byId = new Map(limits.map((limit) => [limit.id, limit]));
   const foreign = wanted.find((limitId) => !byId.has(limitId));
   if (foreign !== undefined)
@@ -65,7 +59,7 @@ const deleteActionLimits = (dependencies: Ports<'store'>) => async (request: Api
       throw notFound(`A per-action limit of ${type} ${id} changed meanwhile; nothing was deleted`);
     throw error;
   }
-  await deleteActionCounters(
+  await clearActionCounters(
     store,
     type,
     id,

@@ -1,4 +1,4 @@
-import { deleteActionCounters, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
+import { clearActionCounters, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
 import { isDemandType } from '../../shared/domain/levels';
 import { MANAGE_CAPPING } from '../../shared/domain/permissions';
 import { badRequest } from '../../shared/http/api-error';
@@ -9,34 +9,35 @@ import { actionLimitKey, actionSwitchKey, entityPK } from '../../shared/table/ke
 import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './target';
 
 /** enable.do and disable.do: demand types only; Manage Capping and UPDATE on the owning advertiser as well. */
-export const setActionSwitch = (dependencies: Ports<'store'>, enabled: boolean) => async (request: ApiRequest) => {
-  const { store } = dependencies;
-  const type = entityTypeParameter(request.pathParameters.type, 'type');
-  if (!isDemandType(type))
-    throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
-  const { id, entity, grants } = await resolveTarget(dependencies, request, {
-    typeText: type,
-    idText: request.pathParameters.entityId,
-    accepted: ['ENABLED'],
-  });
-  requirePerActionPermission(grants, MANAGE_CAPPING, ['ENABLED']);
-  const advertiserId = type === 'ADVERTISER' ? id : entity.advertiserId;
-  if (advertiserId === undefined || grants.shares.get(entityPK('ADVERTISER', advertiserId)) !== 'UPDATE')
-    throw permissionDenied(`UPDATE access to the owning advertiser ${advertiserId} is required`);
-  // off first: whatever happens next, the remaining limits are inert
-  await store.put({ Item: { ...actionSwitchKey(type, id), enabled } });
-  if (!enabled) {
-    const { limits } = await loadPerAction(store, type, id);
-    await store.batchWrite(
-      [],
-      limits.map((limit) => actionLimitKey(type, id, limit.actionId)),
-    );
-    await deleteActionCounters(
-      store,
-      type,
-      id,
-      limits.map((limit) => limit.actionId),
-    );
-  }
-  return jsonResponse(200, { success: true, entityId: id, actionLimitsEnabled: enabled });
-};
+export const setActionSwitch =
+  (dependencies: Ports<'store' | 'clock'>, enabled: boolean) => async (request: ApiRequest) => {
+    const { store, clock } = dependencies;
+    const type = entityTypeParameter(request.pathParameters.type, 'type');
+    if (!isDemandType(type))
+      throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
+    const { id, entity, grants } = await resolveTarget(dependencies, request, {
+      typeText: type,
+      idText: request.pathParameters.entityId,
+      accepted: ['ENABLED'],
+    });
+    requirePerActionPermission(grants, MANAGE_CAPPING, ['ENABLED']);
+    const advertiserId = type === 'ADVERTISER' ? id : entity.advertiserId;
+    if (advertiserId === undefined || grants.shares.get(entityPK('ADVERTISER', advertiserId)) !== 'UPDATE')
+      throw permissionDenied(`UPDATE access to the owning advertiser ${advertiserId} is required`);
+    // off first: whatever happens next, the remaining limits are inert
+    await store.put({ Item: { ...actionSwitchKey(type, id), enabled } });
+    if (!enabled) {
+      const { limits } = await loadPerAction(store, type, id, clock.now());
+      await store.batchWrite(
+        [],
+        limits.map((limit) => actionLimitKey(type, id, limit.actionId)),
+      );
+      await clearActionCounters(
+        store,
+        type,
+        id,
+        limits.map((limit) => limit.actionId),
+      );
+    }
+    return jsonResponse(200, { success: true, entityId: id, actionLimitsEnabled: enabled });
+  };

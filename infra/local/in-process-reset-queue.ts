@@ -4,33 +4,39 @@ import type { ReceivedReset, ResetQueue, ResetSource } from '../../shared/resets
 
 /**
  * Locally, queued resets wait in memory until the flush. Like SQS, a received reset stays hidden until it is
- * acknowledged, and one not acknowledged comes back on `release()` (the end of a flush).
+ * acknowledged; each flush receives through a session of its own, and what one session received but did not
+ * acknowledge comes back when that session ends, never when another one does.
  */
-export class InProcessResetQueue implements ResetQueue, ResetSource {
+export class InProcessResetQueue implements ResetQueue {
   private waiting: { receipt: string; request: ResetRequest }[] = [];
-  private inFlight = new Map<string, ResetRequest>();
+  private inFlight = 0;
 
   async enqueue(request: ResetRequest): Promise<void> {
     this.waiting.push({ receipt: randomUUID(), request: structuredClone(request) });
   }
 
-  async receive(max: number): Promise<ReceivedReset[]> {
-    const taken = this.waiting.splice(0, max);
-    for (const { receipt, request } of taken) this.inFlight.set(receipt, request);
-    return taken.map(({ receipt, request }) => ({ receipt, request: structuredClone(request) }));
-  }
-
-  async acknowledge(receipts: readonly string[]): Promise<void> {
-    for (const receipt of receipts) this.inFlight.delete(receipt);
-  }
-
-  /** Returns what was received but not acknowledged to the queue. */
-  release(): void {
-    for (const [receipt, request] of this.inFlight) this.waiting.push({ receipt, request });
-    this.inFlight.clear();
+  /** A consumer's view of the queue, as one flush invocation has of SQS. */
+  session(): ResetSource & { end(): void } {
+    const received = new Map<string, ResetRequest>();
+    return {
+      receive: async (max) => {
+        const taken = this.waiting.splice(0, max);
+        for (const { receipt, request } of taken) received.set(receipt, request);
+        this.inFlight += taken.length;
+        return taken.map(({ receipt, request }): ReceivedReset => ({ receipt, request: structuredClone(request) }));
+      },
+      acknowledge: async (receipts) => {
+        for (const receipt of receipts) if (received.delete(receipt)) this.inFlight--;
+      },
+      end: () => {
+        for (const [receipt, request] of received) this.waiting.push({ receipt, request });
+        this.inFlight -= received.size;
+        received.clear();
+      },
+    };
   }
 
   get size(): number {
-    return this.waiting.length + this.inFlight.size;
+    return this.waiting.length + this.inFlight;
   }
 }

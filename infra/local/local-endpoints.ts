@@ -10,6 +10,7 @@ import type { ControllableClock } from './controllable-clock';
 import type { InMemoryEvents } from './in-memory-sinks';
 import type { InProcessResetQueue } from './in-process-reset-queue';
 import type { OutboxMailer } from './outbox-mailer';
+import type { WriteFaults } from './write-faults';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
 export interface LocalEndpoints {
@@ -35,17 +36,69 @@ export interface LocalEndpointParts {
   outbox: OutboxMailer;
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
+  faults: WriteFaults;
 }
 
-/** The recorder Lambda, fed the posted events as an SQS batch of one message per event. */
-const deliveryEndpoint = (dependencies: Dependencies): LocalHandler => {
+/** How many message ids the local transport remembers, to redeliver a message with its first place in the group. */
+const REMEMBERED_MESSAGES = 100_000;
+const LOCAL_GROUP = 'local';
+
+type PostedMessage = { messageId: string; body: string };
+
+/** `[event, …]` (one fresh message per event) or `{"messages": [{"messageId", "body"}, …]}` (one batch, given ids). */
+const postedMessages = (value: unknown): PostedMessage[] | string => {
+  if (Array.isArray(value)) return value.map((event) => ({ messageId: randomUUID(), body: JSON.stringify(event) }));
+  const messages = (value as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages) || messages.length === 0)
+    return 'Send a JSON array of delivery events, or {"messages": [{"messageId": "…", "body": …}]}';
+  const posted: PostedMessage[] = [];
+  for (const [index, message] of messages.entries()) {
+    const { messageId, body } = (message ?? {}) as { messageId?: unknown; body?: unknown };
+    if (typeof messageId !== 'string' || messageId === '' || messageId.length > 128)
+      return `messages[${index}].messageId must be a string of 1 to 128 characters`;
+    if (body === undefined) return `messages[${index}].body is required`;
+    posted.push({ messageId, body: JSON.stringify(body) });
+  }
+  return posted;
+};
+
+/**
+ * The recorder Lambda, fed the posted messages as one batch of a FIFO queue with one message group. A message id
+ * posted before is a redelivery of that message: it keeps the sequence number and sending time it got first. Like
+ * Lambda on a FIFO queue, one batch of the group is processed at a time: posts wait their turn.
+ */
+const deliveryEndpoint = (dependencies: Dependencies, clock: ControllableClock): LocalHandler => {
   const recorder = createRecorder(dependencies);
+  const places = new Map<string, { sequence: string; sentAt: number }>();
+  let lastSequence = 0n;
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = turn.then(work, work);
+    turn = result.catch(() => undefined);
+    return result;
+  };
+  const placeOf = (messageId: string) => {
+    const known = places.get(messageId);
+    if (known) return known;
+    const place = { sequence: String(++lastSequence), sentAt: clock.now().getTime() };
+    places.set(messageId, place);
+    if (places.size > REMEMBERED_MESSAGES) places.delete(places.keys().next().value!);
+    return place;
+  };
   return async (body) => {
     const parsed = parseJson(body);
     if ('error' in parsed) return parsed.error;
-    if (!Array.isArray(parsed.value)) return failure(400, 'Send a JSON array of delivery events');
-    const records = parsed.value.map((event) => ({ messageId: randomUUID(), body: JSON.stringify(event) }));
-    const { response, summary } = await recorder({ Records: records } as unknown as SQSEvent);
+    const posted = postedMessages(parsed.value);
+    if (typeof posted === 'string') return failure(400, posted);
+    const records = posted.map(({ messageId, body: messageBody }) => {
+      const { sequence, sentAt } = placeOf(messageId);
+      return {
+        messageId,
+        body: messageBody,
+        attributes: { MessageGroupId: LOCAL_GROUP, SequenceNumber: sequence, SentTimestamp: String(sentAt) },
+      };
+    });
+    const { response, summary } = await inTurn(() => recorder({ Records: records } as unknown as SQSEvent));
     return jsonResponse(200, {
       ...summary,
       failedMessageIds: response.batchItemFailures.map((failure) => failure.itemIdentifier),
@@ -53,17 +106,33 @@ const deliveryEndpoint = (dependencies: Dependencies): LocalHandler => {
   };
 };
 
+/** `/_local/faults`: which DynamoDB write requests fail from now on. */
+const faultEndpoints = (faults: WriteFaults): Record<string, LocalHandler> => ({
+  'GET /_local/faults': async () => jsonResponse(200, faults.state),
+  'POST /_local/faults': async (body) => {
+    const parsed = parseJson(body);
+    if ('error' in parsed) return parsed.error;
+    const failWrites = (parsed.value as { failWrites?: unknown } | null)?.failWrites;
+    if (!Array.isArray(failWrites) || !failWrites.every((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000))
+      return failure(400, 'Send {"failWrites": [N, …]}: positive whole numbers, counting write requests from 1', {
+        errors: { failWrites: 'must be an array of positive whole numbers' },
+      });
+    faults.set(failWrites as number[]);
+    return jsonResponse(200, faults.state);
+  },
+});
+
 /** The reset-flush Lambda, draining the in-process queue now rather than at the top of the hour. */
-const flushEndpoint = (dependencies: Dependencies, queue: InProcessResetQueue): LocalHandler => {
-  const flush = createFlush(dependencies, queue);
-  return async () => {
+const flushEndpoint =
+  (dependencies: Dependencies, queue: InProcessResetQueue): LocalHandler =>
+  async () => {
+    const session = queue.session();
     try {
-      return jsonResponse(200, await flush({}));
+      return jsonResponse(200, await createFlush(dependencies, session)({}));
     } finally {
-      queue.release();
+      session.end();
     }
   };
-};
 
 const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> => ({
   'GET /_local/clock': async () => jsonResponse(200, { now: clock.now().toISOString() }),
@@ -104,7 +173,8 @@ export const createLocalEndpoints = (
     },
     'GET /_local/outbox': async () => jsonResponse(200, parts.outbox.messages),
     'GET /_local/events': async () => jsonResponse(200, parts.events.published),
-    'POST /_local/delivery': deliveryEndpoint(parts.dependencies),
+    'POST /_local/delivery': deliveryEndpoint(parts.dependencies, parts.clock),
+    ...faultEndpoints(parts.faults),
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
     ...clockEndpoints(parts.clock),
     ...extra,

@@ -18,6 +18,7 @@ import { InProcessResetQueue } from './in-process-reset-queue';
 import { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
+import { WriteFaults } from './write-faults';
 
 export const DEMO_CATALOG_FILE = fileURLToPath(new URL('./demo-catalog.json', import.meta.url));
 
@@ -43,6 +44,7 @@ export interface LocalService {
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
   deadLetters: InMemoryDeadLetters;
+  faults: WriteFaults;
   catalogCounts?: CatalogCounts;
   stop(): Promise<void>;
 }
@@ -98,12 +100,13 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const events = new InMemoryEvents();
     const deadLetters = new InMemoryDeadLetters();
     const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config };
+    const faults = new WriteFaults(store.client);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
-      localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events }),
+      localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events, faults }),
       clock,
     };
     const server = createLocalServer(gateway);
@@ -128,6 +131,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       resetQueue,
       events,
       deadLetters,
+      faults,
       catalogCounts,
       stop: async () => {
         server.closeAllConnections();

@@ -1,19 +1,38 @@
-import type { Clock } from '../ports/clock';
-import { inParallel } from '../concurrency';
-import type { EventPublisher } from '../ports/event-publisher';
-import { WriteConflict } from '../domain/errors';
+import { applyToCounterItem, counterAttribute, type AppliedCounterWrite } from '../adapters/dynamodb/counter-store';
 import { limitFromItem } from '../adapters/dynamodb/limit-store';
+import { ACTION_METRICS, ACTION_PERIODS, perActionFromItem } from '../adapters/dynamodb/per-action-store';
+import type { Item, TableStore } from '../adapters/dynamodb/table-store';
+import { inParallel } from '../concurrency';
+import { messagesToRetry } from '../domain/delivery/batch-outcome';
+import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
+import { sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
+import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
+import { unitScale, unitsFromText } from '../domain/delivery/exact-units';
+import {
+  actionCaps,
+  counterChanges,
+  gridCaps,
+  limitCrossings,
+  type CapOnCounter,
+  type LimitReached,
+} from '../domain/delivery/limit-reached';
+import { isDemandType, levelOfType } from '../domain/levels';
+import { METRICS, PERIODS } from '../domain/limits/metrics';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
-import { perActionFromItem } from '../adapters/dynamodb/per-action-store';
+import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
-import { actionLimitKey, actionSwitchKey, entityKey, itemKeyText, limitKey, type ItemKey } from '../table/keys';
-import { isDemandType, levelOfType } from '../domain/levels';
-import type { Item, TableStore } from '../adapters/dynamodb/table-store';
-import { aggregateDelivery, type Ancestry, type AggregatedBatch } from '../domain/delivery/aggregate';
-import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
-import { bucketUpdateRequest, actionUpdateRequest, noConversionRequests } from '../adapters/dynamodb/delivery-store';
-import { actionCrossing, bucketCrossings, type LimitReached } from '../domain/delivery/limit-reached';
+import type { EventPublisher } from '../ports/event-publisher';
+import {
+  actionCountersKey,
+  actionLimitKey,
+  actionSwitchKey,
+  countersKey,
+  entityKey,
+  itemKeyText,
+  limitKey,
+  type ItemKey,
+} from '../table/keys';
 
 export interface RecorderPorts {
   store: TableStore;
@@ -22,9 +41,15 @@ export interface RecorderPorts {
   deadLetters: DeadLetterSink;
 }
 
+/** One message of the delivery queue, with its place in its FIFO message group. */
 export interface DeliveryMessage {
   messageId: string;
   body: string;
+  /** SQS FIFO `MessageGroupId` and `SequenceNumber`; a message without them cannot be applied exactly once. */
+  group?: string;
+  sequence?: string;
+  /** When the queue received it (ms): the instant of its events that carry no `at`, the same on every redelivery. */
+  sentAt?: number;
 }
 
 export interface RecordingSummary {
@@ -32,12 +57,14 @@ export interface RecordingSummary {
   recordedEvents: number;
   unknownEntityEvents: number;
   deadLettered: { messageId: string; reason: string }[];
+  /** Messages every counter item they touch had already applied: delivered again, counted once. */
+  duplicateMessages: number;
   counterWrites: number;
   limitReached: LimitReached[];
 }
 
 export interface RecordingResult {
-  /** Messages to be delivered again (SQS partial batch response). */
+  /** Messages to be delivered again (SQS partial batch response), in group order. */
   failedMessageIds: string[];
   summary: RecordingSummary;
 }
@@ -63,23 +90,98 @@ const ancestryOf = async (store: TableStore, events: readonly DeliveryEvent[]): 
   return { banners, placements };
 };
 
-/** Limits, per-action switches and the per-action limits of the actions in the batch, for every entity touched. */
-const capsOf = async (store: TableStore, batch: AggregatedBatch): Promise<Map<string, Item>> => {
+/** The caps each counter item's writes are judged against: its limit, or its per-action limit while it caps. */
+const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Promise<Map<string, CapOnCounter[]>> => {
   const keys = new Map<string, ItemKey>();
   const add = (key: ItemKey) => keys.set(itemKeyText(key), key);
-  for (const bucket of batch.buckets) add(limitKey(bucket.entityType, bucket.entityId));
-  for (const action of batch.actions) {
-    add(actionLimitKey(action.entityType, action.entityId, action.actionId));
-    add(actionSwitchKey(action.entityType, action.entityId));
+  for (const { type, id, actionId } of targets)
+    if (actionId === undefined) add(limitKey(type, id));
+    else {
+      add(actionLimitKey(type, id, actionId));
+      if (isDemandType(type)) add(actionSwitchKey(type, id));
+    }
+  const items = new Map((await store.batchGet([...keys.values()])).map((item) => [itemKeyText(item as ItemKey), item]));
+  const read = (key: ItemKey): Item | undefined => items.get(itemKeyText(key));
+  return new Map(
+    targets.map((target) => {
+      const { type, id, actionId } = target;
+      if (actionId === undefined) {
+        const limit = limitFromItem(read(limitKey(type, id)));
+        return [targetName(target), limit ? gridCaps(levelOfType(type).grid, limit.caps) : []];
+      }
+      const limitItem = read(actionLimitKey(type, id, actionId));
+      const switchOn = !isDemandType(type) || read(actionSwitchKey(type, id))?.enabled === true;
+      return [targetName(target), limitItem && switchOn ? actionCaps(perActionFromItem(limitItem)) : []];
+    }),
+  );
+};
+
+const writeTo = (store: TableStore, target: CounterTarget, pending: readonly PendingMessage[]) =>
+  target.actionId === undefined
+    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS)
+    : applyToCounterItem(
+        store,
+        actionCountersKey(target.type, target.id, target.actionId),
+        pending,
+        ACTION_PERIODS,
+        ACTION_METRICS,
+      );
+
+const crossingsOf = (target: CounterTarget, applied: AppliedCounterWrite, caps: readonly CapOnCounter[], at: Date) => {
+  if (!applied.write || caps.length === 0) return [];
+  const changes = counterChanges(applied.write, (period, metric) => {
+    const value = applied.after[counterAttribute(period, metric)];
+    return value === undefined ? undefined : unitsFromText(String(value), unitScale(metric));
+  });
+  return limitCrossings(target, changes, caps, at);
+};
+
+type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
+  messageId: string;
+  events: DeliveryEvent[];
+  sentAt: Date;
+};
+
+/** Parses a batch: malformed messages and messages without their FIFO place go to the dead-letter queue at once. */
+const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessage[], now: Date) => {
+  const valid: ParsedMessage[] = [];
+  const deadLettered: RecordingSummary['deadLettered'] = [];
+  const failed: string[] = [];
+  for (const message of messages) {
+    const parsed = parseDeliveryMessage(message.body);
+    const reason = !parsed.ok
+      ? parsed.reason
+      : message.group === undefined || message.sequence === undefined
+        ? 'no MessageGroupId or SequenceNumber: delivery events must come through the FIFO queue'
+        : undefined;
+    if (parsed.ok && reason === undefined) {
+      valid.push({
+        messageId: message.messageId,
+        events: parsed.events,
+        group: message.group!,
+        sequence: sequenceText(message.sequence!),
+        sentAt: message.sentAt !== undefined ? new Date(message.sentAt) : now,
+      });
+      continue;
+    }
+    logger.warn('delivery message sent to the dead-letter queue', { messageId: message.messageId, reason });
+    try {
+      await ports.deadLetters.send(message.body, reason!);
+      deadLettered.push({ messageId: message.messageId, reason: reason! });
+    } catch (error) {
+      logger.error('dead-lettering failed', { messageId: message.messageId, ...describeError(error) });
+      failed.push(message.messageId);
+    }
   }
-  const items = await store.batchGet([...keys.values()]);
-  return new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
+  return { valid, deadLettered, failed };
 };
 
 /**
- * The delivery recorder: parses a batch of messages, sends malformed ones to the dead-letter queue at once,
- * aggregates the rest in memory and writes one atomic ADD per (entity, bucket). A write that makes a counter
- * reach its cap publishes one LimitReached. A failed write has the batch's messages delivered again.
+ * The delivery recorder. Every message changes the counters exactly once, whatever the platform does: it is
+ * folded into one conditional update per counter item it touches, and each item records, per FIFO message group,
+ * the highest sequence it applied, so a message delivered again, a batch retried after a partial failure or
+ * regrouped, or a function that timed out after it wrote, is skipped where it already counts. A message is handed
+ * back only where some item it touches did not take it (with every later message of its group).
  */
 export const recordDelivery = async (
   ports: RecorderPorts,
@@ -87,82 +189,89 @@ export const recordDelivery = async (
 ): Promise<RecordingResult> => {
   const { store, clock } = ports;
   const now = clock.now();
-  const failedMessageIds: string[] = [];
-  const deadLettered: RecordingSummary['deadLettered'] = [];
-  const valid: { messageId: string; events: DeliveryEvent[] }[] = [];
-  for (const message of messages) {
-    const parsed = parseDeliveryMessage(message.body);
-    if (parsed.ok) {
-      valid.push({ messageId: message.messageId, events: parsed.events });
-      continue;
-    }
-    logger.warn('malformed delivery message sent to the dead-letter queue', {
-      messageId: message.messageId,
-      reason: parsed.reason,
-    });
-    try {
-      await ports.deadLetters.send(message.body, parsed.reason);
-      deadLettered.push({ messageId: message.messageId, reason: parsed.reason });
-    } catch (error) {
-      logger.error('dead-lettering failed', { messageId: message.messageId, ...describeError(error) });
-      failedMessageIds.push(message.messageId);
-    }
-  }
-
-  const events = valid.flatMap((message) => message.events);
+  const { valid, deadLettered, failed } = await parseBatch(ports, messages, now);
   const summary: RecordingSummary = {
     messages: messages.length,
     recordedEvents: 0,
     unknownEntityEvents: 0,
     deadLettered,
+    duplicateMessages: 0,
     counterWrites: 0,
     limitReached: [],
   };
-  if (events.length === 0) return { failedMessageIds, summary };
+  if (valid.length === 0) return { failedMessageIds: failed, summary };
 
+  const pendingByTarget = new Map<string, { target: CounterTarget; pending: PendingMessage[] }>();
+  const targetsOf = new Map<string, string[]>();
+  let caps: Map<string, CapOnCounter[]>;
   try {
-    const batch = aggregateDelivery(events, await ancestryOf(store, events), now);
-    const caps = await capsOf(store, batch);
-    const crossings: LimitReached[] = [];
-    await inParallel(batch.buckets, WRITE_CONCURRENCY, async (bucket) => {
-      const after = (await store.update(bucketUpdateRequest(bucket))) ?? {};
-      const limit = limitFromItem(caps.get(itemKeyText(limitKey(bucket.entityType, bucket.entityId))));
-      crossings.push(...bucketCrossings(bucket, after, limit, levelOfType(bucket.entityType).grid, now));
-    });
-    await inParallel(batch.actions, WRITE_CONCURRENCY, async (action) => {
-      const after = Number((await store.update(actionUpdateRequest(action)))?.conversions ?? 0);
-      const limitItem = caps.get(itemKeyText(actionLimitKey(action.entityType, action.entityId, action.actionId)));
-      const switchOn =
-        !isDemandType(action.entityType) ||
-        caps.get(itemKeyText(actionSwitchKey(action.entityType, action.entityId)))?.enabled === true;
-      if (limitItem && switchOn) crossings.push(...actionCrossing(action, after, perActionFromItem(limitItem), now));
-    });
-    await inParallel(batch.noConversion, WRITE_CONCURRENCY, async (update) => {
-      const { primary, fallback } = noConversionRequests(update);
-      try {
-        await store.update(primary);
-      } catch (error) {
-        if (!(error instanceof WriteConflict) || !fallback) throw error;
-        await store.update(fallback);
+    const ancestry = await ancestryOf(
+      store,
+      valid.flatMap((message) => message.events),
+    );
+    for (const message of valid) {
+      const counted = messageContributions(message.events, ancestry, message.sentAt);
+      summary.recordedEvents += counted.recordedEvents;
+      summary.unknownEntityEvents += counted.unknownEntityEvents;
+      targetsOf.set(
+        message.messageId,
+        counted.contributions.map((contribution) => targetName(contribution.target)),
+      );
+      for (const contribution of counted.contributions) {
+        const name = targetName(contribution.target);
+        const entry = pendingByTarget.get(name) ?? { target: contribution.target, pending: [] };
+        entry.pending.push({ ...message, contribution });
+        pendingByTarget.set(name, entry);
       }
-    });
-    if (crossings.length > 0) await ports.events.publishLimitReached(crossings);
-    summary.recordedEvents = batch.recordedEvents;
-    summary.unknownEntityEvents = batch.unknownEntityEvents;
-    summary.counterWrites = batch.buckets.length + batch.actions.length;
-    summary.limitReached = crossings;
+    }
+    caps = await capsOf(
+      store,
+      [...pendingByTarget.values()].map(({ target }) => target),
+    );
   } catch (error) {
-    logger.error('recording delivery failed; the batch will be delivered again', describeError(error));
-    failedMessageIds.push(...valid.map((message) => message.messageId));
+    logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
+    return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
   }
+
+  const outcomes = new Map<string, AppliedCounterWrite | undefined>();
+  await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
+    try {
+      const applied = await writeTo(store, target, pending);
+      outcomes.set(name, applied);
+      if (applied.write) summary.counterWrites++;
+      summary.limitReached.push(...crossingsOf(target, applied, caps.get(name) ?? [], now));
+    } catch (error) {
+      logger.error('a counter write failed; its messages will be delivered again', {
+        target: name,
+        ...describeError(error),
+      });
+      outcomes.set(name, undefined);
+    }
+  });
+
+  const done = new Set<string>();
+  for (const message of valid) {
+    const touched = targetsOf.get(message.messageId) ?? [];
+    if (touched.every((name) => outcomes.get(name) !== undefined)) done.add(message.messageId);
+    const skippedEverywhere = touched.every((name) =>
+      outcomes.get(name)?.skipped.some((skipped) => skipped.messageId === message.messageId),
+    );
+    if (touched.length > 0 && skippedEverywhere) summary.duplicateMessages++;
+  }
+  if (summary.limitReached.length > 0)
+    await ports.events.publishLimitReached(summary.limitReached).catch((error: unknown) =>
+      // the counters are the record; a crossing is told at most once, never at the price of counting twice
+      logger.error('publishing LimitReached failed', describeError(error)),
+    );
   emitMetrics(
     {
       RecordedEvents: summary.recordedEvents,
       UnknownEntityEvents: summary.unknownEntityEvents,
       DeadLetteredMessages: deadLettered.length,
+      DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,
     },
     now,
   );
-  return { failedMessageIds, summary };
+  return { failedMessageIds: [...failed, ...messagesToRetry(valid, done)], summary };
 };

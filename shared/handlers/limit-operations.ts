@@ -61,7 +61,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };
       // dates answer in the offset the request's dates were read in, as a read with that offset does
       const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
-      const view = renderLimit(policy.idField, id, saved, loaded.buckets, policy.viewPolicy(grants), displayOffset);
+      const view = renderLimit(policy.idField, id, saved, loaded.counters, policy.viewPolicy(grants), displayOffset);
       return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored) });
     });
   };
@@ -116,7 +116,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       const offset = optionalTimezoneOffset(request);
       return jsonResponse(
         200,
-        renderLimit(policy.idField, id, loaded.limit, loaded.buckets, policy.viewPolicy(grants), offset),
+        renderLimit(policy.idField, id, loaded.limit, loaded.counters, policy.viewPolicy(grants), offset),
       );
     },
 

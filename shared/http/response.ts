@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from './api-error';
+import { exactJson } from './exact-json';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -10,7 +11,7 @@ export const jsonResponse = (
 ): APIGatewayProxyResult => ({
   statusCode,
   headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
-  body: JSON.stringify(body),
+  body: exactJson(body),
 });
 
 export const errorEnvelope = (error: ApiError): Record<string, unknown> => ({

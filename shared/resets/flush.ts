@@ -1,18 +1,16 @@
-import type { Clock } from '../ports/clock';
+import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
+import { ACTION_METRICS, ACTION_PERIODS } from '../adapters/dynamodb/per-action-store';
+import type { TableStore } from '../adapters/dynamodb/table-store';
+import { WriteConflict } from '../domain/errors';
+import type { EntityType } from '../domain/levels';
+import { METRICS, PERIODS, type Period } from '../domain/limits/metrics';
+import { bucketOf } from '../domain/limits/periods';
+import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
-import {
-  ACTION_LIMIT_PREFIX,
-  actionCounterKey,
-  counterKey,
-  entityPK,
-  noConversionKey,
-  type ItemKey,
-} from '../table/keys';
-import type { EntityType } from '../domain/levels';
-import type { TableStore } from '../adapters/dynamodb/table-store';
-import { planResetWrites, type ResetTarget, type ResetWrite } from '../domain/resets/reset-writes';
+import type { Clock } from '../ports/clock';
+import { ACTION_LIMIT_PREFIX, actionCountersKey, countersKey, entityPK } from '../table/keys';
 import type { ResetSource } from './reset-queue';
 
 export interface FlushPorts {
@@ -31,35 +29,36 @@ export interface FlushResult {
 
 const RECEIVE_BATCH = 10;
 
-/** The item a planned reset write lands on. */
-export const resetWriteKey = (type: EntityType, id: number, target: ResetTarget): ItemKey =>
-  target.kind === 'counter'
-    ? counterKey(type, id, target.bucket)
-    : target.kind === 'action'
-      ? actionCounterKey(type, id, target.actionId, target.bucket)
-      : noConversionKey(type, id);
+const MAX_ATTEMPTS = 8;
 
-const writeRequest = (key: ItemKey, write: ResetWrite) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(write.values).map(([attribute, value], index) => {
-    names[`#a${index}`] = attribute;
-    values[`:v${index}`] = value;
-    return `#a${index} = :v${index}`;
-  });
-  if (write.expiresAt !== undefined) {
-    sets.push('expiresAt = if_not_exists(expiresAt, :expiresAt)');
-    values[':expiresAt'] = write.expiresAt;
+/**
+ * Zeroes the counters of one item that count now: read, then write on condition that the item is still in the
+ * periods read (a delivery write that rolled it over meanwhile makes the write plan again).
+ */
+const applyResetWrite = async (store: TableStore, type: EntityType, id: number, write: ResetWrite, now: Date) => {
+  const key = write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
+  const [periods, metrics] = write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
+  const currentKeys = Object.fromEntries(periods.map((period) => [period, bucketOf(period, now)])) as Record<
+    Period,
+    string
+  >;
+  for (let attempt = 1; ; attempt++) {
+    const state = counterState(await store.get(key), periods, metrics);
+    const request = zeroCountersRequest(key, state, write.zeroes, write.noConversion, currentKeys);
+    if (!request) return;
+    try {
+      await store.update(request);
+      return;
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
+    }
   }
-  return {
-    Key: key,
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
 };
 
-/** The hourly flush: drains the queue until it is empty or `hasTime` says stop, and applies each reset. */
+/**
+ * The hourly flush: drains the queue until a long-polling receive finds it empty or `hasTime` says stop, and
+ * applies each reset. A reset applied twice (its acknowledgement lost) zeroes what it zeroed: harmless.
+ */
 export const flushResets = async (
   { store, clock, source }: FlushPorts,
   hasTime: () => boolean = () => true,
@@ -84,7 +83,7 @@ export const flushResets = async (
             await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)
           ).map((item) => Number(item.actionId));
           for (const write of planResetWrites(request, actionIds, clock.now()))
-            await store.update(writeRequest(resetWriteKey(request.entityType, request.entityId, write.target), write));
+            await applyResetWrite(store, request.entityType, request.entityId, write, clock.now());
           result.applied++;
         }
         done.push(receipt);

@@ -84,15 +84,9 @@ export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({
 });
 
 export const LIMIT_SK = 'LIMIT';
-export const COUNTER_PREFIX = 'CTR#';
 export const limitKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: LIMIT_SK });
-/** A counter bucket of an entity: `CTR#D#2026-11-22`, `CTR#W#2026-W47`, `CTR#M#2026-11`, `CTR#T`. */
-export const counterKey = (type: EntityType, id: number, bucket: string): ItemKey => ({
-  PK: entityPK(type, id),
-  SK: `${COUNTER_PREFIX}${bucket}`,
-});
-/** Hours and impressions since the last conversion of a demand entity. */
-export const noConversionKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'NOCONV' });
+/** Every counter of an entity, in one item: each period's counters, the no-conversion state, what was applied. */
+export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'COUNTERS' });
 /** Source of record ids: one atomic counter per kind. */
 export const sequenceKey = (kind: string): ItemKey => ({ PK: `${PARTITION_PREFIX.sequence}${kind}`, SK: 'SEQUENCE' });
 
@@ -108,8 +102,8 @@ export const actionSwitchKey = (type: EntityType, id: number): ItemKey => ({
   SK: 'ACTION_SWITCH',
 });
 export const ACTION_COUNTER_PREFIX = 'ACTCTR#';
-/** Conversions of one action on one entity in one bucket: `ACTCTR#7#D#2026-11-22`, `ACTCTR#7#T`. */
-export const actionCounterKey = (type: EntityType, id: number, actionId: number, bucket: string): ItemKey => ({
+/** Today's and the total conversions of one action on one entity, in one item: `ACTCTR#7`. */
+export const actionCountersKey = (type: EntityType, id: number, actionId: number): ItemKey => ({
   PK: entityPK(type, id),
-  SK: `${ACTION_COUNTER_PREFIX}${actionId}#${bucket}`,
+  SK: `${ACTION_COUNTER_PREFIX}${actionId}`,
 });

@@ -1,27 +1,21 @@
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
-import {
-  COUNTER_PREFIX,
-  counterKey,
-  entityKey,
-  LIMIT_SK,
-  limitKey,
-  noConversionKey,
-  sequenceKey,
-  type ItemKey,
-} from '../../table/keys';
+import { countersKey, entityKey, LIMIT_SK, limitKey, sequenceKey, type ItemKey } from '../../table/keys';
+import { counterAttribute, counterState } from './counter-store';
+import { currentCounters, type CounterState, type CurrentCounters } from '../../domain/delivery/counter-state';
 import { type EntityType } from '../../domain/levels';
+import { WriteConflict } from '../../domain/errors';
 import type { Item, TableStore } from './table-store';
-import { PERIODS, type Period } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
-import type { CurrentBuckets } from '../../domain/limits/limit-view';
-import { bucketOf } from '../../domain/limits/periods';
 
 export interface EntityLimit {
   entity?: Entity;
   limit?: LimitRecord;
-  buckets: CurrentBuckets;
+  /** The counter item as stored, and the counters that count at the time of the read. */
+  counterState: CounterState;
+  counters: CurrentCounters;
 }
 
 /** A stored limit item as the domain's record. */
@@ -39,39 +33,33 @@ export const limitFromItem = (item: Item | undefined): LimitRecord | undefined =
       }
     : undefined;
 
-/** Keys of the current counter buckets of an entity, one per period. */
-export const currentBucketKeys = (type: EntityType, id: number, now: Date): { period: Period; key: ItemKey }[] =>
-  PERIODS.map((period) => ({ period, key: counterKey(type, id, bucketOf(period, now)) }));
-
-/** Splits the items of one entity's batch read into entity, limit and current buckets. */
+/** Splits the items of one entity's batch read into entity, limit and counters. */
 export const entityLimitFromItems = (type: EntityType, id: number, items: readonly Item[], now: Date): EntityLimit => {
   const bySortKey = new Map(
     items.filter((item) => item.PK === entityKey(type, id).PK).map((item) => [String(item.SK), item]),
   );
-  const buckets: CurrentBuckets = {};
-  for (const { period, key } of currentBucketKeys(type, id, now)) {
-    const bucket = bySortKey.get(key.SK);
-    if (bucket) buckets[period] = bucket;
-  }
-  return { entity: entityFromItem(bySortKey.get('ENTITY')), limit: limitFromItem(bySortKey.get(LIMIT_SK)), buckets };
+  const state = counterState(bySortKey.get(countersKey(type, id).SK), PERIODS, METRICS);
+  return {
+    entity: entityFromItem(bySortKey.get('ENTITY')),
+    limit: limitFromItem(bySortKey.get(LIMIT_SK)),
+    counterState: state,
+    counters: currentCounters(state, now),
+  };
 };
 
-export const entityLimitKeys = (type: EntityType, id: number, now: Date, withCounters = true): ItemKey[] => [
+export const entityLimitKeys = (type: EntityType, id: number, withCounters = true): ItemKey[] => [
   entityKey(type, id),
   limitKey(type, id),
-  ...(withCounters ? currentBucketKeys(type, id, now).map(({ key }) => key) : []),
+  ...(withCounters ? [countersKey(type, id)] : []),
 ];
 
-/**
- * Entity, limit record and current counter buckets in one BatchGetItem. Exact keys, rather than a query of the
- * partition, so that old daily buckets awaiting TTL are never read.
- */
+/** Entity, limit record and counter item in one BatchGetItem. */
 export const loadEntityLimit = async (
   store: TableStore,
   type: EntityType,
   id: number,
   now: Date,
-): Promise<EntityLimit> => entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, now)), now);
+): Promise<EntityLimit> => entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id)), now);
 
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));
@@ -115,14 +103,29 @@ export const nextId = async (store: TableStore, kind: string): Promise<number> =
   return Number(result?.lastId);
 };
 
-/** Removes the record, every counter bucket and the no-conversion state of an entity. */
+/**
+ * Removes the record and clears every counter and the no-conversion state of an entity. The counter item keeps
+ * which delivery messages it applied, so that one delivered again after the delete cannot count a second time.
+ */
 export const deleteLimitAndCounters = async (store: TableStore, type: EntityType, id: number): Promise<void> => {
-  const partition = entityKey(type, id).PK;
-  const counters = await store.queryPartition(partition, COUNTER_PREFIX);
-  const keys: ItemKey[] = [
-    limitKey(type, id),
-    noConversionKey(type, id),
-    ...counters.map((item) => ({ PK: partition, SK: String(item.SK) })),
+  const cleared = [
+    ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
+    ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
+    'quietSince',
+    'impressionsSinceConversion',
   ];
-  await store.batchWrite([], keys);
+  const names = Object.fromEntries(cleared.map((attribute, index) => [`#c${index}`, attribute]));
+  await Promise.all([
+    store.delete({ Key: limitKey(type, id) }),
+    store
+      .update({
+        Key: countersKey(type, id),
+        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ConditionExpression: 'attribute_exists(PK)',
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof WriteConflict)) throw error;
+      }),
+  ]);
 };

@@ -1,15 +1,18 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { bucketOf } from '../../domain/limits/periods';
+import { inParallel } from '../../concurrency';
+import { currentCounters } from '../../domain/delivery/counter-state';
+import { WriteConflict } from '../../domain/errors';
+import type { Metric, Period } from '../../domain/limits/metrics';
 import {
-  ACTION_COUNTER_PREFIX,
   ACTION_LIMIT_PREFIX,
-  actionCounterKey,
+  actionCountersKey,
   actionLimitKey,
   actionSwitchKey,
   entityPK,
   itemKeyText,
   type ItemKey,
 } from '../../table/keys';
+import { counterAttribute, counterState } from './counter-store';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
@@ -32,44 +35,49 @@ export const perActionFromItem = (item: Item): PerActionLimit => ({
   version: Number(item.version ?? 1),
 });
 
-/** The per-action records of an entity and its switch, in one query (`ACTION#…` and `ACTION_SWITCH` sort together). */
+/** A per-action counter item counts conversions, today and in total. */
+export const ACTION_PERIODS: readonly Period[] = ['daily', 'total'];
+export const ACTION_METRICS: readonly Metric[] = ['conversions'];
+
+/** `ACTION#…` limits, `ACTION_SWITCH` and `ACTCTR#…` counters all sort under this prefix. */
+export const ACTION_ITEMS_PREFIX = 'ACT';
+
+export interface ActionCounters {
+  daily: bigint;
+  total: bigint;
+}
+
+/** Today's and the total conversions in a per-action counter item (none: 0). */
+export const actionCountersFromItem = (item: Item | undefined, now: Date): ActionCounters => {
+  const counters = currentCounters(counterState(item, ACTION_PERIODS, ACTION_METRICS), now);
+  return { daily: counters.daily?.conversions ?? 0n, total: counters.total?.conversions ?? 0n };
+};
+
+/** The per-action records of an entity, their counters and its switch, in one query. */
 export const loadPerAction = async (
   store: TableStore,
   type: EntityType,
   id: number,
-): Promise<{ limits: PerActionLimit[]; enabled: boolean }> => {
-  const items = await store.queryPartition(entityPK(type, id), 'ACTION');
+  now: Date,
+): Promise<{ limits: PerActionLimit[]; enabled: boolean; counters: (actionId: number) => ActionCounters }> => {
+  const items = await store.queryPartition(entityPK(type, id), ACTION_ITEMS_PREFIX);
+  const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
   return {
     limits: items.filter((item) => String(item.SK).startsWith(ACTION_LIMIT_PREFIX)).map(perActionFromItem),
-    enabled: items.some((item) => item.SK === actionSwitchKey(type, id).SK && item.enabled === true),
+    enabled: bySortKey.get(actionSwitchKey(type, id).SK)?.enabled === true,
+    counters: (actionId) => actionCountersFromItem(bySortKey.get(actionCountersKey(type, id, actionId).SK), now),
   };
 };
 
-export const currentActionCounterKeys = (type: EntityType, id: number, actionId: number, now: Date) => ({
-  daily: actionCounterKey(type, id, actionId, bucketOf('daily', now)),
-  total: actionCounterKey(type, id, actionId, bucketOf('total', now)),
-});
-
-export interface ActionCounters {
-  daily: number;
-  total: number;
-}
-
-/** Today's and the total conversions of each (entity, action), in one batch read, in the order asked. */
+/** The counters of each (entity, action), in one batch read, in the order asked. */
 export const loadActionCounters = async (
   store: TableStore,
   targets: readonly { type: EntityType; id: number; actionId: number }[],
   now: Date,
 ): Promise<ActionCounters[]> => {
-  const keys = targets.map(({ type, id, actionId }) => currentActionCounterKeys(type, id, actionId, now));
-  const items = new Map(
-    (await store.batchGet(keys.flatMap((key) => [key.daily, key.total]))).map((item) => [
-      itemKeyText(item as ItemKey),
-      item,
-    ]),
-  );
-  const conversions = (key: ItemKey) => Number(items.get(itemKeyText(key))?.conversions ?? 0);
-  return keys.map((key) => ({ daily: conversions(key.daily), total: conversions(key.total) }));
+  const keys = targets.map(({ type, id, actionId }) => actionCountersKey(type, id, actionId));
+  const items = new Map((await store.batchGet(keys)).map((item) => [itemKeyText(item as ItemKey), item]));
+  return keys.map((key) => actionCountersFromItem(items.get(itemKeyText(key)), now));
 };
 
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
@@ -121,19 +129,32 @@ export const deletePerActionRequest = (
   })),
 });
 
-/** Counter buckets of the given actions on an entity, so that a limit created again starts from zero. */
-export const deleteActionCounters = async (
+/**
+ * Clears the counters of the given actions on an entity, so that a limit created again starts from zero; each item
+ * keeps which delivery messages it applied, so that one delivered again later cannot count a second time.
+ */
+export const clearActionCounters = async (
   store: TableStore,
   type: EntityType,
   id: number,
   actionIds: readonly number[],
 ): Promise<void> => {
-  const pk = entityPK(type, id);
-  const counters = await store.queryPartition(pk, ACTION_COUNTER_PREFIX);
-  const wanted = new Set(actionIds.map((actionId) => `${ACTION_COUNTER_PREFIX}${actionId}#`));
-  const keys: ItemKey[] = counters
-    .map((item) => String(item.SK))
-    .filter((sk) => [...wanted].some((prefix) => sk.startsWith(prefix)))
-    .map((SK) => ({ PK: pk, SK }));
-  await store.batchWrite([], keys);
+  const names = Object.fromEntries(
+    [
+      ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
+      'dailyKey',
+    ].map((attribute, index) => [`#c${index}`, attribute]),
+  );
+  await inParallel(actionIds, 16, async (actionId) => {
+    try {
+      await store.update({
+        Key: actionCountersKey(type, id, actionId),
+        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ConditionExpression: 'attribute_exists(PK)',
+      });
+    } catch (error) {
+      if (!(error instanceof WriteConflict)) throw error;
+    }
+  });
 };

@@ -1,5 +1,6 @@
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { LimitReached } from '../../domain/delivery/limit-reached';
+import { exactJson } from '../../http/exact-json';
 import type { EventPublisher } from '../../ports/event-publisher';
 
 export const EVENT_SOURCE = 'delivery-limits';
@@ -20,7 +21,7 @@ export class EventBridgePublisher implements EventPublisher {
             EventBusName: this.busName,
             Source: EVENT_SOURCE,
             DetailType: LIMIT_REACHED,
-            Detail: JSON.stringify(event),
+            Detail: exactJson(event),
           })),
         }),
       );

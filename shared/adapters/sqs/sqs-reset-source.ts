@@ -2,6 +2,9 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from
 import { parseResetRequest } from '../../domain/resets/reset-request';
 import type { ReceivedReset, ResetSource } from '../../resets/reset-queue';
 
+/** How long a receive waits for a message before answering that there is none. */
+export const LONG_POLL_SECONDS = 5;
+
 /** Drains `queued-resets`: what is not acknowledged reappears after the visibility timeout, then reaches the DLQ. */
 export class SqsResetSource implements ResetSource {
   constructor(
@@ -14,7 +17,8 @@ export class SqsResetSource implements ResetSource {
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
         MaxNumberOfMessages: Math.min(max, 10),
-        WaitTimeSeconds: 0,
+        // long polling: an empty answer means the queue is empty, not that one server had nothing
+        WaitTimeSeconds: LONG_POLL_SECONDS,
       }),
     );
     return (result.Messages ?? []).map((message) => ({

@@ -1,5 +1,6 @@
 // zod/mini rather than classic zod: the recorder's bundle is 16 KB of validation instead of 440 KB
 import * as z from 'zod/mini';
+import { unitsFromText } from './exact-units';
 
 const REVENUE = /^\d{1,13}(\.\d{1,3})?$/;
 const id = (name: string) =>
@@ -66,19 +67,20 @@ export const deliveryEventSchema = z
 
 export type DeliveryEvent = z.output<typeof deliveryEventSchema>;
 
-/** Revenue in thousandths, an integer, so that sums are exact: 1,000 × "0.001" is exactly 1000. */
-export const revenueMillis = (revenue: string | undefined): number => {
-  if (revenue === undefined) return 0;
-  const [whole, fraction = ''] = revenue.split('.');
-  return Number(whole) * 1000 + Number(fraction.padEnd(3, '0'));
-};
+/** Revenue in thousandths, a BigInt, so that sums are exact: 1,000 × "0.001" is exactly 1000. */
+export const revenueMillis = (revenue: string | undefined): bigint =>
+  revenue === undefined ? 0n : unitsFromText(revenue, 1000n);
 
-/** Thousandths back to an exact decimal string for DynamoDB. */
-export const millisToDecimal = (millis: number): string => {
-  const whole = Math.floor(millis / 1000);
-  const fraction = String(millis % 1000).padStart(3, '0');
-  return `${whole}.${fraction}`;
-};
+/**
+ * The largest budget one event may add, revenue × count: 9,999,999,999,999.999 (16 significant digits). Anything
+ * larger is refused at ingestion, so that no counter is ever fed a value nobody meant.
+ */
+export const MAX_EVENT_BUDGET_MILLIS = 9_999_999_999_999_999n;
+
+const eventProblem = (event: DeliveryEvent): string | undefined =>
+  revenueMillis(event.revenue) * BigInt(event.count) > MAX_EVENT_BUDGET_MILLIS
+    ? 'revenue × count must be at most 9999999999999.999'
+    : undefined;
 
 export type ParsedMessage = { ok: true; events: DeliveryEvent[] } | { ok: false; reason: string };
 
@@ -100,6 +102,8 @@ export const parseDeliveryMessage = (body: string): ParsedMessage => {
       const where = [Array.isArray(value) ? `[${index}]` : '', ...issue.path.map(String)].filter(Boolean).join('.');
       return { ok: false, reason: `${where ? `${where}: ` : ''}${issue.message}` };
     }
+    const problem = eventProblem(parsed.data);
+    if (problem) return { ok: false, reason: `${Array.isArray(value) ? `[${index}]: ` : ''}${problem}` };
     events.push(parsed.data);
   }
   return { ok: true, events };

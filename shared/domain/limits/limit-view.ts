@@ -1,6 +1,7 @@
 import type { PermissionLevel } from '../permissions';
 import { type CapDefinition, type CapGrid } from './cap-grid';
-import { COUNTER_ATTRIBUTE, type Period } from './metrics';
+import type { CurrentCounters } from '../delivery/counter-state';
+import { ExactNumber, unitScale } from '../delivery/exact-units';
 import { formatLimitDate } from './limit-dates';
 import type { LimitRecord } from './limit-record';
 
@@ -11,11 +12,13 @@ export interface ViewPolicy {
   reportHidden: boolean;
 }
 
-/** Current bucket items by period; a period without a bucket reads as 0. */
-export type CurrentBuckets = Partial<Record<Period, Record<string, unknown>>>;
+/** A cap's counter now, in units (a budget's unit is a thousandth); a period without counters reads as 0. */
+export const counterUnits = (cap: CapDefinition, counters: CurrentCounters): bigint =>
+  counters[cap.period]?.[cap.metric] ?? 0n;
 
-export const counterValue = (cap: CapDefinition, buckets: CurrentBuckets): number =>
-  Number(buckets[cap.period]?.[COUNTER_ATTRIBUTE[cap.metric]] ?? 0);
+/** A cap's counter as the read shape shows it: an exact number, however large. */
+export const counterValue = (cap: CapDefinition, counters: CurrentCounters): ExactNumber =>
+  ExactNumber.of(counterUnits(cap, counters), unitScale(cap.metric));
 
 /**
  * The read shape of a limit. A cap never set is left out with its counter, and so is one whose permission the
@@ -26,7 +29,7 @@ export const renderLimit = (
   idField: string,
   entityId: number,
   record: LimitRecord | undefined,
-  buckets: CurrentBuckets,
+  counters: CurrentCounters,
   policy: ViewPolicy,
   displayOffset?: number,
 ): Record<string, unknown> => {
@@ -46,7 +49,7 @@ export const renderLimit = (
       continue;
     }
     view[cap.name] = record.caps[cap.name];
-    view[cap.counter] = counterValue(cap, buckets);
+    view[cap.counter] = counterValue(cap, counters);
   }
   if (policy.reportHidden && Object.keys(hidden).length > 0) view.fieldsHiddenByPermission = hidden;
   return view;

@@ -5,13 +5,3 @@ export type Period = (typeof PERIODS)[number];
 
 export const METRICS = ['impressions', 'clicks', 'conversions', 'opportunities', 'budget', 'requests'] as const;
 export type Metric = (typeof METRICS)[number];
-
-/** Attribute that holds a metric's count in a stored counter: budget is counted as revenue. */
-export const COUNTER_ATTRIBUTE: Record<Metric, string> = {
-  impressions: 'impressions',
-  clicks: 'clicks',
-  conversions: 'conversions',
-  opportunities: 'opportunities',
-  budget: 'revenue',
-  requests: 'requests',
-};

@@ -2,14 +2,16 @@ import type { Entity } from '../access';
 import type { CapDefinition, CapGrid } from '../limits/cap-grid';
 import { formatLimitDate } from '../limits/limit-dates';
 import type { LimitRecord } from '../limits/limit-record';
-import { counterValue, type CurrentBuckets } from '../limits/limit-view';
+import type { CurrentCounters } from '../delivery/counter-state';
+import { ExactNumber, unitScale, unitsFromCap } from '../delivery/exact-units';
+import { counterUnits } from '../limits/limit-view';
 
 export interface PerActionState {
   actionId: number;
   dailyConversionsLimit: number;
   totalConversionsLimit: number;
-  dailyConversions: number;
-  totalConversions: number;
+  dailyConversions: bigint;
+  totalConversions: bigint;
 }
 
 /** Everything that decides whether one entity may deliver now. */
@@ -17,9 +19,9 @@ export interface EntityServingState {
   entity: Entity;
   grid: CapGrid;
   limit?: LimitRecord;
-  buckets: CurrentBuckets;
+  counters: CurrentCounters;
   /** When the last conversion came (or the first delivery), ms; and impressions since. */
-  noConversion: { quietSince?: number; impressionsSinceConversion: number };
+  noConversion: { quietSince?: number; impressionsSinceConversion: bigint };
   /** Per-action limits cap only while this is on; sites and placements are always on. */
   perActionEnabled: boolean;
   perAction: readonly PerActionState[];
@@ -29,7 +31,7 @@ export interface StopReason {
   entity: string;
   field: string;
   cap?: number;
-  counter?: number;
+  counter?: ExactNumber;
   [detail: string]: unknown;
 }
 
@@ -38,8 +40,8 @@ const DAY_MS = 86_400_000;
 /** Fraction of the UTC day gone at `now`. */
 export const elapsedDayFraction = (now: Date): number => (now.getTime() % DAY_MS) / DAY_MS;
 
-/** A cap stops delivery when cap > 0 and counter ≥ cap: equal counts. */
-const capReached = (cap: number, counter: number): boolean => cap > 0 && counter >= cap;
+/** A cap stops delivery when cap > 0 and counter ≥ cap: equal counts. In units, exactly. */
+const capReached = (cap: bigint, counter: bigint): boolean => cap > 0n && counter >= cap;
 
 const capReasons = (
   state: EntityServingState,
@@ -52,19 +54,24 @@ const capReasons = (
   for (const cap of state.grid.caps) {
     const value = limit.caps[cap.name] ?? 0;
     if (value <= 0) continue;
-    const counter = counterValue(cap, state.buckets);
-    const shown = visible(cap) ? { cap: value, counter } : { hiddenByPermission: cap.permission };
-    if (capReached(value, counter)) {
+    const scale = unitScale(cap.metric);
+    const capUnits = unitsFromCap(value, scale);
+    const counter = counterUnits(cap, state.counters);
+    const shown = visible(cap)
+      ? { cap: value, counter: ExactNumber.of(counter, scale) }
+      : { hiddenByPermission: cap.permission };
+    if (capReached(capUnits, counter)) {
       reasons.push({ entity: name, field: cap.name, ...shown });
     } else if (limit.evenPacing && cap.period === 'daily') {
-      const allowance = value * elapsedDayFraction(now);
-      if (counter >= allowance)
+      // counter ≥ cap × elapsed share of the day, compared exactly
+      const elapsed = BigInt(now.getTime() % DAY_MS);
+      if (counter * BigInt(DAY_MS) >= capUnits * elapsed)
         reasons.push({
           entity: name,
           field: cap.name,
           ...shown,
           evenPacing: true,
-          ...(visible(cap) ? { pacedAllowance: Math.floor(allowance * 1000) / 1000 } : {}),
+          ...(visible(cap) ? { pacedAllowance: Math.floor(value * elapsedDayFraction(now) * 1000) / 1000 } : {}),
         });
     }
   }
@@ -101,32 +108,32 @@ export const entityStopReasons = (
     hoursThreshold > 0 &&
     impressionsThreshold > 0 &&
     quietHours >= hoursThreshold &&
-    quietImpressions >= impressionsThreshold
+    quietImpressions >= BigInt(impressionsThreshold)
   )
     reasons.push({
       entity: name,
       field: 'noConversion',
       hoursSinceConversion: Math.floor(quietHours * 10) / 10,
-      impressionsSinceConversion: quietImpressions,
+      impressionsSinceConversion: ExactNumber.of(quietImpressions, 1n),
     });
 
   if (state.perActionEnabled) {
     for (const action of state.perAction) {
-      if (capReached(action.dailyConversionsLimit, action.dailyConversions))
+      if (capReached(BigInt(action.dailyConversionsLimit), action.dailyConversions))
         reasons.push({
           entity: name,
           field: 'dailyConversionsLimit',
           actionId: action.actionId,
           cap: action.dailyConversionsLimit,
-          counter: action.dailyConversions,
+          counter: ExactNumber.of(action.dailyConversions, 1n),
         });
-      if (capReached(action.totalConversionsLimit, action.totalConversions))
+      if (capReached(BigInt(action.totalConversionsLimit), action.totalConversions))
         reasons.push({
           entity: name,
           field: 'totalConversionsLimit',
           actionId: action.actionId,
           cap: action.totalConversionsLimit,
-          counter: action.totalConversions,
+          counter: ExactNumber.of(action.totalConversions, 1n),
         });
     }
   }

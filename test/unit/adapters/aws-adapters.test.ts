@@ -3,6 +3,7 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ExactNumber } from '../../../shared/domain/delivery/exact-units';
 import type { LimitReached } from '../../../shared/domain/delivery/limit-reached';
 import { EventBridgePublisher } from '../../../shared/adapters/eventbridge/eventbridge-publisher';
 import { SesMailer } from '../../../shared/adapters/ses/ses-mailer';
@@ -75,8 +76,8 @@ describe('EventBridge publisher', () => {
     entityId: i,
     cap: 'dailyClicksLimit',
     capValue: 1,
-    counter: 1,
-    bucket: 'CTR#D#2026-11-22',
+    counter: new ExactNumber('1'),
+    bucket: 'D#2026-11-22',
     at: '',
   });
 
@@ -91,6 +92,11 @@ describe('EventBridge publisher', () => {
       EventBusName: 'limits-bus',
       Source: 'delivery-limits',
       DetailType: 'LimitReached',
+    });
+    // counters travel as exact JSON numbers
+    expect(JSON.parse(calls[0]!.args[0].input.Entries![0]!.Detail!)).toMatchObject({
+      counter: 1,
+      bucket: 'D#2026-11-22',
     });
   });
 

@@ -3,6 +3,10 @@ import type { PermissionLevel } from '../../../../shared/domain/permissions';
 import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from '../../../../shared/domain/limits/cap-grid';
 import type { LimitRecord } from '../../../../shared/domain/limits/limit-record';
 import { renderLimit } from '../../../../shared/domain/limits/limit-view';
+import { exactJson } from '../../../../shared/http/exact-json';
+
+/** The read shape as a client receives it: through JSON, where counters are exact numbers. */
+const render = (...args: Parameters<typeof renderLimit>) => JSON.parse(exactJson(renderLimit(...args))) as unknown;
 
 describe('the read shape', () => {
   const record: LimitRecord = {
@@ -17,11 +21,11 @@ describe('the read shape', () => {
   const view = { grid: DEMAND_GRID, permissionOf: () => 'READONLY' as PermissionLevel, reportHidden: false };
 
   it('answers limitsSet false with the entity id when there is no record', () => {
-    expect(renderLimit('campaignId', 100, undefined, {}, view)).toEqual({ campaignId: 100, limitsSet: false });
+    expect(render('campaignId', 100, undefined, {}, view)).toEqual({ campaignId: 100, limitsSet: false });
   });
 
   it('shows set caps with their counters, leaves out caps never set, and shows dates in UTC', () => {
-    expect(renderLimit('campaignId', 100, record, { daily: { impressions: 40, revenue: 1.25 } }, view)).toEqual({
+    expect(render('campaignId', 100, record, { daily: { impressions: 40n, budget: 1250n } }, view)).toEqual({
       campaignId: 100,
       id: 7,
       limitsSet: true,
@@ -38,14 +42,14 @@ describe('the read shape', () => {
   });
 
   it('renders dates in the offset a read asks for when the limit is on local time, echoing it', () => {
-    expect(renderLimit('campaignId', 100, record, {}, view, 90)).toMatchObject({
+    expect(render('campaignId', 100, record, {}, view, 90)).toMatchObject({
       startDate: '2026-11-22-12-00',
       timezoneOffset: 90,
     });
-    expect(renderLimit('campaignId', 100, { ...record, useLocalTime: false }, {}, view, 90)).toMatchObject({
+    expect(render('campaignId', 100, { ...record, useLocalTime: false }, {}, view, 90)).toMatchObject({
       startDate: '2026-11-22-10-30',
     });
-    expect(renderLimit('campaignId', 100, { ...record, useLocalTime: false }, {}, view, 90)).not.toHaveProperty(
+    expect(render('campaignId', 100, { ...record, useLocalTime: false }, {}, view, 90)).not.toHaveProperty(
       'timezoneOffset',
     );
   });
@@ -56,7 +60,7 @@ describe('the read shape', () => {
       permissionOf: (cap: CapDefinition) =>
         (cap.permission === 'Daily Budget' ? 'DISABLED' : 'ENABLED') as PermissionLevel,
     };
-    const demandView = renderLimit('campaignId', 100, record, {}, hiding);
+    const demandView = render('campaignId', 100, record, {}, hiding);
     expect(demandView).not.toHaveProperty('dailyBudgetLimit');
     expect(demandView).not.toHaveProperty('dailyBudget');
     expect(demandView).not.toHaveProperty('fieldsHiddenByPermission');
@@ -66,7 +70,7 @@ describe('the read shape', () => {
       reportHidden: true,
       permissionOf: (cap: CapDefinition) => (cap.metric === 'requests' ? 'DISABLED' : 'READONLY') as PermissionLevel,
     };
-    expect(renderLimit('siteId', 20, supplyRecord, {}, supplyView)).toMatchObject({
+    expect(render('siteId', 20, supplyRecord, {}, supplyView)).toMatchObject({
       dailyClicksLimit: 5,
       fieldsHiddenByPermission: { dailyRequestsLimit: 'Daily Requests Limit' },
     });

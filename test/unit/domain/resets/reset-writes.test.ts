@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { counterAttribute } from '../../../../shared/adapters/dynamodb/counter-store';
 import { planResetWrites } from '../../../../shared/domain/resets/reset-writes';
-import { resetWriteKey } from '../../../../shared/resets/flush';
 
 const now = new Date('2026-11-22T12:00:00Z');
 
@@ -13,39 +13,35 @@ describe('reset writes', () => {
     requestedAt: '',
     requestedBy: 1,
   });
+  /** `<item>:<counter>`: the entity's own counter item, or `A7` for action 7's. */
   const attributes = (counters: string[]) =>
     planResetWrites(request(counters), [7], now)
       .flatMap((write) =>
-        Object.keys(write.values).map((attribute) => `${resetWriteKey('CAMPAIGN', 100, write.target).SK}:${attribute}`),
+        write.zeroes.map(
+          ({ period, metric }) =>
+            `${write.actionId === undefined ? 'COUNTERS' : `A${write.actionId}`}:${counterAttribute(period, metric)}`,
+        ),
       )
       .sort();
 
-  it('zeroes the named counters of the current buckets, REVENUE being the budget counter', () => {
+  it('zeroes the named counters, REVENUE being the budget counter', () => {
     expect(attributes(['DAILY_IMPRESSIONS', 'TOTAL_REVENUE'])).toEqual([
-      'CTR#D#2026-11-22:impressions',
-      'CTR#T:revenue',
+      'COUNTERS:dailyImpressions',
+      'COUNTERS:totalBudget',
     ]);
   });
 
   it('tells ALL_LIMITS, ALL_ACTION_LIMITS and ALL apart', () => {
     const limits = attributes(['ALL_LIMITS']);
     expect(limits).toHaveLength(24);
-    expect(limits.every((entry) => entry.startsWith('CTR#'))).toBe(true);
-    expect(attributes(['ALL_ACTION_LIMITS'])).toEqual(['ACTCTR#7#D#2026-11-22:conversions', 'ACTCTR#7#T:conversions']);
-    expect(attributes(['ALL'])).toEqual(
-      [...limits, 'ACTCTR#7#D#2026-11-22:conversions', 'ACTCTR#7#T:conversions'].sort(),
-    );
+    expect(limits.every((entry) => entry.startsWith('COUNTERS:'))).toBe(true);
+    expect(attributes(['ALL_ACTION_LIMITS'])).toEqual(['A7:dailyConversions', 'A7:totalConversions']);
+    expect(attributes(['ALL'])).toEqual([...limits, 'A7:dailyConversions', 'A7:totalConversions'].sort());
   });
 
   it('resets the no-conversion state', () => {
-    const writes = planResetWrites(request(['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS']), [], now);
-    expect(
-      writes.map((write) => ({ key: resetWriteKey('CAMPAIGN', 100, write.target), values: write.values })),
-    ).toEqual([
-      {
-        key: { PK: 'CAMPAIGN#100', SK: 'NOCONV' },
-        values: { quietSince: now.getTime(), impressionsSinceConversion: 0 },
-      },
+    expect(planResetWrites(request(['NO_CONVERSIONS_HOURS', 'NO_CONVERSIONS_IMPRESSIONS']), [], now)).toEqual([
+      { zeroes: [], noConversion: { quietSince: now.getTime(), impressions: true } },
     ]);
   });
 });

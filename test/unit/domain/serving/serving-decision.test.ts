@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/domain/access';
+import { ExactNumber } from '../../../../shared/domain/delivery/exact-units';
 import { DEMAND_GRID, SUPPLY_GRID } from '../../../../shared/domain/limits/cap-grid';
 import type { LimitRecord } from '../../../../shared/domain/limits/limit-record';
 import {
@@ -23,8 +24,8 @@ describe('serving decision', () => {
   const state = (fields: Partial<EntityServingState> = {}): EntityServingState => ({
     entity: entity(),
     grid: DEMAND_GRID,
-    buckets: {},
-    noConversion: { impressionsSinceConversion: 0 },
+    counters: {},
+    noConversion: { impressionsSinceConversion: 0n },
     perActionEnabled: false,
     perAction: [],
     ...fields,
@@ -41,9 +42,9 @@ describe('serving decision', () => {
 
   it('stops at an equal count, not only above', () => {
     const capped = limit({ caps: { dailyImpressionsLimit: 100 } });
-    expect(entityStopReasons(state({ limit: capped, buckets: { daily: { impressions: 99 } } }), now)).toEqual([]);
-    expect(entityStopReasons(state({ limit: capped, buckets: { daily: { impressions: 100 } } }), now)).toEqual([
-      { entity: 'CAMPAIGN#100', field: 'dailyImpressionsLimit', cap: 100, counter: 100 },
+    expect(entityStopReasons(state({ limit: capped, counters: { daily: { impressions: 99n } } }), now)).toEqual([]);
+    expect(entityStopReasons(state({ limit: capped, counters: { daily: { impressions: 100n } } }), now)).toEqual([
+      { entity: 'CAMPAIGN#100', field: 'dailyImpressionsLimit', cap: 100, counter: new ExactNumber('100') },
     ]);
   });
 
@@ -65,7 +66,10 @@ describe('serving decision', () => {
       entityStopReasons(
         state({
           entity: thresholds,
-          noConversion: { quietSince: now.getTime() - hours * 3_600_000, impressionsSinceConversion: impressions },
+          noConversion: {
+            quietSince: now.getTime() - hours * 3_600_000,
+            impressionsSinceConversion: BigInt(impressions),
+          },
         }),
         now,
       );
@@ -76,7 +80,7 @@ describe('serving decision', () => {
 
   it('applies per-action caps only while the switch is on', () => {
     const perAction = [
-      { actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 0, dailyConversions: 5, totalConversions: 9 },
+      { actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 0, dailyConversions: 5n, totalConversions: 9n },
     ];
     expect(entityStopReasons(state({ perAction }), now)).toEqual([]);
     expect(entityStopReasons(state({ perAction, perActionEnabled: true }), now)).toEqual([
@@ -87,19 +91,19 @@ describe('serving decision', () => {
   it('paces daily caps evenly through the UTC day', () => {
     expect(elapsedDayFraction(now)).toBe(0.5);
     const paced = limit({ evenPacing: true, caps: { dailyClicksLimit: 100, totalClicksLimit: 1000 } });
-    expect(entityStopReasons(state({ limit: paced, buckets: { daily: { clicks: 49 } } }), now)).toEqual([]);
-    expect(entityStopReasons(state({ limit: paced, buckets: { daily: { clicks: 50 } } }), now)).toEqual([
+    expect(entityStopReasons(state({ limit: paced, counters: { daily: { clicks: 49n } } }), now)).toEqual([]);
+    expect(entityStopReasons(state({ limit: paced, counters: { daily: { clicks: 50n } } }), now)).toEqual([
       expect.objectContaining({ field: 'dailyClicksLimit', evenPacing: true, pacedAllowance: 50 }),
     ]);
   });
 
   it('holds a banner back when its campaign or advertiser may not deliver', () => {
     const banner = state({ entity: entity({ type: 'BANNER', id: 1000, campaignId: 100 }) });
-    const campaign = state({ limit: limit({ caps: { totalBudgetLimit: 1 } }), buckets: { total: { revenue: 1 } } });
+    const campaign = state({ limit: limit({ caps: { totalBudgetLimit: 1 } }), counters: { total: { budget: 1000n } } });
     const advertiser = state({ entity: entity({ type: 'ADVERTISER', id: 10, advertiserId: undefined }) });
     expect(servingDecision([banner, campaign, advertiser], now)).toEqual({
       deliverable: false,
-      reasons: [{ entity: 'CAMPAIGN#100', field: 'totalBudgetLimit', cap: 1, counter: 1 }],
+      reasons: [{ entity: 'CAMPAIGN#100', field: 'totalBudgetLimit', cap: 1, counter: new ExactNumber('1') }],
     });
     expect(servingDecision([banner, advertiser], now)).toEqual({ deliverable: true, reasons: [] });
   });
@@ -109,7 +113,7 @@ describe('serving decision', () => {
       state({
         grid: SUPPLY_GRID,
         limit: limit({ caps: { dailyRequestsLimit: 1 } }),
-        buckets: { daily: { requests: 1 } },
+        counters: { daily: { requests: 1n } },
       }),
       now,
       () => false,

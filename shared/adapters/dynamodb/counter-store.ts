@@ -1,0 +1,228 @@
+import { NumberValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { CounterWrite, PendingMessage } from '../../domain/delivery/counter-plan';
+import { planCounterWrite } from '../../domain/delivery/counter-plan';
+import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
+import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
+import { WriteConflict } from '../../domain/errors';
+import type { Metric, Period } from '../../domain/limits/metrics';
+import type { ItemKey } from '../../table/keys';
+import { exactNumbers } from './document-client';
+import type { Item, TableStore } from './table-store';
+
+type Update = Omit<UpdateCommandInput, 'TableName'>;
+
+/** `dailyImpressions`, `totalBudget`: a counter's attribute is named as the read shape names the counter. */
+export const counterAttribute = (period: Period, metric: Metric): string =>
+  `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
+const keyAttribute = (period: Period): string => `${period}Key`;
+const SEQUENCE_PREFIX = 'seq:';
+const TOTAL_KEY = 'T';
+
+/** Decimal text of a stored number, whichever way the document client handed it over. */
+const numberText = (value: unknown): string | undefined =>
+  value === undefined || value === null ? undefined : String(value);
+
+/** A counter item as the domain sees it; an absent item is empty. Never fails on what it finds. */
+export const counterState = (
+  item: Item | undefined,
+  periods: readonly Period[],
+  metrics: readonly Metric[],
+): CounterState => {
+  if (!item) return EMPTY_COUNTERS;
+  const state: CounterState = { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
+  for (const period of periods) {
+    const key = period === 'total' ? TOTAL_KEY : item[keyAttribute(period)];
+    if (typeof key === 'string') state.keys[period] = key;
+    const tally: Tally = {};
+    for (const metric of metrics) {
+      const text = numberText(item[counterAttribute(period, metric)]);
+      if (text !== undefined) tally[metric] = unitsFromText(text, unitScale(metric));
+    }
+    if (Object.keys(tally).length > 0) state.counters[period] = tally;
+  }
+  for (const [name, value] of Object.entries(item))
+    if (name.startsWith(SEQUENCE_PREFIX) && typeof value === 'string')
+      state.applied[name.slice(SEQUENCE_PREFIX.length)] = value;
+  const quietSince = Number(numberText(item.quietSince));
+  if (Number.isFinite(quietSince)) state.quietSince = quietSince;
+  state.impressionsSinceConversion = unitsFromText(numberText(item.impressionsSinceConversion) ?? '0', 1n);
+  return state;
+};
+
+const exactValue = (units: bigint, metric: Metric) => NumberValue.from(textFromUnits(units, unitScale(metric)));
+
+/** The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once. Pure. */
+export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const adds: string[] = [];
+  const conditions: string[] = [];
+  let next = 0;
+  const name = (attribute: string) => {
+    const placeholder = `#n${next++}`;
+    names[placeholder] = attribute;
+    return placeholder;
+  };
+  const value = (item: unknown) => {
+    const placeholder = `:v${next++}`;
+    values[placeholder] = item;
+    return placeholder;
+  };
+  for (const [period, change] of Object.entries(write.periods) as [
+    Period,
+    NonNullable<CounterWrite['periods'][Period]>,
+  ][]) {
+    if (change.mode === 'add')
+      for (const [metric, units] of Object.entries(change.tally) as [Metric, bigint][])
+        adds.push(`${name(counterAttribute(period, metric))} ${value(exactValue(units, metric))}`);
+    else
+      for (const metric of write.metrics)
+        sets.push(
+          `${name(counterAttribute(period, metric))} = ${value(exactValue(change.tally[metric] ?? 0n, metric))}`,
+        );
+    if (period === 'total') continue;
+    const keyName = name(keyAttribute(period));
+    sets.push(`${keyName} = ${value(change.key)}`);
+    const expected = change.expect.key;
+    conditions.push(
+      change.expect.kind === 'absentOr'
+        ? `(attribute_not_exists(${keyName}) OR ${keyName} = ${value(expected)})`
+        : expected === null
+          ? `attribute_not_exists(${keyName})`
+          : `${keyName} = ${value(expected)}`,
+    );
+  }
+  for (const [group, { expect, record }] of Object.entries(write.sequences)) {
+    const sequenceName = name(`${SEQUENCE_PREFIX}${group}`);
+    sets.push(`${sequenceName} = ${value(record)}`);
+    conditions.push(
+      expect.kind === 'absentOrBelow'
+        ? `(attribute_not_exists(${sequenceName}) OR ${sequenceName} < ${value(expect.sequence)})`
+        : expect.sequence === null
+          ? `attribute_not_exists(${sequenceName})`
+          : `${sequenceName} = ${value(expect.sequence)}`,
+    );
+  }
+  const noConversion = write.noConversion;
+  if (noConversion) {
+    const quiet = name('quietSince');
+    const impressions = name('impressionsSinceConversion');
+    if (noConversion.mode === 'add') {
+      if (noConversion.impressions > 0n)
+        adds.push(`${impressions} ${value(NumberValue.from(String(noConversion.impressions)))}`);
+      sets.push(`${quiet} = if_not_exists(${quiet}, ${value(noConversion.firstAt)})`);
+    } else {
+      const at = value(noConversion.quietSince);
+      sets.push(`${quiet} = ${at}`, `${impressions} = ${value(NumberValue.from(String(noConversion.impressions)))}`);
+      const expected = noConversion.expect.at;
+      conditions.push(
+        noConversion.expect.kind === 'absentOrAtMost'
+          ? `(attribute_not_exists(${quiet}) OR ${quiet} <= ${at})`
+          : expected === null
+            ? `attribute_not_exists(${quiet})`
+            : `${quiet} = ${value(expected)}`,
+      );
+    }
+  }
+  return {
+    Key: key,
+    UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', adds.length > 0 ? `ADD ${adds.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' '),
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'UPDATED_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+};
+
+/** Races on one item are short: each lost one brings the item back, and the next write is planned from it. */
+const MAX_ATTEMPTS = 8;
+
+/** The item a failed condition returned: the SDK leaves it in DynamoDB's own shape. */
+const itemOfConflict = (current: unknown): Item | undefined => {
+  if (!current || typeof current !== 'object') return undefined;
+  const values = Object.values(current as Record<string, unknown>);
+  const raw =
+    values.length > 0 && values.every((entry) => entry !== null && typeof entry === 'object' && !Array.isArray(entry));
+  return raw
+    ? unmarshall(current as Parameters<typeof unmarshall>[0], { wrapNumbers: exactNumbers })
+    : (current as Item);
+};
+
+export interface AppliedCounterWrite {
+  write?: CounterWrite;
+  /** The attributes the write set, as they are now. */
+  after: Item;
+  /** Messages the item had already applied. */
+  skipped: PendingMessage[];
+}
+
+/**
+ * Applies pending messages to one counter item exactly once: a first write without a read, then, for as long as a
+ * condition fails, a write planned from the item DynamoDB returned with the failure.
+ */
+export const applyToCounterItem = async (
+  store: TableStore,
+  key: ItemKey,
+  pending: readonly PendingMessage[],
+  periods: readonly Period[],
+  metrics: readonly Metric[],
+): Promise<AppliedCounterWrite> => {
+  let state: CounterState | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const write = planCounterWrite(state, pending, periods, metrics);
+    if (!write) return { after: {}, skipped: [...pending] };
+    try {
+      return { write, after: (await store.update(counterWriteRequest(key, write))) ?? {}, skipped: write.skipped };
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
+      state = counterState(itemOfConflict(error.current), periods, metrics);
+    }
+  }
+};
+
+/** Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read. */
+export const zeroCountersRequest = (
+  key: ItemKey,
+  state: CounterState,
+  zeroes: readonly { period: Period; metric: Metric }[],
+  noConversion: { quietSince?: number; impressions?: boolean },
+  currentKeys: Partial<Record<Period, string>>,
+): Update | undefined => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const conditions: string[] = [];
+  zeroes.forEach(({ period, metric }, index) => {
+    // a period the item has not reached yet, or has left, already reads as 0
+    if (state.keys[period] === undefined || state.keys[period] !== currentKeys[period]) return;
+    names[`#z${index}`] = counterAttribute(period, metric);
+    values[`:z${index}`] = 0;
+    sets.push(`#z${index} = :z${index}`);
+    if (period !== 'total') {
+      names[`#k${index}`] = keyAttribute(period);
+      values[`:k${index}`] = state.keys[period];
+      conditions.push(`#k${index} = :k${index}`);
+    }
+  });
+  if (noConversion.quietSince !== undefined) {
+    sets.push('quietSince = :quiet');
+    values[':quiet'] = noConversion.quietSince;
+  }
+  if (noConversion.impressions) {
+    sets.push('impressionsSinceConversion = :none');
+    values[':none'] = 0;
+  }
+  if (sets.length === 0) return undefined;
+  return {
+    Key: key,
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
+    ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+  };
+};

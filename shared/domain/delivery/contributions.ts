@@ -1,0 +1,119 @@
+import { ancestorsOf, entityName, type EntityType } from '../levels';
+import { PERIODS, type Metric, type Period } from '../limits/metrics';
+import { bucketOf } from '../limits/periods';
+import { add, type Tally } from './counter-state';
+import { revenueMillis, type DeliveryEvent } from './delivery-event';
+
+/** Ancestors of the entities events name, from their catalog items. */
+export interface Ancestry {
+  banners: ReadonlyMap<number, { campaignId: number; advertiserId: number }>;
+  placements: ReadonlyMap<number, { siteId: number }>;
+}
+
+/** A counter item: an entity's, or one action's on an entity. */
+export interface CounterTarget {
+  type: EntityType;
+  id: number;
+  actionId?: number;
+}
+
+export const targetName = ({ type, id, actionId }: CounterTarget): string =>
+  actionId === undefined ? entityName(type, id) : `${entityName(type, id)}|${actionId}`;
+
+/** What one delivery message adds to one counter item, by period and the period it falls in. */
+export interface Contribution {
+  target: CounterTarget;
+  periods: Partial<Record<Period, Map<string, Tally>>>;
+  /** Impressions and conversions with their instants (ms), for the no-conversion state of demand entities. */
+  impressions: { at: number; count: bigint }[];
+  conversions: number[];
+}
+
+export interface MessageContributions {
+  contributions: Contribution[];
+  recordedEvents: number;
+  unknownEntityEvents: number;
+}
+
+const METRIC: Record<DeliveryEvent['kind'], Metric> = {
+  impression: 'impressions',
+  click: 'clicks',
+  conversion: 'conversions',
+  opportunity: 'opportunities',
+  request: 'requests',
+};
+
+const ACTION_PERIODS: readonly Period[] = ['daily', 'total'];
+
+const chain = (type: EntityType, id: number, parentIds: Parameters<typeof ancestorsOf>[1]): CounterTarget[] => [
+  { type, id },
+  ...ancestorsOf(type, parentIds),
+];
+
+/**
+ * What one message's events add to each counter item: a banner event counts on the banner, its campaign and its
+ * advertiser; a placement event on the placement and its site. Revenue counts on the demand side (the budget
+ * counters), requests on the supply side only; an action's conversions also on that action's counter item. An
+ * event counts in the periods of its own instant (`at`, else the message's), which the write then keeps only
+ * where the item has not moved past them. Events for unknown entities are dropped and counted. Pure.
+ */
+export const messageContributions = (
+  events: readonly DeliveryEvent[],
+  ancestry: Ancestry,
+  sentAt: Date,
+): MessageContributions => {
+  const byTarget = new Map<string, Contribution>();
+  let recordedEvents = 0;
+  let unknownEntityEvents = 0;
+
+  const contributionOf = (target: CounterTarget): Contribution => {
+    const name = targetName(target);
+    const existing = byTarget.get(name);
+    if (existing) return existing;
+    const created: Contribution = { target, periods: {}, impressions: [], conversions: [] };
+    byTarget.set(name, created);
+    return created;
+  };
+  const count = (target: CounterTarget, periods: readonly Period[], at: Date, tally: Tally) => {
+    const contribution = contributionOf(target);
+    for (const period of periods) {
+      const keys = (contribution.periods[period] ??= new Map());
+      const key = bucketOf(period, at);
+      keys.set(key, add(keys.get(key) ?? {}, tally));
+    }
+    return contribution;
+  };
+
+  for (const event of events) {
+    const at = event.at ? new Date(event.at) : sentAt;
+    const banner = event.bannerId !== undefined ? ancestry.banners.get(event.bannerId) : undefined;
+    const placement = event.placementId !== undefined ? ancestry.placements.get(event.placementId) : undefined;
+    if ((event.bannerId !== undefined && !banner) || (event.placementId !== undefined && !placement)) {
+      unknownEntityEvents++;
+      continue;
+    }
+    recordedEvents++;
+    const units = BigInt(event.count);
+    const metric = METRIC[event.kind];
+    if (banner && event.kind !== 'request') {
+      const revenue = revenueMillis(event.revenue) * units;
+      for (const target of chain('BANNER', event.bannerId!, banner)) {
+        const contribution = count(target, PERIODS, at, {
+          [metric]: units,
+          ...(revenue > 0n ? { budget: revenue } : {}),
+        });
+        if (event.kind === 'impression') contribution.impressions.push({ at: at.getTime(), count: units });
+        if (event.kind === 'conversion') contribution.conversions.push(at.getTime());
+        if (event.actionId !== undefined)
+          count({ ...target, actionId: event.actionId }, ACTION_PERIODS, at, { conversions: units });
+      }
+    }
+    if (placement)
+      for (const target of chain('PLACEMENT', event.placementId!, placement)) {
+        count(target, PERIODS, at, { [metric]: units });
+        if (event.actionId !== undefined)
+          count({ ...target, actionId: event.actionId }, ACTION_PERIODS, at, { conversions: units });
+      }
+  }
+  return { contributions: [...byTarget.values()], recordedEvents, unknownEntityEvents };
+};

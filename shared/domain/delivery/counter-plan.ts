@@ -1,0 +1,156 @@
+import type { Metric, Period } from '../limits/metrics';
+import type { Contribution } from './contributions';
+import { add, type CounterState, type Tally } from './counter-state';
+
+/** A delivery message not yet known to be applied to a counter item, with its place in its message group. */
+export interface PendingMessage {
+  messageId: string;
+  group: string;
+  /** Fixed-width decimal text (see `sequenceText`), so that text order is delivery order. */
+  sequence: string;
+  contribution: Contribution;
+}
+
+/** The SQS FIFO sequence number as fixed-width text: up to 40 digits, zero-padded. */
+export const sequenceText = (sequence: string | number | bigint): string => String(sequence).padStart(40, '0');
+
+export type KeyExpectation = { kind: 'absentOr'; key: string } | { kind: 'exactly'; key: string | null };
+
+export interface PeriodWrite {
+  /** `add` to the period's counters; `set` them (the item moves to a new period: old counters are pruned). */
+  mode: 'add' | 'set';
+  key: string;
+  tally: Tally;
+  expect: KeyExpectation;
+}
+
+export type SequenceExpectation =
+  { kind: 'absentOrBelow'; sequence: string } | { kind: 'exactly'; sequence: string | null };
+
+export type NoConversionWrite =
+  | { mode: 'add'; impressions: bigint; firstAt: number }
+  | {
+      mode: 'set';
+      quietSince: number;
+      impressions: bigint;
+      expect: { kind: 'absentOrAtMost' | 'exactly'; at: number | null };
+    };
+
+/** One conditional update of one counter item: applied once, whatever the platform redelivers. */
+export interface CounterWrite {
+  applies: PendingMessage[];
+  skipped: PendingMessage[];
+  periods: Partial<Record<Period, PeriodWrite>>;
+  /** Per message group: the sequence the item must hold for this write to be the right one, and the one it records. */
+  sequences: Record<string, { expect: SequenceExpectation; record: string }>;
+  noConversion?: NoConversionWrite;
+  /** The metrics a `set` writes, zeros included, so that no counter of a previous period survives. */
+  metrics: readonly Metric[];
+}
+
+const maxOf = (texts: Iterable<string>): string | undefined => {
+  let best: string | undefined;
+  for (const text of texts) if (best === undefined || text > best) best = text;
+  return best;
+};
+
+const periodWrite = (
+  period: Period,
+  kept: readonly PendingMessage[],
+  state: CounterState | undefined,
+): PeriodWrite | undefined => {
+  const keys = kept.flatMap((message) => [...(message.contribution.periods[period]?.keys() ?? [])]);
+  const latest = maxOf(keys);
+  if (latest === undefined) return undefined;
+  const stored = state?.keys[period];
+  const target = stored !== undefined && stored > latest ? stored : latest;
+  const tally: Tally = {};
+  for (const message of kept) add(tally, message.contribution.periods[period]?.get(target) ?? {});
+  if (Object.keys(tally).length === 0) return undefined;
+  if (!state) return { mode: 'add', key: target, tally, expect: { kind: 'absentOr', key: target } };
+  return {
+    mode: stored === target ? 'add' : 'set',
+    key: target,
+    tally,
+    expect: { kind: 'exactly', key: stored ?? null },
+  };
+};
+
+const noConversionWrite = (
+  kept: readonly PendingMessage[],
+  state: CounterState | undefined,
+): NoConversionWrite | undefined => {
+  const impressions = kept.flatMap((message) => message.contribution.impressions);
+  const conversions = kept.flatMap((message) => message.contribution.conversions);
+  if (impressions.length === 0 && conversions.length === 0) return undefined;
+  const after = (instant: number | undefined) =>
+    impressions.filter(({ at }) => instant === undefined || at > instant).reduce((sum, { count }) => sum + count, 0n);
+  const lastConversion = conversions.length > 0 ? Math.max(...conversions) : undefined;
+  if (lastConversion === undefined) {
+    const firstAt = Math.min(...impressions.map(({ at }) => at));
+    return { mode: 'add', impressions: after(state?.quietSince), firstAt };
+  }
+  if (!state)
+    return {
+      mode: 'set',
+      quietSince: lastConversion,
+      impressions: after(lastConversion),
+      expect: { kind: 'absentOrAtMost', at: lastConversion },
+    };
+  // a later conversion is already stored: only this batch's impressions after it count
+  if (state.quietSince !== undefined && state.quietSince > lastConversion)
+    return { mode: 'add', impressions: after(state.quietSince), firstAt: state.quietSince };
+  return {
+    mode: 'set',
+    quietSince: lastConversion,
+    impressions: after(lastConversion),
+    expect: { kind: 'exactly', at: state.quietSince ?? null },
+  };
+};
+
+/**
+ * How to apply pending messages to one counter item exactly once. Without the item's state (`undefined`: the
+ * first attempt, no read) the write assumes the item is at the batch's latest periods and has applied none of
+ * the batch's messages, and says so in its conditions; when a condition fails, DynamoDB returns the item and the
+ * write is planned again from it: messages at or below the item's sequence for their group are skipped, a period
+ * the item has moved past keeps its counters (late events do not count there), and a period the batch has moved
+ * past is replaced. Pure; `undefined` when nothing is left to apply.
+ */
+export const planCounterWrite = (
+  state: CounterState | undefined,
+  pending: readonly PendingMessage[],
+  periods: readonly Period[],
+  metrics: readonly Metric[],
+): CounterWrite | undefined => {
+  const isApplied = (message: PendingMessage) => {
+    const applied = state?.applied[message.group];
+    return applied !== undefined && applied >= message.sequence;
+  };
+  const kept = pending.filter((message) => !isApplied(message));
+  if (kept.length === 0) return undefined;
+  const sequences: CounterWrite['sequences'] = {};
+  for (const group of new Set(kept.map((message) => message.group))) {
+    const ofGroup = kept.filter((message) => message.group === group).map((message) => message.sequence);
+    const lowest = ofGroup.reduce((low, sequence) => (sequence < low ? sequence : low));
+    sequences[group] = {
+      expect: state
+        ? { kind: 'exactly', sequence: state.applied[group] ?? null }
+        : { kind: 'absentOrBelow', sequence: lowest },
+      record: maxOf(ofGroup)!,
+    };
+  }
+  const written: Partial<Record<Period, PeriodWrite>> = {};
+  for (const period of periods) {
+    const write = periodWrite(period, kept, state);
+    if (write) written[period] = write;
+  }
+  const noConversion = noConversionWrite(kept, state);
+  return {
+    applies: kept,
+    skipped: pending.filter(isApplied),
+    periods: written,
+    sequences,
+    metrics,
+    ...(noConversion ? { noConversion } : {}),
+  };
+};

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Contribution } from '../../../../shared/domain/delivery/contributions';
+import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
+import type { CounterState, Tally } from '../../../../shared/domain/delivery/counter-state';
+import { METRICS, PERIODS, type Period } from '../../../../shared/domain/limits/metrics';
+
+const message = (
+  sequence: number,
+  periods: Partial<Record<Period, [string, Tally]>>,
+  extra: Partial<Contribution> = {},
+  group = 'g',
+): PendingMessage => ({
+  messageId: `m${sequence}`,
+  group,
+  sequence: sequenceText(sequence),
+  contribution: {
+    target: { type: 'CAMPAIGN', id: 100 },
+    periods: Object.fromEntries(
+      Object.entries(periods).map(([period, [key, tally]]) => [period, new Map([[key, tally]])]),
+    ),
+    impressions: [],
+    conversions: [],
+    ...extra,
+  },
+});
+const plan = (state: CounterState | undefined, pending: PendingMessage[]) =>
+  planCounterWrite(state, pending, PERIODS, METRICS);
+const state = (fields: Partial<CounterState>): CounterState => ({
+  keys: {},
+  counters: {},
+  applied: {},
+  impressionsSinceConversion: 0n,
+  ...fields,
+});
+
+describe('planning a counter write', () => {
+  it('first assumes, without a read, that the item is at the batch period and has applied none of its messages', () => {
+    const write = plan(undefined, [
+      message(5, { daily: ['D#2026-11-22', { clicks: 2n }] }),
+      message(7, { daily: ['D#2026-11-22', { clicks: 3n }] }),
+    ])!;
+    expect(write.periods.daily).toEqual({
+      mode: 'add',
+      key: 'D#2026-11-22',
+      tally: { clicks: 5n },
+      expect: { kind: 'absentOr', key: 'D#2026-11-22' },
+    });
+    expect(write.sequences).toEqual({
+      g: { expect: { kind: 'absentOrBelow', sequence: sequenceText(5) }, record: sequenceText(7) },
+    });
+  });
+
+  it('skips, from the item it reads back, every message at or below its sequence for the group', () => {
+    const pending = [message(5, { total: ['T', { clicks: 2n }] }), message(7, { total: ['T', { clicks: 3n }] })];
+    const write = plan(state({ keys: { total: 'T' }, applied: { g: sequenceText(5) } }), pending)!;
+    expect(write.applies.map((m) => m.messageId)).toEqual(['m7']);
+    expect(write.skipped.map((m) => m.messageId)).toEqual(['m5']);
+    expect(write.periods.total).toMatchObject({
+      mode: 'add',
+      tally: { clicks: 3n },
+      expect: { kind: 'exactly', key: 'T' },
+    });
+    expect(write.sequences.g!.expect).toEqual({ kind: 'exactly', sequence: sequenceText(5) });
+    expect(plan(state({ applied: { g: sequenceText(7) } }), pending)).toBeUndefined();
+  });
+
+  it('keeps groups apart', () => {
+    const write = plan(state({ applied: { g: sequenceText(9) } }), [
+      message(5, { total: ['T', { clicks: 2n }] }, {}, 'h'),
+    ])!;
+    expect(write.applies).toHaveLength(1);
+    expect(write.sequences.h!.expect).toEqual({ kind: 'exactly', sequence: null });
+  });
+
+  it('replaces a period the batch has moved past, and counts late events only where the item still is', () => {
+    const pending = [
+      message(1, { daily: ['D#2026-11-21', { clicks: 4n }] }),
+      message(2, { daily: ['D#2026-11-22', { clicks: 1n }] }),
+    ];
+    const yesterday = state({ keys: { daily: 'D#2026-11-21' }, counters: { daily: { clicks: 50n } } });
+    expect(plan(yesterday, pending)!.periods.daily).toEqual({
+      mode: 'set',
+      key: 'D#2026-11-22',
+      tally: { clicks: 1n },
+      expect: { kind: 'exactly', key: 'D#2026-11-21' },
+    });
+    // an item already on the 22nd: yesterday's late event never reaches today's daily counter
+    expect(plan(undefined, pending)!.periods.daily).toMatchObject({ mode: 'add', tally: { clicks: 1n } });
+    const onlyLate = plan(state({ keys: { daily: 'D#2026-11-22' } }), [
+      message(3, { daily: ['D#2026-11-21', { clicks: 9n }] }),
+    ]);
+    expect(onlyLate!.periods.daily).toBeUndefined();
+    // …and a late event still counts in its own day while that day is the item's current one
+    expect(plan(yesterday, [message(4, { daily: ['D#2026-11-21', { clicks: 9n }] })])!.periods.daily).toMatchObject({
+      mode: 'add',
+      key: 'D#2026-11-21',
+      tally: { clicks: 9n },
+    });
+  });
+
+  it('restarts the impressions since the last conversion at a conversion, and defers to a later stored one', () => {
+    const impressions = [
+      { at: 10, count: 5n },
+      { at: 30, count: 2n },
+    ];
+    const batch = [message(1, {}, { impressions, conversions: [20] })];
+    expect(plan(undefined, batch)!.noConversion).toEqual({
+      mode: 'set',
+      quietSince: 20,
+      impressions: 2n,
+      expect: { kind: 'absentOrAtMost', at: 20 },
+    });
+    expect(plan(state({ quietSince: 25 }), batch)!.noConversion).toEqual({ mode: 'add', impressions: 2n, firstAt: 25 });
+    expect(plan(undefined, [message(1, {}, { impressions })])!.noConversion).toEqual({
+      mode: 'add',
+      impressions: 7n,
+      firstAt: 10,
+    });
+  });
+});
