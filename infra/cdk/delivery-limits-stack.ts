@@ -85,23 +85,33 @@ export class DeliveryLimitsStack extends Stack {
       projectionType: dynamodb.ProjectionType.ALL,
     });
 
-    const queue = (name: string, visibilityTimeout: Duration) => {
+    const queue = (name: string, visibilityTimeout: Duration, fifo = false) => {
+      const ordering = fifo ? { fifo: true, contentBasedDeduplication: false } : {};
       const deadLetters = new sqs.Queue(this, `${name}Dlq`, {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
+        ...ordering,
       });
       const main = new sqs.Queue(this, name, {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         visibilityTimeout,
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: 5 },
+        ...(fifo
+          ? {
+              ...ordering,
+              deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+              fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+            }
+          : {}),
       });
       return { main, deadLetters };
     };
     const resets = queue('QueuedResets', Duration.minutes(6));
-    // six times the recorder's timeout, as AWS advises for event source mappings
-    const deliveries = queue('DeliveryEvents', Duration.minutes(6));
+    // FIFO: each message has its place in its message group, which counter items record to apply it exactly once.
+    // Visibility: six times the recorder's timeout, as AWS advises for event source mappings.
+    const deliveries = queue('DeliveryEvents', Duration.minutes(6), true);
     const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
 
     const defaultKey = new apigateway.ApiKey(this, 'DefaultUsageKey', {
@@ -188,11 +198,8 @@ export class DeliveryLimitsStack extends Stack {
     deliveries.deadLetters.grantSendMessages(fns['delivery-recorder']);
     bus.grantPutEventsTo(fns['delivery-recorder']);
     fns['delivery-recorder'].addEventSource(
-      new SqsEventSource(deliveries.main, {
-        batchSize: 100,
-        maxBatchingWindow: Duration.seconds(2),
-        reportBatchItemFailures: true,
-      }),
+      // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
+      new SqsEventSource(deliveries.main, { batchSize: 10, reportBatchItemFailures: true }),
     );
     resets.main.grantConsumeMessages(fns['reset-flush']);
     new events.Rule(this, 'HourlyResetFlush', {

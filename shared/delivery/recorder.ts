@@ -189,13 +189,18 @@ export const recordDelivery = async (
 ): Promise<RecordingResult> => {
   const { store, clock } = ports;
   const now = clock.now();
-  const { valid, deadLettered, failed } = await parseBatch(ports, messages, now);
+  const parsedBatch = await parseBatch(ports, messages, now);
+  const { deadLettered, failed } = parsedBatch;
+  // a message twice in one batch is one message
+  const valid = parsedBatch.valid.filter(
+    (message, index, all) => all.findIndex((other) => other.messageId === message.messageId) === index,
+  );
   const summary: RecordingSummary = {
     messages: messages.length,
     recordedEvents: 0,
     unknownEntityEvents: 0,
     deadLettered,
-    duplicateMessages: 0,
+    duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
     limitReached: [],
   };

@@ -209,11 +209,15 @@ describe('data and messaging', () => {
     expect(ofType('AWS::SQS::QueuePolicy')).toHaveLength(queues.length);
   });
 
-  it('feeds delivery-recorder from delivery-events with partial batch responses', () => {
+  it('feeds delivery-recorder from a FIFO delivery-events queue with partial batch responses', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      MaximumBatchingWindowInSeconds: Match.anyValue(),
+      BatchSize: 10,
     });
+    const fifo = ofType('AWS::SQS::Queue').filter(([, queue]) => queue.Properties.FifoQueue === true);
+    // the delivery queue and its dead-letter queue; producers give each message its deduplication id
+    expect(fifo).toHaveLength(2);
+    for (const [, queue] of fifo) expect(queue.Properties.ContentBasedDeduplication).toBe(false);
   });
 
   it('starts reset-flush every hour', () => {

@@ -67,6 +67,15 @@ describe('SQS adapters', () => {
       MessageAttributes: { reason: { DataType: 'String', StringValue: 'kind: invalid' } },
     });
   });
+
+  it('gives a dead letter to a FIFO queue a message group and a deduplication id', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    await new SqsDeadLetters(new SQSClient({}), 'https://queue/dlq.fifo').send('{"kind":"x"}', 'kind: invalid');
+    expect(sqs.commandCalls(SendMessageCommand).at(-1)!.args[0].input).toMatchObject({
+      MessageGroupId: 'dead-letters',
+      MessageDeduplicationId: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
 });
 
 describe('EventBridge publisher', () => {

@@ -1,0 +1,216 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRecorder } from '../../functions/delivery-recorder/handler';
+import { apiClient, importCatalog, postJson } from '../support/http';
+import { useTestService } from '../support/local-service';
+
+/**
+ * Every delivery message changes the counters exactly once, whatever the platform does. The ground truth is
+ * computed here from the events, independently of the service.
+ */
+const ctx = useTestService();
+const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
+
+const ADVERTISER = 70;
+const CAMPAIGNS = [700, 701, 702];
+const BANNERS = Array.from({ length: 10 }, (_, i) => 7000 + i);
+const campaignOf = (banner: number) => CAMPAIGNS[banner % 3]!;
+
+type Event = { kind: 'impression' | 'click'; bannerId: number; count: number; revenue: string };
+type Message = { messageId: string; body: Event[] };
+type Answer = {
+  failedMessageIds: string[];
+  duplicateMessages: number;
+  recordedEvents: number;
+  deadLettered: unknown[];
+};
+
+/** Totals per entity in thousandths for budget, as the service must come to. */
+const truth = new Map<string, { impressions: number; clicks: number; budgetMillis: number }>();
+const addTruth = (events: readonly Event[]) => {
+  for (const event of events)
+    for (const entity of [
+      `banner/${event.bannerId}`,
+      `campaign/${campaignOf(event.bannerId)}`,
+      `advertiser/${ADVERTISER}`,
+    ]) {
+      const totals = truth.get(entity) ?? { impressions: 0, clicks: 0, budgetMillis: 0 };
+      totals[event.kind === 'impression' ? 'impressions' : 'clicks'] += event.count;
+      totals.budgetMillis += Math.round(Number(event.revenue) * 1000) * event.count;
+      truth.set(entity, totals);
+    }
+};
+
+let batchNumber = 0;
+/** 20 messages of 1 to 3 events over the 10 banners of the 3 campaigns. */
+const batchOf20 = (): Message[] => {
+  batchNumber++;
+  return Array.from({ length: 20 }, (_, i) => ({
+    messageId: `b${batchNumber}-m${i}`,
+    body: Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+      kind: (i + j) % 2 === 0 ? 'impression' : 'click',
+      bannerId: BANNERS[(i * 3 + j) % 10]!,
+      count: 1 + ((i + j) % 4),
+      revenue: `0.${String(1 + ((i * 7 + j) % 999)).padStart(3, '0')}`,
+    })),
+  }));
+};
+
+const deliver = async (messages: readonly Message[]): Promise<Answer> => {
+  const response = await postJson(`${ctx.service.url}/_local/delivery`, { messages });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Answer;
+};
+
+const expectTruth = async () => {
+  for (const [entity, totals] of truth) {
+    const read = (await (await demo().get(`/rest-api/${entity}/limits.do`)).json()) as Record<string, number>;
+    expect(
+      {
+        impressions: read.totalImpressions,
+        clicks: read.totalClicks,
+        budgetMillis: Math.round(read.totalBudget! * 1000),
+      },
+      entity,
+    ).toEqual(totals);
+  }
+};
+
+beforeAll(async () => {
+  await importCatalog(ctx.service.url, {
+    advertisers: [{ id: ADVERTISER }],
+    campaigns: CAMPAIGNS.map((id) => ({ id, advertiserId: ADVERTISER })),
+    banners: BANNERS.map((id) => ({ id, campaignId: campaignOf(id) })),
+  });
+  await importCatalog(ctx.service.url, {
+    users: [
+      {
+        id: 1,
+        username: 'demo',
+        password: 'demo-password',
+        email: 'demo@example.com',
+        role: 'NETWORK',
+        apiKeys: ['demo-key-0001'],
+        permissions: Object.fromEntries(
+          ['Manage Capping & Limitations', 'Total Impressions Limit', 'Total Clicks Limit', 'Budget'].map((name) => [
+            name,
+            'ENABLED',
+          ]),
+        ),
+        access: [{ type: 'ADVERTISER', id: ADVERTISER, level: 'UPDATE' }],
+      },
+    ],
+  });
+  for (const entity of [
+    `advertiser/${ADVERTISER}`,
+    ...CAMPAIGNS.map((id) => `campaign/${id}`),
+    ...BANNERS.map((id) => `banner/${id}`),
+  ])
+    expect(
+      (
+        await demo().post(`/rest-api/${entity}/limits/set.do`, {
+          totalImpressionsLimit: '4000000000',
+          totalClicksLimit: '4000000000',
+          totalBudgetLimit: '9999999999.999',
+        })
+      ).status,
+    ).toBe(200);
+});
+
+describe('exactly-once recording', () => {
+  it('stays exact with a write failing at every index in turn, the failed messages delivered again until none fail', async () => {
+    // 10 banners + 3 campaigns + 1 advertiser: 14 counter items, so 14 writes; 16 covers "no write failed" too
+    for (let index = 1; index <= 16; index++) {
+      const messages = batchOf20();
+      addTruth(messages.flatMap((message) => message.body));
+      await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [index] });
+      let answer = await deliver(messages);
+      if (index <= 14) expect(answer.failedMessageIds.length, `fault at write ${index}`).toBeGreaterThan(0);
+      for (let round = 0; answer.failedMessageIds.length > 0; round++) {
+        expect(round, 'redeliveries until none fail').toBeLessThan(5);
+        const failed = new Set(answer.failedMessageIds);
+        answer = await deliver(messages.filter((message) => failed.has(message.messageId)));
+      }
+      await expectTruth();
+    }
+    await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [] });
+  });
+
+  it('changes nothing when all 20 messages are delivered again, and says they were duplicates', async () => {
+    const messages = batchOf20();
+    addTruth(messages.flatMap((message) => message.body));
+    expect((await deliver(messages)).failedMessageIds).toEqual([]);
+    const again = await deliver(messages);
+    expect(again).toMatchObject({ failedMessageIds: [], duplicateMessages: 20 });
+    await expectTruth();
+  });
+
+  it('counts a message delivered twice in one batch once', async () => {
+    const [message] = batchOf20();
+    addTruth(message!.body);
+    const answer = await deliver([message!, message!]);
+    expect(answer).toMatchObject({ failedMessageIds: [], duplicateMessages: 1 });
+    await expectTruth();
+  });
+
+  it('counts once when two recorder invocations race on the same messages (a timed-out invocation still writing)', async () => {
+    const messages = batchOf20();
+    addTruth(messages.flatMap((message) => message.body));
+    const event = {
+      Records: messages.map((message, i) => ({
+        messageId: message.messageId,
+        body: JSON.stringify(message.body),
+        attributes: { MessageGroupId: 'race', SequenceNumber: String(1000 + i), SentTimestamp: String(Date.now()) },
+      })),
+    } as never;
+    const record = createRecorder(ctx.service.dependencies);
+    const answers = await Promise.all([record(event), record(event), record(event)]);
+    expect(answers.flatMap(({ response }) => response.batchItemFailures)).toEqual([]);
+    await expectTruth();
+  });
+});
+
+describe('values no counter can hold', () => {
+  it('dead-letters an event whose budget no counter can take, and the tree stays readable', async () => {
+    const answer = await deliver([
+      {
+        messageId: 'poison',
+        body: { kind: 'impression', bannerId: 7000, revenue: '9999999999.999', count: 1_000_000 } as never,
+      },
+    ]);
+    expect(answer.deadLettered).toEqual([{ messageId: 'poison', reason: expect.stringContaining('revenue × count') }]);
+    for (const entity of ['banner/7000', `campaign/${campaignOf(7000)}`, `advertiser/${ADVERTISER}`]) {
+      expect((await demo().get(`/rest-api/${entity}/limits.do`)).status, entity).toBe(200);
+      expect((await demo().get(`/rest-api/${entity}/limits/status.do`)).status, entity).toBe(200);
+    }
+    await expectTruth();
+  });
+
+  it('reads a budget counter of 9999999999999.999 back exactly', async () => {
+    await demo().delete('/rest-api/banner/7009/limits.do');
+    await demo().post('/rest-api/banner/7009/limits/set.do', {
+      totalBudgetLimit: '9999999999.999',
+      totalImpressionsLimit: '10',
+    });
+    const answer = await deliver([
+      { messageId: 'largest', body: { kind: 'impression', bannerId: 7009, revenue: '9999999999999.999' } as never },
+    ]);
+    expect(answer).toMatchObject({ failedMessageIds: [], deadLettered: [] });
+    const raw = await (await demo().get('/rest-api/banner/7009/limits.do')).text();
+    expect(raw).toContain('"totalBudget":9999999999999.999');
+    expect(raw).toContain('"totalImpressions":1');
+  });
+});
+
+describe('the hourly flush', () => {
+  it('applies a queued reset once when two flushes run at once', async () => {
+    expect(
+      (await demo().post(`/rest-api/campaign/${CAMPAIGNS[0]}/limits/reset.do`, { limitCounters: 'TOTAL_CLICKS' }))
+        .status,
+    ).toBe(200);
+    const results = (await Promise.all(
+      [1, 2].map(async () => (await postJson(`${ctx.service.url}/_local/flush`, {})).json()),
+    )) as { applied: number }[];
+    expect(results.map((result) => result.applied).reduce((a, b) => a + b)).toBe(1);
+    expect(ctx.service.resetQueue.size).toBe(0);
+  });
+});
