@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { LocalService } from '../infra/local/local-service';
 import { BENCH_OPERATIONS } from './operations';
 import type { recordRequests } from './request-recorder';
+import { writeCost } from './throughput';
 
 export interface RequestCount {
   operation: string;
@@ -9,6 +10,8 @@ export interface RequestCount {
   floor: number;
   budget: number;
   commands: Record<string, number>;
+  /** Write requests and the items they write, as DynamoDB bills them. */
+  writes: { requests: number; items: number };
 }
 
 const BUDGETS: Record<string, number> = JSON.parse(
@@ -34,7 +37,14 @@ export const countRequests = async (
     for (const command of sent) commands[command.commandName] = (commands[command.commandName] ?? 0) + 1;
     const budget = BUDGETS[operation.name];
     if (budget === undefined) throw new Error(`bench/budgets.json has no budget for "${operation.name}"`);
-    counts.push({ operation: operation.name, requests: sent.length, floor: operation.floor, budget, commands });
+    counts.push({
+      operation: operation.name,
+      requests: sent.length,
+      floor: operation.floor,
+      budget,
+      commands,
+      writes: writeCost(sent),
+    });
   }
   return counts;
 };

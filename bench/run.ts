@@ -5,11 +5,13 @@ import { measureColdStarts } from './cold-start';
 import { measureOverhead } from './overhead';
 import { countRequests } from './request-counts';
 import { recordRequests } from './request-recorder';
+import { DELIVERY_OPERATION } from './operations';
 import { measureThroughput } from './throughput';
 
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
   bulkReadWallMs: number;
   bulkReadPeakRssBytes: number;
+  deliveryWriteItems: number;
 };
 const OVERHEAD_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -17,7 +19,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 console.log('Delivery Limits benchmarks: DynamoDB Local on this machine. See bench/README.md for how to read them.\n');
 const service = await startBenchService();
-let requestCounts, overhead, coldStarts, throughput;
+let requestCounts, overhead, coldStarts, throughput, deliveryWrites;
 try {
   const recorder = recordRequests(service.dependencies.store.client);
   requestCounts = await countRequests(service, recorder);
@@ -60,17 +62,28 @@ try {
     })),
   );
 
-  throughput = await measureThroughput(service, recorder, 10_000);
-  console.log('4. Delivery throughput: one 10,000-event batch through the recorder');
+  throughput = await measureThroughput(service, recorder);
+  console.log('4. Delivery throughput: 10,000 events in 100 messages through the recorder, beside the previous design');
   console.table([
     {
+      design: 'one counter item per entity, exactly once',
       events: throughput.events,
-      seconds: throughput.seconds,
+      messages: throughput.messages,
       'events/s': throughput.eventsPerSecond,
-      writes: throughput.writes,
-      'writes/event': throughput.writesPerEvent,
+      'write requests': throughput.writeRequests,
+      'items written': throughput.writeItems,
+    },
+    {
+      design: 'previous: one item per (entity, period), at least once (last run)',
+      events: throughput.events,
+      messages: '',
+      'events/s': throughput.previousDesign.eventsPerSecond,
+      'write requests': throughput.previousDesign.writeRequests,
+      'items written': throughput.previousDesign.writeItems,
     },
   ]);
+  const delivery = requestCounts.find((row) => row.operation === DELIVERY_OPERATION)!;
+  deliveryWrites = { ...delivery.writes, events: throughput.events, messages: throughput.messages };
 } finally {
   await service.stop();
 }
@@ -88,6 +101,9 @@ console.table([
 ]);
 
 const failures = [
+  ...(deliveryWrites && deliveryWrites.items > budgets.deliveryWriteItems
+    ? [`delivery wrote ${deliveryWrites.items} items, budget ${budgets.deliveryWriteItems}`]
+    : []),
   ...requestCounts
     .filter((row) => row.requests > row.budget)
     .map((row) => `${row.operation}: ${row.requests} requests, budget ${row.budget}`),
@@ -98,7 +114,7 @@ const failures = [
 mkdirSync('bench', { recursive: true });
 writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, overhead, coldStarts, throughput, bulkRead: bulk, failures }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, bulkRead: bulk, failures }, null, 2)}\n`,
 );
 console.log('Results written to bench/results.json');
 if (failures.length > 0) {
