@@ -52,7 +52,12 @@ describe('SQS adapters', () => {
       { receipt: 'r1', request: reset },
       { receipt: 'r2', request: undefined },
     ]);
-    expect(sqs.commandCalls(ReceiveMessageCommand)[0]!.args[0].input.MaxNumberOfMessages).toBe(10);
+    expect(sqs.commandCalls(ReceiveMessageCommand)[0]!.args[0].input).toMatchObject({
+      MaxNumberOfMessages: 10,
+      // long polling: an empty answer means an empty queue, not one server with nothing
+      WaitTimeSeconds: expect.any(Number),
+    });
+    expect(sqs.commandCalls(ReceiveMessageCommand)[0]!.args[0].input.WaitTimeSeconds).toBeGreaterThan(0);
     await source.acknowledge(Array.from({ length: 12 }, (_, i) => `r${i}`));
     const deletes = sqs.commandCalls(DeleteMessageBatchCommand).map((call) => call.args[0].input.Entries!.length);
     expect(deletes).toEqual([10, 2]);
