@@ -9,6 +9,8 @@ import { isValidCallback, jsonpBody } from '../../shared/http/jsonp';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { loginTokenKey, sessionKey } from '../../shared/table/keys';
+import { getProfile } from '../../shared/adapters/dynamodb/user-records';
+import { credentialStands } from '../../shared/domain/auth/credential-validity';
 
 export const REDIRECT_URL = '/index.do';
 
@@ -54,6 +56,10 @@ export const login =
     const consumed = await consumeOnce(store, loginTokenKey(sha256Hex(token.toLowerCase())), now);
     if (consumed.status === 'expired') return render({ success: false, error: 'Token expired' }, callback, json);
     if (consumed.status === 'unknown')
+      return render({ success: false, error: 'Unknown or already used token' }, callback, json);
+    // a token issued before the last password reset, or for a user no longer active, opens nothing
+    const profile = await getProfile(store, Number(consumed.item.userId));
+    if (!credentialStands(profile, Number(consumed.item.createdAt)))
       return render({ success: false, error: 'Unknown or already used token' }, callback, json);
     const sessionId = randomToken();
     await store.put({

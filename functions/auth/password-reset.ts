@@ -10,7 +10,12 @@ import { describeError, logger } from '../../shared/logger';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { resetRateKey, resetTokenKey, userHashVerifierKey, userProfileKey } from '../../shared/table/keys';
 
-export const RESET_MAILS_PER_HOUR = 5;
+/**
+ * At most one reset e-mail per address every 10 minutes (so at most 6 an hour), and only the newest link works. A
+ * stranger can therefore neither flood an address nor keep its owner from a working link: the owner either gets a
+ * mail at once or already has the newest one, valid for an hour, in the inbox.
+ */
+export const RESET_MAIL_GAP_MS = 10 * 60_000;
 export const MIN_PASSWORD_LENGTH = 10;
 /** forgot.do answers no sooner than this, known address or not, so timing tells nothing. */
 export const FORGOT_RESPONSE_FLOOR_MS = 250;
@@ -20,18 +25,18 @@ const FORGOT_ANSWER = {
   message: 'If the address belongs to an account, a password reset e-mail is on its way.',
 };
 
-/** Counts a reset request for the address in this UTC hour; false once the hour's allowance is spent. */
-const withinHourlyAllowance = async ({ store, clock }: Ports<'store' | 'clock'>, email: string): Promise<boolean> => {
-  const now = clock.now();
+/** Claims the address's next reset e-mail; false while the last one is less than RESET_MAIL_GAP_MS old. */
+const claimMailSlot = async ({ store, clock }: Ports<'store' | 'clock'>, email: string): Promise<boolean> => {
+  const now = clock.now().getTime();
   try {
     await store.update({
-      Key: resetRateKey(sha256Hex(email.toLowerCase()), now.toISOString().slice(0, 13)),
-      UpdateExpression: 'ADD sent :one SET expiresAt = :expiresAt',
-      ConditionExpression: 'attribute_not_exists(sent) OR sent < :max',
+      Key: resetRateKey(sha256Hex(email.toLowerCase())),
+      UpdateExpression: 'SET lastSentAt = :now, expiresAt = :expiresAt',
+      ConditionExpression: 'attribute_not_exists(lastSentAt) OR lastSentAt <= :cutoff',
       ExpressionAttributeValues: {
-        ':one': 1,
-        ':max': RESET_MAILS_PER_HOUR,
-        ':expiresAt': Math.ceil(now.getTime() / 1000) + 7200,
+        ':now': now,
+        ':cutoff': now - RESET_MAIL_GAP_MS,
+        ':expiresAt': Math.ceil((now + RESET_MAIL_GAP_MS) / 1000) + 3600,
       },
     });
     return true;
@@ -46,16 +51,20 @@ const sendResetMail = async (
   email: string,
 ): Promise<void> => {
   const { store, clock, mailer, config } = dependencies;
-  const [allowed, userId] = await Promise.all([
-    withinHourlyAllowance(dependencies, email),
-    userIdByEmail(store, email),
-  ]);
+  const [allowed, userId] = await Promise.all([claimMailSlot(dependencies, email), userIdByEmail(store, email)]);
   if (!allowed || userId === undefined) return;
   const profile = await getProfile(store, userId);
   if (!profile?.active || !profile.email) return;
   const token = randomToken();
+  const digest = sha256Hex(token);
   await store.put({
-    Item: expiringItem(resetTokenKey(sha256Hex(token)), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId }),
+    Item: expiringItem(resetTokenKey(digest), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId }),
+  });
+  // only the newest link works: the profile names it
+  await store.update({
+    Key: userProfileKey(userId),
+    UpdateExpression: 'SET newestResetToken = :digest',
+    ExpressionAttributeValues: { ':digest': digest },
   });
   await mailer.send({
     to: profile.email,
@@ -104,11 +113,13 @@ export const resetPassword =
       throw badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
     const refusal = notFound('Unknown, used or expired reset token');
     if (!isTokenText(token)) throw refusal;
-    const tokenKey = resetTokenKey(sha256Hex(token.toLowerCase()));
+    const digest = sha256Hex(token.toLowerCase());
+    const tokenKey = resetTokenKey(digest);
     const stored = await store.get(tokenKey);
     const now = clock.now().getTime();
     if (!stored || Number(stored.validUntil) <= now) throw refusal;
     const userId = Number(stored.userId);
+    if ((await getProfile(store, userId))?.newestResetToken !== digest) throw refusal;
     const passwordHash = await hashPassword(password);
     const TableName = store.tableName;
     try {
@@ -126,9 +137,9 @@ export const resetPassword =
             Update: {
               TableName,
               Key: userProfileKey(userId),
-              UpdateExpression: 'SET passwordHash = :hash, sessionsValidAfter = :now',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':hash': passwordHash, ':now': now },
+              UpdateExpression: 'SET passwordHash = :hash, sessionsValidAfter = :now REMOVE newestResetToken',
+              ConditionExpression: 'attribute_exists(PK) AND newestResetToken = :digest',
+              ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ':digest': digest },
             },
           },
           { Put: { TableName, Item: { ...userHashVerifierKey(userId), userId, md5: md5Hex(password) } } },

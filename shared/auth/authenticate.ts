@@ -4,6 +4,7 @@ import { sessionKey } from '../table/keys';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { Credentials } from './credentials';
 import { isTokenText, sha256Hex } from '../domain/auth/crypto';
+import { credentialStands } from '../domain/auth/credential-validity';
 import { isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
 import {
@@ -51,7 +52,7 @@ const bySession = async ({ store, clock }: AuthenticationPorts, sessionId: strin
   const now = clock.now().getTime();
   if (!session || Number(session.validUntil) <= now) throw unauthorized(REFUSAL);
   const profile = await getProfile(store, Number(session.userId));
-  if (profile && Number(session.createdAt) < (profile.sessionsValidAfter ?? 0)) throw unauthorized(REFUSAL);
+  if (!credentialStands(profile, Number(session.createdAt))) throw unauthorized(REFUSAL);
   return principalOf(profile, 'session');
 };
 

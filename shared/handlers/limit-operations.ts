@@ -1,4 +1,4 @@
-import { permissionLevel } from '../domain/access';
+import { accessLevel, permissionLevel } from '../domain/access';
 import { enforce, requireUpdatableEntity } from './access-checks';
 import { optimisticWrite } from './optimistic-write';
 import { loadGrants } from '../adapters/dynamodb/grants-store';
@@ -19,7 +19,7 @@ import { renderLimit } from '../domain/limits/limit-view';
 import { parseResetNames, resetPermissions } from '../domain/resets/reset-plan';
 import { describeError, logger } from '../logger';
 import type { Ports } from '../runtime/dependencies';
-import { servingDecision } from '../domain/serving/serving-decision';
+import { servingDecision, type Visibility } from '../domain/serving/serving-decision';
 import { loadServingChain } from '../adapters/dynamodb/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
 
@@ -73,7 +73,9 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
     if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
     if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`);
-    for (const needed of resetPermissions(parsed.names, policy.grid, loaded.limit.caps, policy.perActionPermission)) {
+    const hidden = (cap: CapDefinition) => policy.capPermission(grants, cap) === 'DISABLED';
+    const needs = resetPermissions(parsed.names, policy.grid, loaded.limit.caps, policy.perActionPermission, hidden);
+    for (const needed of needs) {
       const [name, level] =
         needed.kind === 'cap'
           ? [needed.cap.permission, policy.capPermission(grants, needed.cap)]
@@ -124,8 +126,12 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       const { policy, now, grants, loaded } = await loadContext(dependencies, request);
       enforce(policy.read(grants));
       const chain = await loadServingChain(store, loaded.entity!, now);
-      const visible = (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED';
-      return jsonResponse(200, { ...servingDecision(chain, now, visible), countersAsOf: now.toISOString() });
+      const visibility: Visibility = {
+        entity: (entity) => accessLevel(grants, entity) !== undefined,
+        cap: (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED',
+        perAction: permissionLevel(grants, policy.perActionPermission) !== 'DISABLED',
+      };
+      return jsonResponse(200, { ...servingDecision(chain, now, visibility), countersAsOf: now.toISOString() });
     },
 
     'limits.set': write('set'),

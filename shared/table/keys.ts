@@ -77,10 +77,10 @@ export const hashUseKey = (userId: number, timestamp: string, requestDigest: str
   PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}#${requestDigest}`,
   SK: 'HASHUSE',
 });
-/** Reset e-mails sent to one address (by digest) within one UTC hour. */
-export const resetRateKey = (emailDigest: string, hour: string): ItemKey => ({
+/** When the last reset e-mail went to one address (by digest). */
+export const resetRateKey = (emailDigest: string): ItemKey => ({
   PK: `${PARTITION_PREFIX.resetRate}${emailDigest}`,
-  SK: `HOUR#${hour}`,
+  SK: 'LAST_SENT',
 });
 
 export const LIMIT_SK = 'LIMIT';

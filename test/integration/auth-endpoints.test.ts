@@ -182,16 +182,24 @@ describe('password reset', () => {
     });
   });
 
-  it('sends at most five reset mails per address per hour', async () => {
+  it('sends at most one reset mail per address every 10 minutes, six an hour at most', async () => {
     await setClock(ctx.service.url, { now: '2026-11-22T12:00:00Z' });
     try {
       const sentBefore = (await outbox()).length;
       for (let i = 0; i < 7; i++)
         expect((await postForm(url('/forgot.do'), { email: 'alice@example.com' })).status).toBe(200);
-      expect((await outbox()).length - sentBefore).toBe(5);
-      await setClock(ctx.service.url, { advanceSeconds: 3600 });
+      expect((await outbox()).length - sentBefore).toBe(1);
+      await setClock(ctx.service.url, { advanceSeconds: 9 * 60 });
       await postForm(url('/forgot.do'), { email: 'ALICE@example.com' });
-      expect((await outbox()).length - sentBefore).toBe(6);
+      expect((await outbox()).length - sentBefore).toBe(1);
+      await setClock(ctx.service.url, { advanceSeconds: 60 });
+      await postForm(url('/forgot.do'), { email: 'ALICE@example.com' });
+      expect((await outbox()).length - sentBefore).toBe(2);
+      for (let minute = 0; minute < 60; minute++) {
+        await setClock(ctx.service.url, { advanceSeconds: 60 });
+        await postForm(url('/forgot.do'), { email: 'alice@example.com' });
+      }
+      expect((await outbox()).length - sentBefore).toBe(2 + 6);
     } finally {
       await setClock(ctx.service.url, { now: null });
     }

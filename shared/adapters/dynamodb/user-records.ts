@@ -13,6 +13,8 @@ export interface UserProfile {
   inventoryPermissions: Record<string, string>;
   /** Sessions created before this instant (ms) are revoked. */
   sessionsValidAfter?: number;
+  /** SHA-256 of the newest password-reset token: only that link works. */
+  newestResetToken?: string;
 }
 
 const asProfile = (item: Item | undefined): UserProfile | undefined =>

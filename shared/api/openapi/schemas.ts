@@ -129,7 +129,13 @@ export const servingStatus = z.object({
   deliverable: z.boolean(),
   reasons: z.array(
     z
-      .object({ entity: z.string(), field: z.string(), cap: z.number().optional(), counter: z.number().optional() })
+      .object({
+        entity: z.string(),
+        field: z.string().optional().describe('absent when the reason is hidden from the caller'),
+        hidden: z.literal(true).optional().describe('the caller may not see this reason: only that the entity stops'),
+        cap: z.number().optional(),
+        counter: z.number().optional(),
+      })
       .catchall(z.unknown()),
   ),
   countersAsOf: z.string(),

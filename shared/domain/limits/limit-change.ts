@@ -52,7 +52,15 @@ export const periodConflicts = (
   grid: CapGrid,
   caps: Record<string, number>,
   sent: ReadonlySet<string>,
+  visible: (cap: CapDefinition) => boolean = () => true,
 ): Record<string, string> => {
+  // a cap the caller may not see is never named, nor its value told
+  const longer = (other: CapDefinition, value: number) =>
+    visible(other) ? `must not exceed ${other.name} (${value})` : 'must not exceed a longer-period cap you cannot see';
+  const shorter = (other: CapDefinition, value: number) =>
+    visible(other)
+      ? `must not be below ${other.name} (${value})`
+      : 'must not be below a shorter-period cap you cannot see';
   const errors: Record<string, string> = {};
   for (const name of sent) {
     const cap = grid.byName.get(name)!;
@@ -61,9 +69,9 @@ export const periodConflicts = (
       if (other.metric !== cap.metric || other === cap) continue;
       const otherValue = caps[other.name] ?? 0;
       if (periodRank(cap) < periodRank(other) && otherValue > 0 && value > otherValue) {
-        errors[name] ??= `must not exceed ${other.name} (${otherValue})`;
+        errors[name] ??= longer(other, otherValue);
       } else if (periodRank(cap) > periodRank(other) && value > 0 && otherValue > value && !sent.has(other.name)) {
-        errors[name] ??= `must not be below ${other.name} (${otherValue})`;
+        errors[name] ??= shorter(other, otherValue);
       }
     }
   }
@@ -128,8 +136,11 @@ export const planLimitChange = (
   const caps = { ...current.caps };
   const applied = new Set<string>();
   for (const [cap, value] of sentCaps) {
-    if (value === (current.caps[cap.name] ?? 0)) continue; // re-sending the stored value changes nothing
-    if (policy.permissionOf(cap) !== 'ENABLED') {
+    const permission = policy.permissionOf(cap);
+    // re-sending the stored value of a cap the caller sees changes nothing; a hidden cap is judged whatever is
+    // stored, so that the answer never tells whether the value sent was the stored one
+    if (permission !== 'DISABLED' && value === (current.caps[cap.name] ?? 0)) continue;
+    if (permission !== 'ENABLED') {
       if (policy.forbiddenChange === 'refuse')
         return { outcome: 'forbidden', field: cap.name, permission: cap.permission };
       ignored[cap.name] = `not applied: changing it requires the "${cap.permission}" permission`;
@@ -146,7 +157,8 @@ export const planLimitChange = (
     datesSent && startDate !== undefined && endDate !== undefined && endDate < startDate
       ? { [dates.endDate !== undefined ? 'endDate' : 'startDate']: 'endDate must not be before startDate' }
       : {};
-  const conflicts = { ...periodConflicts(policy.grid, caps, applied), ...dateErrors };
+  const visible = (cap: CapDefinition) => policy.permissionOf(cap) !== 'DISABLED';
+  const conflicts = { ...periodConflicts(policy.grid, caps, applied, visible), ...dateErrors };
   if (Object.keys(conflicts).length > 0) return { outcome: 'invalid', errors: conflicts };
 
   return {

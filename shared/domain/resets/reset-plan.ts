@@ -21,20 +21,22 @@ export type ResetPermission = { kind: 'cap'; cap: CapDefinition } | { kind: 'per
 /**
  * Permissions a reset needs: each named counter its cap's permission (counters without a cap on this level,
  * such as TOTAL_REQUESTS on a campaign, need none beyond the level's own); ALL_LIMITS and ALL the permission of
- * every cap the record sets; ALL_ACTION_LIMITS and ALL the level's per-action permission.
+ * every cap the record sets, and of every cap hidden from the caller; ALL_ACTION_LIMITS and ALL the level's per-action permission.
  */
 export const resetPermissions = (
   names: readonly string[],
   grid: CapGrid,
   setCaps: Readonly<Record<string, number>>,
   perActionPermission: string,
+  hidden: (cap: CapDefinition) => boolean = () => false,
 ): ResetPermission[] => {
   const scope = resetScope(names);
   const caps = new Set<CapDefinition>(
     grid.caps.filter(
       (cap) =>
         scope.counters.some((counter) => counter.period === cap.period && counter.metric === cap.metric) ||
-        (scope.allDeliveryCounters && setCaps[cap.name] !== undefined),
+        // a cap hidden from the caller counts as set, so that a refusal never tells whether it is
+        (scope.allDeliveryCounters && (setCaps[cap.name] !== undefined || hidden(cap))),
     ),
   );
   const perAction = scope.allActionCounters;

@@ -29,7 +29,8 @@ export interface EntityServingState {
 
 export interface StopReason {
   entity: string;
-  field: string;
+  /** Absent when the reason is hidden from the caller (`hidden: true`). */
+  field?: string;
   cap?: number;
   counter?: ExactNumber;
   [detail: string]: unknown;
@@ -43,6 +44,22 @@ export const elapsedDayFraction = (now: Date): number => (now.getTime() % DAY_MS
 /** A cap stops delivery when cap > 0 and counter ≥ cap: equal counts. In units, exactly. */
 const capReached = (cap: bigint, counter: bigint): boolean => cap > 0n && counter >= cap;
 
+const actionReached = (action: PerActionState): boolean =>
+  capReached(BigInt(action.dailyConversionsLimit), action.dailyConversions) ||
+  capReached(BigInt(action.totalConversionsLimit), action.totalConversions);
+
+/** What the caller may learn: entities it holds a share on (directly or through an ancestor), caps its permissions show. */
+export interface Visibility {
+  entity(entity: Entity): boolean;
+  cap(cap: CapDefinition): boolean;
+  perAction: boolean;
+}
+
+const EVERYTHING: Visibility = { entity: () => true, cap: () => true, perAction: true };
+
+/** All a caller learns of a reason it may not see: that the entity stops delivery. */
+const hidden = (name: string): StopReason => ({ entity: name, hidden: true });
+
 const capReasons = (
   state: EntityServingState,
   name: string,
@@ -51,29 +68,29 @@ const capReasons = (
 ): StopReason[] => {
   const reasons: StopReason[] = [];
   const limit = state.limit!;
+  const elapsed = BigInt(now.getTime() % DAY_MS);
   for (const cap of state.grid.caps) {
     const value = limit.caps[cap.name] ?? 0;
     if (value <= 0) continue;
     const scale = unitScale(cap.metric);
     const capUnits = unitsFromCap(value, scale);
     const counter = counterUnits(cap, state.counters);
-    const shown = visible(cap)
-      ? { cap: value, counter: ExactNumber.of(counter, scale) }
-      : { hiddenByPermission: cap.permission };
-    if (capReached(capUnits, counter)) {
-      reasons.push({ entity: name, field: cap.name, ...shown });
-    } else if (limit.evenPacing && cap.period === 'daily') {
-      // counter ≥ cap × elapsed share of the day, compared exactly
-      const elapsed = BigInt(now.getTime() % DAY_MS);
-      if (counter * BigInt(DAY_MS) >= capUnits * elapsed)
-        reasons.push({
-          entity: name,
-          field: cap.name,
-          ...shown,
-          evenPacing: true,
-          ...(visible(cap) ? { pacedAllowance: Math.floor(value * elapsedDayFraction(now) * 1000) / 1000 } : {}),
-        });
+    const reached = capReached(capUnits, counter);
+    // even pacing: counter ≥ cap × elapsed share of the day, compared exactly
+    const paced =
+      !reached && limit.evenPacing && cap.period === 'daily' && counter * BigInt(DAY_MS) >= capUnits * elapsed;
+    if (!reached && !paced) continue;
+    if (!visible(cap)) {
+      reasons.push(hidden(name));
+      continue;
     }
+    reasons.push({
+      entity: name,
+      field: cap.name,
+      cap: value,
+      counter: ExactNumber.of(counter, scale),
+      ...(paced ? { evenPacing: true, pacedAllowance: Math.floor(value * elapsedDayFraction(now) * 1000) / 1000 } : {}),
+    });
   }
   return reasons;
 };
@@ -85,7 +102,7 @@ const capReasons = (
 export const entityStopReasons = (
   state: EntityServingState,
   now: Date,
-  visible: (cap: CapDefinition) => boolean = () => true,
+  visibility: Visibility = EVERYTHING,
 ): StopReason[] => {
   const { entity, limit } = state;
   const name = `${entity.type}#${entity.id}`;
@@ -96,7 +113,7 @@ export const entityStopReasons = (
     reasons.push({ entity: name, field: 'startDate', startDate: formatLimitDate(limit.startDate) });
   if (limit?.endDate !== undefined && now.getTime() > limit.endDate)
     reasons.push({ entity: name, field: 'endDate', endDate: formatLimitDate(limit.endDate) });
-  if (limit) reasons.push(...capReasons(state, name, now, visible));
+  if (limit) reasons.push(...capReasons(state, name, now, (cap) => visibility.cap(cap)));
 
   const hoursThreshold = entity.noConversionHoursThreshold ?? 0;
   const impressionsThreshold = entity.noConversionImpressionsThreshold ?? 0;
@@ -117,7 +134,9 @@ export const entityStopReasons = (
       impressionsSinceConversion: ExactNumber.of(quietImpressions, 1n),
     });
 
-  if (state.perActionEnabled) {
+  if (state.perActionEnabled && !visibility.perAction) {
+    if (state.perAction.some((action) => actionReached(action))) reasons.push(hidden(name));
+  } else if (state.perActionEnabled) {
     for (const action of state.perAction) {
       if (capReached(BigInt(action.dailyConversionsLimit), action.dailyConversions))
         reasons.push({
@@ -137,15 +156,18 @@ export const entityStopReasons = (
         });
     }
   }
-  return reasons;
+  // an entity the caller may not see, or a cap it may not see: only that the entity stops delivery
+  if (!visibility.entity(entity)) return reasons.length > 0 ? [hidden(name)] : [];
+  const shown = reasons.filter((reason) => reason.hidden !== true);
+  return shown.length < reasons.length ? [...shown, hidden(name)] : shown;
 };
 
 /** A banner delivers only if it, its campaign and its advertiser all may; a placement only with its site. */
 export const servingDecision = (
   chain: readonly EntityServingState[],
   now: Date,
-  visible?: (cap: CapDefinition) => boolean,
+  visibility?: Visibility,
 ): { deliverable: boolean; reasons: StopReason[] } => {
-  const reasons = chain.flatMap((state) => entityStopReasons(state, now, visible));
+  const reasons = chain.flatMap((state) => entityStopReasons(state, now, visibility));
   return { deliverable: reasons.length === 0, reasons };
 };

@@ -43,3 +43,21 @@ describe('limit dates', () => {
     for (const bad of ['841', '-841', '1.5', 'x', '']) expect(parseTimezoneOffset(bad).ok, bad).toBe(false);
   });
 });
+
+describe('four-digit years', () => {
+  it('refuse a year below 1000 as sent, or outside 1000–9999 once converted to UTC', () => {
+    expect(parseLimitDate('0026-11-22-10-00', 0)).toEqual({ ok: false, reason: expect.stringContaining('1000-01-01') });
+    expect(parseLimitDate('9999-12-31-23-59', -840)).toEqual({ ok: false, reason: expect.stringContaining('UTC') });
+    expect(parseLimitDate('1000-01-01-05-00', 840)).toEqual({ ok: false, reason: expect.stringContaining('UTC') });
+    expect(parseLimitDate('9999-12-31-23-59', 0)).toMatchObject({ ok: true });
+    expect(parseLimitDate('1000-01-01-00-00', 0)).toMatchObject({ ok: true });
+  });
+
+  it('render every date in the yyyy-MM-dd-HH-mm shape, whatever the offset', () => {
+    const latest = (parseLimitDate('9999-12-31-23-59', 0) as { value: number }).value;
+    expect(formatLimitDate(latest, 840)).toBe('9999-12-31-23-59');
+    const earliest = (parseLimitDate('1000-01-01-00-00', 0) as { value: number }).value;
+    expect(formatLimitDate(earliest, -840)).toBe('1000-01-01-00-00');
+    expect(formatLimitDate(Date.UTC(2026, 10, 22, 10, 30), 90)).toBe('2026-11-22-12-00');
+  });
+});

@@ -108,18 +108,26 @@ describe('serving decision', () => {
     expect(servingDecision([banner, advertiser], now)).toEqual({ deliverable: true, reasons: [] });
   });
 
-  it('names caps the caller may not see without their numbers', () => {
-    const hidden = entityStopReasons(
-      state({
-        grid: SUPPLY_GRID,
-        limit: limit({ caps: { dailyRequestsLimit: 1 } }),
-        counters: { daily: { requests: 1n } },
-      }),
-      now,
-      () => false,
-    );
-    expect(hidden).toEqual([
-      { entity: 'CAMPAIGN#100', field: 'dailyRequestsLimit', hiddenByPermission: 'Daily Requests Limit' },
+  it('tells of a cap the caller may not see, or an entity it holds no share on, only that the entity stops', () => {
+    const capped = state({
+      grid: SUPPLY_GRID,
+      limit: limit({ caps: { dailyRequestsLimit: 1, dailyClicksLimit: 1 } }),
+      counters: { daily: { requests: 1n, clicks: 1n } },
+    });
+    const everything = { entity: () => true, cap: () => true, perAction: true };
+    expect(entityStopReasons(capped, now, { ...everything, cap: (cap) => cap.name !== 'dailyRequestsLimit' })).toEqual([
+      { entity: 'CAMPAIGN#100', field: 'dailyClicksLimit', cap: 1, counter: new ExactNumber('1') },
+      { entity: 'CAMPAIGN#100', hidden: true },
     ]);
+    expect(entityStopReasons(capped, now, { ...everything, entity: () => false })).toEqual([
+      { entity: 'CAMPAIGN#100', hidden: true },
+    ]);
+    expect(entityStopReasons(state(), now, { ...everything, entity: () => false })).toEqual([]);
+    const perAction = [
+      { actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 0, dailyConversions: 5n, totalConversions: 9n },
+    ];
+    expect(
+      entityStopReasons(state({ perAction, perActionEnabled: true }), now, { ...everything, perAction: false }),
+    ).toEqual([{ entity: 'CAMPAIGN#100', hidden: true }]);
   });
 });
