@@ -5,15 +5,45 @@ import {
   DeleteApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import { sha256Hex } from '../shared/domain/auth/crypto';
-import { userIdByUsername } from '../shared/adapters/dynamodb/user-records';
-import { apiKeyKey } from '../shared/table/keys';
+import { getProfile, userIdByUsername } from '../shared/adapters/dynamodb/user-records';
+import { apiKeyKey, userProfileKey } from '../shared/table/keys';
 import type { TableStore } from '../shared/adapters/dynamodb/table-store';
 
 export interface CreatedApiKey {
   keyId: string;
   value: string;
   userId: number;
+  /** The user's metering key, made on the user's first key: the authorizer meters hash and session calls by it. */
+  meteringKeyId?: string;
 }
+
+/**
+ * The key the authorizer hands API Gateway for the user's hash and session calls, so that each partner is metered
+ * under its own usage identity. It is no credential (the authorizer never accepts it), so its value is kept on
+ * the profile, where the authorizer reads it with the user.
+ */
+const ensureMeteringKey = async (
+  apiGateway: APIGatewayClient,
+  store: TableStore,
+  options: { username: string; usagePlanId: string; userId: number },
+): Promise<string | undefined> => {
+  const profile = await getProfile(store, options.userId);
+  if (profile?.usageKey) return undefined;
+  const key = await apiGateway.send(
+    new CreateApiKeyCommand({ name: `${options.username}-metering`, enabled: true, generateDistinctId: true }),
+  );
+  if (!key.id || !key.value) throw new Error('API Gateway returned no key');
+  await apiGateway.send(
+    new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId: key.id, keyType: 'API_KEY' }),
+  );
+  await store.update({
+    Key: userProfileKey(options.userId),
+    UpdateExpression: 'SET usageKey = :value',
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(usageKey)',
+    ExpressionAttributeValues: { ':value': key.value },
+  });
+  return key.id;
+};
 
 /**
  * Creates an API Gateway key for a user, adds it to a usage plan and stores only its SHA-256 digest. The key is
@@ -53,5 +83,6 @@ export const createApiKey = async (
     await apiGateway.send(new DeleteApiKeyCommand({ apiKey: key.id })).catch(() => undefined);
     throw error;
   }
-  return { keyId: key.id, value: key.value, userId };
+  const meteringKeyId = await ensureMeteringKey(apiGateway, store, { ...options, userId });
+  return { keyId: key.id, value: key.value, userId, ...(meteringKeyId ? { meteringKeyId } : {}) };
 };

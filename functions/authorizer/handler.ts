@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../../shared/auth/authenticate';
 import { visibleCredentials } from '../../shared/auth/credentials';
-import { defaultUsageKeyFromEnvironment } from '../../shared/adapters/apigateway/default-usage-key';
+import { usageKeyFromEnvironment } from '../../shared/adapters/apigateway/default-usage-key';
 import { toAuthorizerContext } from '../../shared/auth/principal';
 import { ApiError } from '../../shared/http/api-error';
 import { headerValue } from '../../shared/http/parameters';
@@ -25,27 +25,36 @@ const allow = (
   ...(usageIdentifierKey ? { usageIdentifierKey } : {}),
 });
 
+/** The usage-plan keys the authorizer meters by, besides a caller's own. */
+export interface UsageKeys {
+  /** Hash and session callers without a metering key of their own. */
+  fallback: () => Promise<string | undefined>;
+  /** Form requests that show no credential: a plan of their own, so strangers cannot spend partners' quota. */
+  anonymous: () => Promise<string | undefined>;
+}
+
+const NO_KEYS: UsageKeys = { fallback: async () => undefined, anonymous: async () => undefined };
+
 /**
  * The REQUEST authorizer: X-Api-Key, then hash parameters in the query, then the session cookie. API Gateway
  * never shows an authorizer the body, so a form request without a visible credential is let through
- * unauthenticated; its family handler checks the hash parameters of the body, or answers 401.
- * Throwing "Unauthorized" makes API Gateway answer 401.
+ * unauthenticated, metered on the anonymous plan; its family handler checks the hash parameters of the body, or
+ * answers 401. Every authenticated caller is metered under its own usage identity: its API key, or the metering
+ * key its profile holds. Throwing "Unauthorized" makes API Gateway answer 401.
  */
 export const createHandler =
-  (
-    dependencies: Ports<'store' | 'clock'>,
-    defaultUsageKey: () => Promise<string | undefined> = async () => undefined,
-  ) =>
+  (dependencies: Ports<'store' | 'clock'>, usageKeys: UsageKeys = NO_KEYS) =>
   async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const credentials = visibleCredentials(event.headers, event.queryStringParameters);
     if (!credentials) {
       if (FORM.test(headerValue(event.headers, 'content-type') ?? ''))
-        return allow(event, 'anonymous', { authenticated: false }, await defaultUsageKey());
+        return allow(event, 'anonymous', { authenticated: false }, await usageKeys.anonymous());
       throw new Error('Unauthorized');
     }
     try {
       const principal = await authenticate(dependencies, credentials);
-      const usageKey = credentials.kind === 'apiKey' ? credentials.key : await defaultUsageKey();
+      const usageKey =
+        credentials.kind === 'apiKey' ? credentials.key : (principal.usageKey ?? (await usageKeys.fallback()));
       return allow(event, String(principal.userId), toAuthorizerContext(principal), usageKey);
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 401) throw new Error('Unauthorized');
@@ -55,5 +64,8 @@ export const createHandler =
 
 export const handler = createHandler(
   { store: storeFromEnvironment(), clock: systemClock },
-  defaultUsageKeyFromEnvironment(),
+  {
+    fallback: usageKeyFromEnvironment('DEFAULT_USAGE_KEY_ID'),
+    anonymous: usageKeyFromEnvironment('ANONYMOUS_USAGE_KEY_ID'),
+  },
 );

@@ -22,6 +22,11 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
       burstLimit: Number(context('burstLimit', '100')),
     },
     defaultQuotaPerDay: Number(context('quotaPerDay', '100000')),
+    anonymousThrottle: {
+      rateLimit: Number(context('anonymousRateLimit', '5')),
+      burstLimit: Number(context('anonymousBurstLimit', '10')),
+    },
+    anonymousQuotaPerDay: Number(context('anonymousQuotaPerDay', '10000')),
     tracing: context('tracing', 'false') === 'true',
   };
 };

@@ -38,6 +38,9 @@ export interface DeliveryLimitsStackProps extends StackProps {
   /** Throttle and quota of the default usage plan (hash and session callers, and keys without a plan of their own). */
   defaultThrottle: { rateLimit: number; burstLimit: number };
   defaultQuotaPerDay: number;
+  /** Throttle and quota of the anonymous plan: form requests that show the authorizer no credential. */
+  anonymousThrottle: { rateLimit: number; burstLimit: number };
+  anonymousQuotaPerDay: number;
   tracing: boolean;
 }
 
@@ -115,7 +118,10 @@ export class DeliveryLimitsStack extends Stack {
     const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
 
     const defaultKey = new apigateway.ApiKey(this, 'DefaultUsageKey', {
-      description: 'Meters callers without an API key of their own',
+      description: 'Meters hash and session callers without a metering key of their own',
+    });
+    const anonymousKey = new apigateway.ApiKey(this, 'AnonymousUsageKey', {
+      description: 'Meters form requests that show no credential to the authorizer',
     });
 
     const environment: Record<string, string> = {
@@ -126,6 +132,7 @@ export class DeliveryLimitsStack extends Stack {
       MAIL_FROM: props.mailFrom,
       APP_BASE_URL: props.appBaseUrl,
       DEFAULT_USAGE_KEY_ID: defaultKey.keyId,
+      ANONYMOUS_USAGE_KEY_ID: anonymousKey.keyId,
       NODE_OPTIONS: '--enable-source-maps',
     };
 
@@ -188,6 +195,7 @@ export class DeliveryLimitsStack extends Stack {
     const fns = this.functions;
 
     defaultKey.grantRead(fns.authorizer);
+    anonymousKey.grantRead(fns.authorizer);
     fns.auth.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ses:SendEmail'],
@@ -207,7 +215,7 @@ export class DeliveryLimitsStack extends Stack {
       targets: [new targets.LambdaFunction(fns['reset-flush'], { retryAttempts: 2 })],
     });
 
-    this.api = this.buildApi(props, fns, defaultKey);
+    this.api = this.buildApi(props, fns, { defaultKey, anonymousKey });
     this.buildAlarms(props, fns, [resets.deadLetters, deliveries.deadLetters]);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
@@ -220,7 +228,7 @@ export class DeliveryLimitsStack extends Stack {
   private buildApi(
     props: DeliveryLimitsStackProps,
     fns: Record<FunctionName, nodejs.NodejsFunction>,
-    defaultKey: apigateway.ApiKey,
+    { defaultKey, anonymousKey }: { defaultKey: apigateway.ApiKey; anonymousKey: apigateway.ApiKey },
   ): apigateway.RestApi {
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: props.logRetention,
@@ -321,6 +329,14 @@ export class DeliveryLimitsStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
     new CfnOutput(this, 'PartnerUsagePlanId', { value: partnerPlan.usagePlanId });
+    // strangers' form posts (hash in the body, unseen by the authorizer) have a plan and a quota of their own
+    const anonymousPlan = api.addUsagePlan('AnonymousPlan', {
+      name: `delivery-limits-${props.stageName}-anonymous`,
+      throttle: props.anonymousThrottle,
+      quota: { limit: props.anonymousQuotaPerDay, period: apigateway.Period.DAY },
+      apiStages: [{ api, stage: api.deploymentStage }],
+    });
+    anonymousPlan.addApiKey(anonymousKey);
     return api;
   }
 

@@ -24,7 +24,13 @@ export interface AuthenticationPorts {
 
 const principalOf = (profile: UserProfile | undefined, method: AuthenticationMethod): Principal => {
   if (!profile || profile.active !== true) throw unauthorized(REFUSAL);
-  return { userId: profile.userId, username: profile.username, role: profile.role, method };
+  return {
+    userId: profile.userId,
+    username: profile.username,
+    role: profile.role,
+    method,
+    ...(profile.usageKey ? { usageKey: profile.usageKey } : {}),
+  };
 };
 
 const byApiKey = async ({ store }: AuthenticationPorts, key: string): Promise<Principal> => {

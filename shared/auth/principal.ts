@@ -8,6 +8,8 @@ export interface Principal {
   username: string;
   role: string;
   method: AuthenticationMethod;
+  /** The user's own metering key, for the authorizer's usage identifier; never put in the request context. */
+  usageKey?: string;
 }
 
 /** API Gateway authorizer context values must be strings, numbers or booleans. */

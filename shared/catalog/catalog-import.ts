@@ -69,13 +69,8 @@ export const importCatalog = async (store: TableStore, input: unknown): Promise<
   const deletes: ItemKey[] = [];
   for (const user of catalog.users) {
     const partition = await store.queryPartition(userPK(user.id));
-    const items = userItems(
-      user,
-      await passwordHashFor(
-        user.password,
-        partition.find((item) => item.SK === 'PROFILE'),
-      ),
-    );
+    const storedProfile = partition.find((item) => item.SK === 'PROFILE');
+    const items = userItems(user, await passwordHashFor(user.password, storedProfile), storedProfile);
     puts.push(...items);
     deletes.push(...staleUserKeys(partition, items));
   }

@@ -93,8 +93,17 @@ export const entityItems = (
 export const actionItems = (catalog: Catalog): Item[] =>
   catalog.actions.map((action) => ({ ...actionKey(action.id), id: action.id, name: action.name }));
 
+/** Profile fields the API writes, not the catalog: an import keeps them (the metering key, credential cut-offs). */
+export const API_OWNED_PROFILE_FIELDS = ['usageKey', 'sessionsValidAfter', 'newestResetToken'] as const;
+
 /** Every item of one user: profile, hash verifier, shares and the look-ups by username, e-mail and API key. */
-export const userItems = (user: CatalogUser, passwordHash: string): Item[] => {
+export const userItems = (user: CatalogUser, passwordHash: string, storedProfile: Item = {}): Item[] => {
+  const kept = Object.fromEntries(
+    API_OWNED_PROFILE_FIELDS.filter((field) => storedProfile[field] !== undefined).map((field) => [
+      field,
+      storedProfile[field],
+    ]),
+  );
   const apiKeyDigests = user.apiKeys.map(sha256Hex);
   return [
     {
@@ -108,6 +117,7 @@ export const userItems = (user: CatalogUser, passwordHash: string): Item[] => {
       permissions: user.permissions,
       inventoryPermissions: user.inventoryPermissions,
       apiKeyDigests,
+      ...kept,
     },
     { ...userHashVerifierKey(user.id), userId: user.id, md5: md5Hex(user.password) },
     ...user.access.map((share) => ({

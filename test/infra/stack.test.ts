@@ -79,12 +79,25 @@ describe('the API', () => {
       AuthorizerResultTtlInSeconds: 0,
       IdentitySource: '',
     });
-    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
+    // default (hash and session callers without a metering key), partner, and anonymous (credential-less forms)
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 3);
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: Match.anyValue(), BurstLimit: Match.anyValue() },
       Quota: { Limit: Match.anyValue(), Period: 'DAY' },
     });
-    template.resourceCountIs('AWS::ApiGateway::UsagePlanKey', 1);
+    const anonymous = ofType('AWS::ApiGateway::UsagePlan').find(([, plan]) =>
+      String(plan.Properties.UsagePlanName).endsWith('-anonymous'),
+    )!;
+    expect(anonymous[1].Properties).toMatchObject({
+      Throttle: { RateLimit: 5, BurstLimit: 10 },
+      Quota: { Limit: 10000 },
+    });
+    template.resourceCountIs('AWS::ApiGateway::UsagePlanKey', 2);
+    const authorizer = ofType('AWS::Lambda::Function').find(([name]) => name.startsWith('authorizerFunction'))!;
+    const environment = (authorizer[1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(Object.keys(environment)).toEqual(
+      expect.arrayContaining(['DEFAULT_USAGE_KEY_ID', 'ANONYMOUS_USAGE_KEY_ID']),
+    );
   });
 
   it('answers gateway errors in the JSON envelope', () => {

@@ -17,14 +17,17 @@ afterEach(() => apiGateway.reset());
 
 describe('npm run api-key -- create', () => {
   it('creates a metered key that authenticates its user, storing only its digest, and survives a catalog re-import', async () => {
-    apiGateway.on(CreateApiKeyCommand).resolves({ id: 'k1', value: 'generated-key-value-0001' });
+    apiGateway
+      .on(CreateApiKeyCommand)
+      .resolvesOnce({ id: 'k1', value: 'generated-key-value-0001' })
+      .resolves({ id: 'm1', value: 'metering-key-value-0001' });
     apiGateway.on(CreateUsagePlanKeyCommand).resolves({});
     const created = await createApiKey(new APIGatewayClient({}), ctx.service.dependencies.store, {
       username: 'alice',
       usagePlanId: 'plan-1',
       now: new Date(),
     });
-    expect(created).toEqual({ keyId: 'k1', value: 'generated-key-value-0001', userId: 2 });
+    expect(created).toEqual({ keyId: 'k1', value: 'generated-key-value-0001', userId: 2, meteringKeyId: 'm1' });
     expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({
       usagePlanId: 'plan-1',
       keyId: 'k1',
@@ -40,9 +43,17 @@ describe('npm run api-key -- create', () => {
         headers: { 'X-Api-Key': 'generated-key-value-0001' },
       });
     expect((await read()).status).toBe(200);
+    // the user's metering key is on its profile (it is no credential), and a re-import keeps it
+    const profile = () => ctx.service.dependencies.store.get({ PK: 'USER#2', SK: 'PROFILE' });
+    expect(await profile()).toMatchObject({ usageKey: 'metering-key-value-0001' });
     const demo = (await import('../../infra/local/demo-catalog.json', { with: { type: 'json' } })).default;
     await importCatalog(ctx.service.url, demo);
     expect((await read()).status).toBe(200);
+    expect(await profile()).toMatchObject({ usageKey: 'metering-key-value-0001' });
+    const metered = await fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`, {
+      headers: { 'X-Api-Key': 'metering-key-value-0001' },
+    });
+    expect(metered.status).toBe(401);
   });
 
   it('refuses an unknown user before creating anything', async () => {

@@ -82,9 +82,12 @@ describe('authorizer result', () => {
       queryStringParameters: query,
     }) as never;
 
-  it('puts the principal in the context and meters API-key callers by their key, others by the default key', async () => {
+  it('puts the principal in the context and meters every caller under its own usage identity', async () => {
     const { createHandler } = await import('../../functions/authorizer/handler');
-    const authorizer = createHandler(ctx.service.dependencies, async () => 'default-usage-key');
+    const authorizer = createHandler(ctx.service.dependencies, {
+      fallback: async () => 'default-usage-key',
+      anonymous: async () => 'anonymous-usage-key',
+    });
     const byKey = await authorizer(event({ 'x-api-key': 'alice-key-0001' }));
     expect(byKey).toMatchObject({
       principalId: '2',
@@ -98,8 +101,22 @@ describe('authorizer result', () => {
       context: { method: 'hash' },
       usageIdentifierKey: 'default-usage-key',
     });
+    // a partner with a metering key of its own is metered by it, whichever way it authenticates
+    await ctx.service.dependencies.store.update({
+      Key: { PK: 'USER#3', SK: 'PROFILE' },
+      UpdateExpression: 'SET usageKey = :key',
+      ExpressionAttributeValues: { ':key': 'viewer-metering-key' },
+    });
+    const metered = await authorizer(event({}, hashAuth('viewer', 'viewer-password', now() + 31)));
+    expect(metered).toMatchObject({ principalId: '3', usageIdentifierKey: 'viewer-metering-key' });
+    expect(JSON.stringify(metered.context)).not.toContain('viewer-metering-key');
+    // strangers' form posts spend the anonymous plan's quota, never a partner's
     const formPost = await authorizer(event({ 'content-type': 'application/x-www-form-urlencoded' }));
-    expect(formPost).toMatchObject({ principalId: 'anonymous', context: { authenticated: false } });
+    expect(formPost).toMatchObject({
+      principalId: 'anonymous',
+      context: { authenticated: false },
+      usageIdentifierKey: 'anonymous-usage-key',
+    });
     await expect(authorizer(event({}))).rejects.toThrow('Unauthorized');
     await expect(authorizer(event({ 'x-api-key': 'nope-nope-nope' }))).rejects.toThrow('Unauthorized');
   });

@@ -6,7 +6,7 @@ import {
   type PermissionLevel,
 } from '../../shared/domain/permissions';
 import { ROUTES, type Operation, type Route } from '../../shared/api/route-table';
-import { apiClient, hashAuth, importCatalog } from '../support/http';
+import { apiClient, hashAuth, importCatalog, postJson } from '../support/http';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -21,6 +21,8 @@ const shares = [
 ];
 
 let perActionRecordId = 0;
+/** A cap value only the catalog's admin and callers who may see caps may ever be shown. */
+const SECRET = '7654321';
 
 beforeAll(async () => {
   await importCatalog(ctx.service.url, {
@@ -42,6 +44,19 @@ beforeAll(async () => {
         access: shares,
       },
       {
+        id: 104,
+        username: 'blind',
+        password: 'blind-password',
+        apiKeys: ['matrix-blind-0001'],
+        // may read and act as READONLY, but sees no cap: every cap permission is DISABLED
+        permissions: Object.fromEntries([
+          ...GENERAL_PERMISSIONS.map((name) => [name, 'READONLY']),
+          ...DEMAND_CAP_PERMISSIONS.map((name) => [name, 'DISABLED']),
+        ]),
+        inventoryPermissions: Object.fromEntries(INVENTORY_CAP_PERMISSIONS.map((name) => [name, 'DISABLED'])),
+        access: shares,
+      },
+      {
         id: 103,
         username: 'disabled',
         password: 'disabled-password',
@@ -59,7 +74,13 @@ beforeAll(async () => {
     '/rest-api/site/20',
     '/rest-api/placement/200',
   ])
-    expect((await demo.post(`${path}/limits/set.do`, { dailyClicksLimit: '10' })).status).toBe(200);
+    expect(
+      (await demo.post(`${path}/limits/set.do`, { dailyClicksLimit: '10', totalConversionsLimit: SECRET })).status,
+    ).toBe(200);
+  // every entity stops delivery on its daily clicks, so that status.do has reasons to tell (or hide)
+  await postJson(`${ctx.service.url}/_local/delivery`, [
+    { kind: 'click', bannerId: 1000, placementId: 200, count: 10 },
+  ]);
   const added = (await (
     await demo.post('/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '3' })
   ).json()) as { actionLimit: { id: number } };
@@ -114,20 +135,28 @@ const AUTH_ANSWERS: Partial<Record<Operation, number>> = {
 };
 
 type Persona =
-  'no credentials' | 'wrong password hash' | 'stale timestamp' | 'user without share' | 'READONLY' | 'DISABLED';
+  | 'no credentials'
+  | 'wrong password hash'
+  | 'stale timestamp'
+  | 'user without share'
+  | 'READONLY'
+  | 'READONLY without cap permissions'
+  | 'DISABLED';
 const PERSONAS: Persona[] = [
   'no credentials',
   'wrong password hash',
   'stale timestamp',
   'user without share',
   'READONLY',
+  'READONLY without cap permissions',
   'DISABLED',
 ];
 
 const expected = (route: Route, persona: Persona): number => {
   if (!route.authenticated) return AUTH_ANSWERS[route.operation]!;
   if (persona === 'no credentials' || persona === 'wrong password hash' || persona === 'stale timestamp') return 401;
-  if (persona === 'READONLY' && READS.has(route.operation)) return 200;
+  if ((persona === 'READONLY' || persona === 'READONLY without cap permissions') && READS.has(route.operation))
+    return 200;
   return 403;
 };
 
@@ -144,6 +173,7 @@ const send = (route: Route, persona: Persona, attempt: number) => {
     'user without share': 'matrix-no-share-01',
     READONLY: 'matrix-readonly-01',
     DISABLED: 'matrix-disabled-01',
+    'READONLY without cap permissions': 'matrix-blind-0001',
   }[persona as string];
   const search = new URLSearchParams({ ...query, ...credentials }).toString();
   const headers: Record<string, string> = key ? { 'X-Api-Key': key } : {};
@@ -162,17 +192,27 @@ describe('authorization matrix', () => {
   const cases = ROUTES.flatMap((route) => PERSONAS.map((persona) => [route, persona] as const));
   it(`answers each of ${cases.length} (route, caller) pairs as expected`, async () => {
     const mismatches: string[] = [];
+    const leaks: string[] = [];
     let attempt = 0;
     for (const [route, persona] of cases) {
       const response = await send(route, persona, attempt++);
       const want = expected(route, persona);
       if (response.status !== want)
         mismatches.push(`${route.method} ${route.path} as ${persona}: ${response.status}, expected ${want}`);
+      const text = await response.text();
+      const label = `${route.method} ${route.path} as ${persona}`;
       if (response.status === 403 && route.family === 'per-action')
-        expect((await response.json()) as object, `${route.path} as ${persona}`).toMatchObject({
-          permissionDenied: true,
-        });
+        expect(JSON.parse(text) as object, label).toMatchObject({ permissionDenied: true });
+      // no answer, whatever its status, shows a value the caller may not see
+      if (persona !== 'READONLY' && text.includes(SECRET)) leaks.push(label);
+      if (route.operation === 'limits.status' && response.status === 200 && persona !== 'READONLY')
+        for (const reason of (JSON.parse(text) as { reasons: object[] }).reasons)
+          if (
+            JSON.stringify(reason) !== JSON.stringify({ entity: (reason as { entity: string }).entity, hidden: true })
+          )
+            leaks.push(`${label}: ${JSON.stringify(reason)}`);
     }
     expect(mismatches).toEqual([]);
+    expect(leaks).toEqual([]);
   }, 120_000);
 });

@@ -1,13 +1,14 @@
 import { APIGatewayClient, GetApiKeyCommand } from '@aws-sdk/client-api-gateway';
 
 /**
- * The usage-plan key that meters callers without an API key of their own (hash and session callers). The stack
- * gives its id; its value is read once per container, never written into the template.
+ * A usage-plan key the stack made, by the id it gives in `variable`: its value is read once per container (a
+ * low-rate API), never written into the template.
  */
-export const defaultUsageKeyFromEnvironment = (
+export const usageKeyFromEnvironment = (
+  variable: 'DEFAULT_USAGE_KEY_ID' | 'ANONYMOUS_USAGE_KEY_ID',
   env: NodeJS.ProcessEnv = process.env,
 ): (() => Promise<string | undefined>) => {
-  const id = env.DEFAULT_USAGE_KEY_ID;
+  const id = env[variable];
   if (!id) return async () => undefined;
   let value: Promise<string | undefined> | undefined;
   return () =>

@@ -13,6 +13,8 @@ export interface UserProfile {
   inventoryPermissions: Record<string, string>;
   /** Sessions created before this instant (ms) are revoked. */
   sessionsValidAfter?: number;
+  /** The user's own metering key (an API Gateway key value, no credential), made by `npm run api-key`. */
+  usageKey?: string;
   /** SHA-256 of the newest password-reset token: only that link works. */
   newestResetToken?: string;
 }
