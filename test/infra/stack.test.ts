@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -11,8 +12,12 @@ import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
+/** cdk.json's context (feature flags included), as `cdk synth` gives it to the app. */
+const CDK_CONTEXT = (JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: Record<string, unknown> }).context;
+
 /** An app that skips esbuild bundling: the template is what is under test here. */
-const unbundledApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const unbundledApp = (context: Record<string, unknown> = {}) =>
+  new App({ context: { ...CDK_CONTEXT, ...context, 'aws:cdk:bundling-stacks': [] } });
 
 let template: Template;
 let resources: Record<string, Resource>;
