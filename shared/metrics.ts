@@ -9,7 +9,8 @@ export const emitMetrics = (metrics: Record<string, number>, now: Date): void =>
       Timestamp: now.getTime(),
       CloudWatchMetrics: [
         {
-          Namespace: 'DeliveryLimits',
+          // per stage, as the stack's alarms read them
+          Namespace: process.env.METRICS_NAMESPACE ?? 'DeliveryLimits',
           Dimensions: [[]],
           Metrics: Object.keys(metrics).map((Name) => ({ Name, Unit: 'Count' })),
         },

@@ -2,6 +2,7 @@ import { createFamilyHandler } from '../../shared/http/family-handler';
 import { systemClock } from '../../shared/ports/clock';
 import {
   configFromEnvironment,
+  corsFromEnvironment,
   mailerFromEnvironment,
   storeFromEnvironment,
   type Ports,
@@ -10,7 +11,7 @@ import { login } from './login';
 import { forgotPassword, resetPassword } from './password-reset';
 import { issueToken } from './token';
 
-export type AuthPorts = Ports<'store' | 'clock' | 'mailer' | 'config'>;
+export type AuthPorts = Ports<'store' | 'clock' | 'mailer' | 'config'> & Partial<Ports<'cors'>>;
 
 export const createHandler = (dependencies: AuthPorts) =>
   createFamilyHandler(
@@ -25,6 +26,7 @@ export const createHandler = (dependencies: AuthPorts) =>
   );
 
 export const handler = createHandler({
+  cors: corsFromEnvironment(),
   store: storeFromEnvironment(),
   clock: systemClock,
   mailer: mailerFromEnvironment(),

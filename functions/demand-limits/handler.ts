@@ -1,10 +1,15 @@
 import { limitOperations } from '../../shared/handlers/limit-operations';
 import { createFamilyHandler } from '../../shared/http/family-handler';
 import { systemClock } from '../../shared/ports/clock';
-import { resetQueueFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import {
+  resetQueueFromEnvironment,
+  corsFromEnvironment,
+  storeFromEnvironment,
+  type Ports,
+} from '../../shared/runtime/dependencies';
 import { bulkBannerLimits, bulkCampaignLimits } from './bulk-reads';
 
-export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'>) =>
+export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'> & Partial<Ports<'cors'>>) =>
   createFamilyHandler(
     'demand-limits',
     {
@@ -16,6 +21,7 @@ export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueu
   );
 
 export const handler = createHandler({
+  cors: corsFromEnvironment(),
   store: storeFromEnvironment(),
   clock: systemClock,
   resetQueue: resetQueueFromEnvironment(),

@@ -1,9 +1,13 @@
 import { createFamilyHandler } from '../../shared/http/family-handler';
 import { systemClock } from '../../shared/ports/clock';
-import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import { corsFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 import { perActionOperations } from './operations';
 
-export const createHandler = (dependencies: Ports<'store' | 'clock'>) =>
+export const createHandler = (dependencies: Ports<'store' | 'clock'> & Partial<Ports<'cors'>>) =>
   createFamilyHandler('per-action', perActionOperations(dependencies), dependencies);
 
-export const handler = createHandler({ store: storeFromEnvironment(), clock: systemClock });
+export const handler = createHandler({
+  cors: corsFromEnvironment(),
+  store: storeFromEnvironment(),
+  clock: systemClock,
+});

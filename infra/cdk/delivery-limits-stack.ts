@@ -16,6 +16,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { gatewayResourcePath } from '../../shared/api/path-template';
 import { ROUTES, type Family } from '../../shared/api/route-table';
+import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
 import { FUNCTION_ACCESS } from './function-access';
@@ -26,8 +27,9 @@ export interface DeliveryLimitsStackProps extends StackProps {
   /** Production keeps the table (RETAIN, deletion protection) when the stack goes. */
   production: boolean;
   logRetention: logs.RetentionDays;
-  /** Alarms notify this address when given. */
+  /** Alarms notify this address, and/or this existing SNS topic; production needs one of them. */
   alarmEmail?: string;
+  alarmTopicArn?: string;
   /** Sender of password-reset mail, and the SES identity (address or domain) allowed to send it. */
   mailFrom: string;
   sesIdentity: string;
@@ -42,6 +44,12 @@ export interface DeliveryLimitsStackProps extends StackProps {
   anonymousThrottle: { rateLimit: number; burstLimit: number };
   anonymousQuotaPerDay: number;
   tracing: boolean;
+  /**
+   * Limits on blast radius: reserved concurrency per function (none when absent), and how many recorder
+   * invocations the delivery queue may start at once.
+   */
+  reservedConcurrency?: Partial<Record<FunctionName, number>>;
+  deliveryMaxConcurrency: number;
 }
 
 interface FunctionSettings {
@@ -59,6 +67,9 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
   'reset-flush': { memorySize: 512, timeout: Duration.minutes(5) },
 };
 
+/** Metrics of each stage apart, so that a development failure never trips production's alarms. */
+export const metricsNamespace = (stageName: string): string => `DeliveryLimits/${stageName}`;
+
 const envelope = (message: string) => ({ 'application/json': `{"success":false,"message":"${message}"}` });
 
 /** Everything that runs locally, deployed: the same route table, the same table definition, the same handlers. */
@@ -66,9 +77,11 @@ export class DeliveryLimitsStack extends Stack {
   readonly api: apigateway.RestApi;
   readonly table: dynamodb.Table;
   readonly functions: Record<FunctionName, nodejs.NodejsFunction>;
+  private readonly tracing: boolean;
 
   constructor(scope: Construct, id: string, props: DeliveryLimitsStackProps) {
     super(scope, id, props);
+    this.tracing = props.tracing;
     const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
 
     this.table = new dynamodb.Table(this, 'Table', {
@@ -100,6 +113,7 @@ export class DeliveryLimitsStack extends Stack {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         visibilityTimeout,
+        retentionPeriod: Duration.days(14),
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: 5 },
         ...(fifo
           ? {
@@ -116,12 +130,23 @@ export class DeliveryLimitsStack extends Stack {
     // Visibility: six times the recorder's timeout, as AWS advises for event source mappings.
     const deliveries = queue('DeliveryEvents', Duration.minutes(6), true);
     const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
+    // every LimitReached kept for a year, to replay into a consumer that was down or is new
+    bus.archive('LimitEventsArchive', {
+      archiveName: `delivery-limits-${props.stageName}-limit-events`,
+      eventPattern: { source: ['delivery-limits'] },
+      retention: Duration.days(365),
+    });
 
+    // metering identities, no credentials: with apiKeySource AUTHORIZER only the authorizer can name them, so
+    // their values can sit in the authorizer's environment and no cold start asks API Gateway for them
+    const meteringValue = (role: string) => `${this.stackName}-${role}-usage-${this.account}-${this.region}`;
     const defaultKey = new apigateway.ApiKey(this, 'DefaultUsageKey', {
       description: 'Meters hash and session callers without a metering key of their own',
+      value: meteringValue('default'),
     });
     const anonymousKey = new apigateway.ApiKey(this, 'AnonymousUsageKey', {
       description: 'Meters form requests that show no credential to the authorizer',
+      value: meteringValue('anonymous'),
     });
 
     const environment: Record<string, string> = {
@@ -131,8 +156,10 @@ export class DeliveryLimitsStack extends Stack {
       EVENT_BUS_NAME: bus.eventBusName,
       MAIL_FROM: props.mailFrom,
       APP_BASE_URL: props.appBaseUrl,
-      DEFAULT_USAGE_KEY_ID: defaultKey.keyId,
-      ANONYMOUS_USAGE_KEY_ID: anonymousKey.keyId,
+      DEFAULT_USAGE_KEY: meteringValue('default'),
+      ANONYMOUS_USAGE_KEY: meteringValue('anonymous'),
+      METRICS_NAMESPACE: metricsNamespace(props.stageName),
+      ...(props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {}),
       NODE_OPTIONS: '--enable-source-maps',
     };
 
@@ -160,6 +187,9 @@ export class DeliveryLimitsStack extends Stack {
         loggingFormat: lambda.LoggingFormat.JSON,
         logGroup,
         tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+        ...(props.reservedConcurrency?.[name] !== undefined
+          ? { reservedConcurrentExecutions: props.reservedConcurrency[name] }
+          : {}),
         depsLockFilePath: 'package-lock.json',
         bundling: {
           format: nodejs.OutputFormat.ESM,
@@ -194,8 +224,6 @@ export class DeliveryLimitsStack extends Stack {
     ) as Record<FunctionName, nodejs.NodejsFunction>;
     const fns = this.functions;
 
-    defaultKey.grantRead(fns.authorizer);
-    anonymousKey.grantRead(fns.authorizer);
     fns.auth.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ses:SendEmail'],
@@ -207,7 +235,11 @@ export class DeliveryLimitsStack extends Stack {
     bus.grantPutEventsTo(fns['delivery-recorder']);
     fns['delivery-recorder'].addEventSource(
       // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
-      new SqsEventSource(deliveries.main, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(deliveries.main, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.deliveryMaxConcurrency,
+      }),
     );
     resets.main.grantConsumeMessages(fns['reset-flush']);
     new events.Rule(this, 'HourlyResetFlush', {
@@ -216,7 +248,7 @@ export class DeliveryLimitsStack extends Stack {
     });
 
     this.api = this.buildApi(props, fns, { defaultKey, anonymousKey });
-    this.buildAlarms(props, fns, [resets.deadLetters, deliveries.deadLetters]);
+    this.buildAlarms(props, fns, { deadLetters: [resets.deadLetters, deliveries.deadLetters], resets, deliveries });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -241,7 +273,23 @@ export class DeliveryLimitsStack extends Stack {
       deployOptions: {
         stageName: props.stageName,
         accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
-        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            requestTime: '$context.requestTime',
+            httpMethod: '$context.httpMethod',
+            resourcePath: '$context.resourcePath',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            integrationLatency: '$context.integrationLatency',
+            principalId: '$context.authorizer.principalId',
+            authorizerError: '$context.authorizer.error',
+            authorizerStatus: '$context.authorizer.status',
+            apiKeyId: '$context.identity.apiKeyId',
+            sourceIp: '$context.identity.sourceIp',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
         metricsEnabled: true,
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         // never log request or response bodies: they carry passwords and tokens
@@ -254,7 +302,7 @@ export class DeliveryLimitsStack extends Stack {
         ? {
             defaultCorsPreflightOptions: {
               allowOrigins: props.corsOrigins,
-              allowHeaders: ['Content-Type', 'X-Api-Key'],
+              allowHeaders: PREFLIGHT_HEADERS.split(','),
               allowCredentials: true,
             },
           }
@@ -311,6 +359,14 @@ export class DeliveryLimitsStack extends Stack {
         responseHeaders: {
           'Content-Type': "'application/json; charset=utf-8'",
           ...(type === apigateway.ResponseType.AUTHORIZER_FAILURE ? { 'Retry-After': "'1'" } : {}),
+          // a gateway response cannot look at the Origin: it names the first allowed origin (the UI's)
+          ...(props.corsOrigins?.length
+            ? {
+                'Access-Control-Allow-Origin': `'${props.corsOrigins[0]}'`,
+                'Access-Control-Allow-Credentials': "'true'",
+                Vary: "'Origin'",
+              }
+            : {}),
         },
       });
     }
@@ -343,12 +399,18 @@ export class DeliveryLimitsStack extends Stack {
   private buildAlarms(
     props: DeliveryLimitsStackProps,
     fns: Record<FunctionName, nodejs.NodejsFunction>,
-    deadLetterQueues: sqs.Queue[],
+    queues: { deadLetters: sqs.Queue[]; resets: { main: sqs.Queue }; deliveries: { main: sqs.Queue } },
   ): void {
-    const topic = new sns.Topic(this, 'Alarms', { enforceSSL: true });
-    if (props.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    const topic = props.alarmTopicArn
+      ? sns.Topic.fromTopicArn(this, 'Alarms', props.alarmTopicArn)
+      : new sns.Topic(this, 'Alarms', { enforceSSL: true });
+    if (props.alarmEmail && topic instanceof sns.Topic)
+      topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     const notify = (alarm: cloudwatch.Alarm) => alarm.addAlarmAction(new actions.SnsAction(topic));
     const fiveMinutes = Duration.minutes(5);
+    const namespace = metricsNamespace(props.stageName);
+    const stageMetric = (metricName: string, period: Duration) =>
+      new cloudwatch.Metric({ namespace, metricName, statistic: 'Sum', period });
 
     const errorRate = new cloudwatch.MathExpression({
       expression: 'IF(requests > 0, 100 * errors / requests, 0)',
@@ -367,11 +429,19 @@ export class DeliveryLimitsStack extends Stack {
       }),
     );
     for (const [name, fn] of Object.entries(fns)) {
+      // the authorizer refuses a bad credential by failing, which Lambda counts as an error: its own metric
+      // counts only what is an outage (a throttled table, a bug), never a caller's typo
+      const errors =
+        name === 'authorizer'
+          ? stageMetric('AuthorizerFailures', fiveMinutes)
+          : fn.metricErrors({ period: fiveMinutes });
       notify(
-        fn.metricErrors({ period: fiveMinutes }).createAlarm(this, `${name}Errors`, {
+        errors.createAlarm(this, `${name}Errors`, {
           threshold: 1,
           evaluationPeriods: 1,
-          alarmDescription: `${name} failed`,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+          alarmDescription:
+            name === 'authorizer' ? 'The authorizer failed internally (not a refusal)' : `${name} failed`,
         }),
       );
       notify(
@@ -382,7 +452,7 @@ export class DeliveryLimitsStack extends Stack {
         }),
       );
     }
-    deadLetterQueues.forEach((queue, index) =>
+    queues.deadLetters.forEach((queue, index) =>
       notify(
         queue
           .metricApproximateNumberOfMessagesVisible({ period: fiveMinutes })
@@ -393,14 +463,26 @@ export class DeliveryLimitsStack extends Stack {
           }),
       ),
     );
-    const flushFailures = new cloudwatch.Metric({
-      namespace: 'DeliveryLimits',
-      metricName: 'ResetsFailed',
-      statistic: 'Sum',
-      period: Duration.hours(1),
-    });
+    // counters lag (and caps overshoot) while delivery events wait; resets wait up to an hour by design
+    const oldest: [string, sqs.Queue, number, string][] = [
+      ['DeliveryEventsAge', queues.deliveries.main, 300, 'Delivery events wait more than 5 minutes: counters lag'],
+      [
+        'QueuedResetsAge',
+        queues.resets.main,
+        4500,
+        'A reset waits more than 75 minutes: the hourly flush is not running',
+      ],
+    ];
+    for (const [id, queue, seconds, description] of oldest)
+      notify(
+        queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: 'Maximum' }).createAlarm(this, id, {
+          threshold: seconds,
+          evaluationPeriods: 2,
+          alarmDescription: description,
+        }),
+      );
     notify(
-      flushFailures.createAlarm(this, 'FlushFailures', {
+      stageMetric('ResetsFailed', Duration.hours(1)).createAlarm(this, 'FlushFailures', {
         threshold: 1,
         evaluationPeriods: 1,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
@@ -435,13 +517,15 @@ export class DeliveryLimitsStack extends Stack {
           new cloudwatch.GraphWidget({
             title: 'Delivery recording',
             left: ['RecordedEvents', 'UnknownEntityEvents', 'DeadLetteredMessages', 'CounterWrites'].map(
-              (metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' }),
+              (metricName) =>
+                new cloudwatch.Metric({ namespace: metricsNamespace(props.stageName), metricName, statistic: 'Sum' }),
             ),
           }),
           new cloudwatch.GraphWidget({
             title: 'Resets',
             left: ['ResetsApplied', 'ResetsDropped', 'ResetsFailed'].map(
-              (metricName) => new cloudwatch.Metric({ namespace: 'DeliveryLimits', metricName, statistic: 'Sum' }),
+              (metricName) =>
+                new cloudwatch.Metric({ namespace: metricsNamespace(props.stageName), metricName, statistic: 'Sum' }),
             ),
           }),
         ],
@@ -468,6 +552,11 @@ export class DeliveryLimitsStack extends Stack {
       'AwsSolutions-COG4',
       'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.',
     );
-    acknowledge('AwsSolutions-L1', 'The brief fixes the runtime to Node.js 22.');
+    acknowledge('AwsSolutions-L1', 'The runtime is fixed to Node.js 22, the newest the deployment targets.');
+    if (this.tracing)
+      acknowledge(
+        'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+        'X-Ray accepts trace segments only on "*" (xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type); CDK grants exactly those two actions when tracing is on.',
+      );
   }
 }

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { importCatalog } from '../../shared/catalog/catalog-import';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { storeFromEnvironment } from '../../shared/runtime/dependencies';
+import { registerCatalogKeys } from '../../scripts/register-catalog-keys';
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--url URL]
   With TABLE_NAME set: writes FILE straight to that table (AWS credentials from the environment;
-  DYNAMODB_ENDPOINT for a DynamoDB Local). Otherwise: sends FILE to the running local server
+  DYNAMODB_ENDPOINT for a DynamoDB Local); with USAGE_PLAN_ID set too, makes every API key of the
+  catalog exist in API Gateway, in that usage plan. Otherwise: sends FILE to the running local server
   (--url, default http://127.0.0.1:3000), which imports it with the same importer.`;
 
 const { values, positionals } = parseArgs({
@@ -38,7 +41,13 @@ if (process.env.TABLE_NAME) {
   } catch (error) {
     report({ ok: false, problems: [{ path: '$', reason: `not JSON: ${(error as Error).message}` }] });
   }
-  report(await importCatalog(storeFromEnvironment(), content));
+  const result = await importCatalog(storeFromEnvironment(), content);
+  report(result);
+  if (result.ok && process.env.USAGE_PLAN_ID) {
+    const keys = (content as { users?: { apiKeys?: string[] }[] }).users?.flatMap((user) => user.apiKeys ?? []) ?? [];
+    const registered = await registerCatalogKeys(new APIGatewayClient({}), keys, process.env.USAGE_PLAN_ID);
+    console.log(`API Gateway keys: ${registered.created} created, ${registered.existing} already there`);
+  }
 } else {
   const response = await fetch(`${url}/_local/catalog`, {
     method: 'POST',

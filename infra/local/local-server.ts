@@ -10,7 +10,10 @@ import type { Duplex } from 'node:stream';
 import { matchPath } from '../../shared/api/path-template';
 import { ROUTES, type Family } from '../../shared/api/route-table';
 import type { Clock } from '../../shared/ports/clock';
+import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
+import { corsHeaders, type CorsPolicy } from '../../shared/http/cors';
 import { MAX_BODY_BYTES } from '../../shared/http/form-body';
+import { headerValue } from '../../shared/http/parameters';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
@@ -24,6 +27,8 @@ export interface GatewayParts {
   authorizer: Authorizer;
   localEndpoints: LocalEndpoints;
   clock: Clock;
+  /** As the stack's `corsOrigins`: preflights answered, and gateway-made errors carry the headers too. */
+  cors: CorsPolicy;
   /** Pages served as they are, by path (the API reference). */
   reference?: Record<string, APIGatewayProxyResult>;
 }
@@ -86,6 +91,21 @@ const envelope = (
   body: JSON.stringify({ success: false, message }),
 });
 
+/** The CORS preflight API Gateway answers for a path when the stack has `corsOrigins`. */
+const preflight = (
+  policy: CorsPolicy,
+  origin: string | undefined,
+  routes: readonly { method: string }[],
+): APIGatewayProxyResult => ({
+  statusCode: 204,
+  headers: {
+    ...corsHeaders(policy, origin),
+    'Access-Control-Allow-Methods': [...new Set([...routes.map((route) => route.method), 'OPTIONS'])].join(','),
+    'Access-Control-Allow-Headers': PREFLIGHT_HEADERS,
+  },
+  body: '',
+});
+
 /** What API Gateway does with the authorizer's answer: a thrown "Unauthorized" is 401, a Deny 403. */
 const authorize = async (
   authorizer: Authorizer,
@@ -114,6 +134,8 @@ const handleApiRequest = async (
 ): Promise<APIGatewayProxyResult> => {
   const candidates = ROUTES.filter((route) => matchPath(route.path, url.pathname));
   if (candidates.length === 0) return envelope(404, `No route for ${url.pathname}`);
+  if (request.method === 'OPTIONS' && parts.cors.allowedOrigins.length > 0)
+    return preflight(parts.cors, headerValue(request.headers as Record<string, string>, 'origin'), candidates);
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {
     const allow = [...new Set(candidates.map((candidate) => candidate.method))].join(', ');
@@ -164,7 +186,14 @@ export const createLocalServer = (parts: GatewayParts): Server =>
       ? readBody(request, LOCAL_BODY_LIMIT).then((body) =>
           parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
         )
-      : handleApiRequest(parts, request, url);
+      : handleApiRequest(parts, request, url).then((result) => ({
+          ...result,
+          // gateway-made answers (401, 404, 405, 503…) carry the CORS headers too, as the stack's gateway responses do
+          headers: {
+            ...corsHeaders(parts.cors, headerValue(request.headers as Record<string, string>, 'origin')),
+            ...result.headers,
+          },
+        }));
     work
       .catch((error: unknown) => {
         if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');

@@ -32,6 +32,8 @@ export interface LocalServiceOptions {
   /** Use an already running DynamoDB (tests share one); otherwise DynamoDB Local is started and owned. */
   dynamoEndpoint?: string;
   tableName?: string;
+  /** Browser origins allowed by CORS, as the stack's `corsOrigins`; none, no CORS. */
+  corsOrigins?: string[];
 }
 
 export interface LocalService {
@@ -99,7 +101,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const resetQueue = new InProcessResetQueue();
     const events = new InMemoryEvents();
     const deadLetters = new InMemoryDeadLetters();
-    const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config };
+    const cors = { allowedOrigins: options.corsOrigins ?? [] };
+    const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
     const faults = new WriteFaults(store.client);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
@@ -108,6 +111,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       authorizer: createLocalAuthorizer(dependencies),
       localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events, faults }),
       clock,
+      cors,
     };
     const server = createLocalServer(gateway);
     const wanted = options.port ?? 3000;

@@ -86,6 +86,7 @@ try {
     host: options.host ?? process.env.HOST ?? '127.0.0.1',
     dataDir: options.data ?? process.env.DATA_DIR,
     catalogFile,
+    corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
   });
   console.log(`Local API listening on ${service.url}`);
   if (catalogFile === DEMO_CATALOG_FILE) console.log(demoCredentials());

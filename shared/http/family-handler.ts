@@ -10,6 +10,7 @@ import { hashCredentials } from '../auth/credentials';
 import { refuseHashReplay, type ReleaseReplayGuard } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { ApiError, notImplemented, unauthorized } from './api-error';
+import { corsMiddleware, NO_CORS, type CorsPolicy } from './cors';
 import { formBody } from './form-body';
 import { readParameters, type Parameters } from './parameters';
 import { errorResponse } from './response';
@@ -109,7 +110,11 @@ export const principalOf = (request: ApiRequest): Principal => {
  * The Lambda handler of one endpoint family: middy with @middy/http-router dispatching every route the route
  * table gives the family. Operations without an implementation answer 501 through the same path.
  */
-export const createFamilyHandler = (family: Family, implementations: Implementations, ports: AuthenticationPorts) => {
+export const createFamilyHandler = (
+  family: Family,
+  implementations: Implementations,
+  ports: AuthenticationPorts & { cors?: CorsPolicy },
+) => {
   const routes: MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>[] = routesOf(family).map((route) => ({
     method: route.method,
     path: route.path,
@@ -118,7 +123,9 @@ export const createFamilyHandler = (family: Family, implementations: Implementat
       APIGatewayProxyResult
     >['handler'],
   }));
+  // middy runs onError handlers last-registered first: the envelope is made before CORS headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(corsMiddleware(ports.cors ?? NO_CORS))
     .use({
       onError: async (request) => {
         request.response = toErrorResponse(request.error);

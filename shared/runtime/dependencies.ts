@@ -1,6 +1,7 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { CorsPolicy } from '../http/cors';
 import type { Clock } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
@@ -32,6 +33,7 @@ export interface Dependencies {
   events: EventPublisher;
   deadLetters: DeadLetterSink;
   config: ServiceConfig;
+  cors: CorsPolicy;
 }
 
 export type Ports<K extends keyof Dependencies> = Pick<Dependencies, K>;
@@ -58,6 +60,10 @@ export const eventsFromEnvironment = (env: Environment = process.env): EventPubl
 
 export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
   new SqsDeadLetters(new SQSClient({}), env.DELIVERY_DLQ_URL ?? '');
+
+export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
+  allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
+});
 
 export const configFromEnvironment = (env: Environment = process.env): ServiceConfig => ({
   appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid',

@@ -100,9 +100,10 @@ describe('the API', () => {
     template.resourceCountIs('AWS::ApiGateway::UsagePlanKey', 2);
     const authorizer = ofType('AWS::Lambda::Function').find(([name]) => name.startsWith('authorizerFunction'))!;
     const environment = (authorizer[1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(environment)).toEqual(
-      expect.arrayContaining(['DEFAULT_USAGE_KEY_ID', 'ANONYMOUS_USAGE_KEY_ID']),
-    );
+    expect(Object.keys(environment)).toEqual(expect.arrayContaining(['DEFAULT_USAGE_KEY', 'ANONYMOUS_USAGE_KEY']));
+    // the metering keys' values are in the template: no cold start asks API Gateway, and no role may
+    const policies = JSON.stringify(ofType('AWS::IAM::Policy'));
+    expect(policies).not.toContain('apigateway:GET');
   });
 
   it('answers gateway errors in the JSON envelope', () => {
@@ -246,25 +247,137 @@ describe('data and messaging', () => {
     expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^resetflushFunction/);
   });
 
-  it('alarms on 5xx rate, function errors and throttles, dead letters and flush failures', () => {
+  it('alarms on 5xx rate, function errors and throttles, dead letters, queue age and flush failures, all to one topic', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms.length).toBe(1 + 7 * 2 + 2 + 1);
+    // 5xx rate; errors and throttles of 7 functions; 2 dead-letter queues; 2 oldest-message ages; flush failures
+    expect(alarms.length).toBe(1 + 7 * 2 + 2 + 2 + 1);
+    const [topicId] = ofType('AWS::SNS::Topic')[0]!;
+    for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it("alarms on the authorizer's own failure metric, per stage, never on refusals (Lambda errors)", () => {
+    const [, authorizer] = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('authorizerErrors'))!;
+    expect(authorizer.Properties).toMatchObject({ Namespace: 'DeliveryLimits/dev', MetricName: 'AuthorizerFailures' });
+    const [, flush] = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('FlushFailures'))!;
+    expect(flush.Properties.Namespace).toBe('DeliveryLimits/dev');
+    const [, recorder] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('deliveryrecorderFunction'))!;
+    expect((recorder.Properties.Environment as { Variables: Record<string, string> }).Variables.METRICS_NAMESPACE).toBe(
+      'DeliveryLimits/dev',
+    );
+  });
+
+  it('alarms when the oldest delivery event or reset waits too long', () => {
+    const ages = ofType('AWS::CloudWatch::Alarm').filter(
+      ([, alarm]) => alarm.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
+    );
+    expect(ages.map(([, alarm]) => alarm.Properties.Threshold).sort()).toEqual([300, 4500]);
+  });
+
+  it('keeps messages 14 days on every queue, archives LimitReached events and logs the authorizer error and key id', () => {
+    for (const [id, queue] of ofType('AWS::SQS::Queue'))
+      expect(queue.Properties.MessageRetentionPeriod, id).toBe(1_209_600);
+    template.hasResourceProperties('AWS::Events::Archive', {
+      EventPattern: { source: ['delivery-limits'] },
+      RetentionDays: 365,
+    });
+    const [, stage] = ofType('AWS::ApiGateway::Stage')[0]!;
+    const format = JSON.parse((stage.Properties.AccessLogSetting as { Format: string }).Format) as Record<
+      string,
+      string
+    >;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      authorizerError: '$context.authorizer.error',
+      apiKeyId: '$context.identity.apiKeyId',
+      principalId: '$context.authorizer.principalId',
+    });
+  });
+
+  it('limits the queue trigger to 10 recorders at once', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 10 } });
+  });
+
+  it("keeps every function's resource policy far below Lambda's 20 KB limit (under 15 KB)", () => {
+    const policyBytes = new Map<string, number>();
+    for (const [, permission] of ofType('AWS::Lambda::Permission')) {
+      const target = JSON.stringify(permission.Properties.FunctionName);
+      // a statement as Lambda stores it: the permission's properties plus the statement's own frame
+      const bytes = JSON.stringify(permission.Properties).length + 200;
+      policyBytes.set(target, (policyBytes.get(target) ?? 0) + bytes);
+    }
+    expect(policyBytes.size).toBeGreaterThan(0);
+    for (const [target, bytes] of policyBytes) expect(bytes, target).toBeLessThan(15 * 1024);
+  });
+
+  it('pins the logical ids that must never change once deployed', () => {
+    for (const id of ['Table', 'Api', 'DeliveryEvents', 'QueuedResets', 'LimitEvents', 'DefaultUsageKey'])
+      expect(
+        Object.keys(resources).some((logicalId) => logicalId.startsWith(id)),
+        id,
+      ).toBe(true);
+    expect(Object.keys(resources).filter((logicalId) => /^Table[0-9A-F]{8}$/.test(logicalId))).toHaveLength(1);
+    expect(Object.keys(resources).filter((logicalId) => /^DeliveryEvents[0-9A-F]{8}$/.test(logicalId))).toHaveLength(1);
   });
 });
 
+describe('CORS', () => {
+  it('sends the headers from the handlers (CORS_ORIGINS) and from every gateway response', () => {
+    const app = buildApp(unbundledApp({ corsOrigins: 'https://ui.limits.test,https://admin.limits.test' }));
+    const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
+    const cors = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+    const of = (type: string) => Object.entries(cors).filter(([, resource]) => resource.Type === type);
+    for (const [id, fn] of of('AWS::Lambda::Function'))
+      expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables.CORS_ORIGINS, id).toBe(
+        'https://ui.limits.test,https://admin.limits.test',
+      );
+    for (const [id, response] of of('AWS::ApiGateway::GatewayResponse'))
+      expect(response.Properties.ResponseParameters, id).toMatchObject({
+        'gatewayresponse.header.Access-Control-Allow-Origin': "'https://ui.limits.test'",
+      });
+    expect(of('AWS::ApiGateway::Method').some(([, method]) => method.Properties.HttpMethod === 'OPTIONS')).toBe(true);
+  }, 60_000);
+});
+
 describe('production settings', () => {
-  it('retain the table with deletion protection', () => {
-    const app = unbundledApp();
-    app.node.setContext('production', 'true');
-    app.node.setContext('stage', 'prod');
+  const prodApp = (context: Record<string, string> = {}) => {
+    const app = unbundledApp({
+      stage: 'prod',
+      alarmEmail: 'oncall@limits.test',
+      mailFrom: 'no-reply@limits.test',
+      sesIdentity: 'limits.test',
+      appBaseUrl: 'https://ui.limits.test',
+      ...context,
+    });
     const built = buildApp(app);
     const stack = built.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
-    const prod = Template.fromStack(stack);
+    return { app: built, stack, template: Template.fromStack(stack) };
+  };
+
+  it('retain the table with deletion protection, protect the stack from termination and reserve concurrency', () => {
+    const { stack, template: prod } = prodApp();
     prod.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
     });
+    expect(stack.terminationProtection).toBe(true);
+    const reserved = Object.fromEntries(
+      Object.entries(prod.toJSON().Resources as Record<string, Resource>)
+        .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
+        .map(([id, resource]) => [id.replace(/Function.*$/, ''), resource.Properties.ReservedConcurrentExecutions]),
+    );
+    expect(reserved).toMatchObject({ authorizer: 200, auth: 20, demandlimits: 150, deliveryrecorder: 20 });
+  }, 60_000);
+
+  it('refuse to synthesise without an alarm destination or with placeholder values', () => {
+    expect(() => prodApp({ alarmEmail: '' })).toThrow(/alarmEmail/);
+    expect(() => prodApp({ appBaseUrl: 'https://example.com' })).toThrow(/appBaseUrl/);
+    expect(() => prodApp({ mailFrom: 'no-reply@example.com' })).toThrow(/mailFrom/);
+    expect(() => prodApp({ alarmEmail: '', alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall' })).not.toThrow();
+  }, 60_000);
+
+  it('synthesise clean with tracing on, every cdk-nag acknowledgement carrying its reason', () => {
+    expect(() => buildApp(unbundledApp({ tracing: 'true' })).synth()).not.toThrow();
   }, 60_000);
 });
 

@@ -1,5 +1,7 @@
 import {
   APIGatewayClient,
+  ConflictException,
+  GetApiKeysCommand,
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,
   DeleteApiKeyCommand,
@@ -7,6 +9,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../scripts/create-api-key';
+import { catalogKeyName, registerCatalogKeys } from '../../scripts/register-catalog-keys';
 import { sha256Hex } from '../../shared/domain/auth/crypto';
 import { importCatalog } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
@@ -82,5 +85,35 @@ describe('npm run api-key -- create', () => {
     expect(
       (await scanTable(ctx.service)).some((item) => item.PK === `APIKEY#${sha256Hex('generated-key-value-0002')}`),
     ).toBe(false);
+  });
+});
+
+describe('npm run catalog:import into a deployed stack (USAGE_PLAN_ID set)', () => {
+  it("makes the catalog's API keys exist in API Gateway, in the usage plan, once however often it runs", async () => {
+    const keys = ['catalog-key-value-0001', 'catalog-key-value-0002'];
+    const made = new Map<string, string>();
+    apiGateway.on(GetApiKeysCommand).callsFake((input: { nameQuery: string }) => ({
+      items: made.has(input.nameQuery) ? [{ id: made.get(input.nameQuery), name: input.nameQuery }] : [],
+    }));
+    apiGateway.on(CreateApiKeyCommand).callsFake((input: { name: string }) => {
+      made.set(input.name, `id-${made.size + 1}`);
+      return { id: made.get(input.name) };
+    });
+    apiGateway
+      .on(CreateUsagePlanKeyCommand)
+      .resolvesOnce({})
+      .resolvesOnce({})
+      .rejects(new ConflictException({ message: 'already in the plan', $metadata: {} }));
+    expect(await registerCatalogKeys(new APIGatewayClient({}), keys, 'plan-1')).toEqual({ created: 2, existing: 0 });
+    expect(await registerCatalogKeys(new APIGatewayClient({}), keys, 'plan-1')).toEqual({ created: 0, existing: 2 });
+    const creates = apiGateway.commandCalls(CreateApiKeyCommand).map((call) => call.args[0].input);
+    expect(creates.map((input) => input.value)).toEqual(keys);
+    // the console shows a digest, never a key
+    expect(
+      creates.every((input) => input.name === catalogKeyName(input.value!) && !input.name!.includes('catalog-key')),
+    ).toBe(true);
+    expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input.usagePlanId)).toEqual(
+      Array(4).fill('plan-1'),
+    );
   });
 });
