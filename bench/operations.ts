@@ -36,8 +36,8 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
   },
   {
     name: 'login.do',
-    floor: 2,
-    why: 'consume the token (conditional delete), write the session',
+    floor: 3,
+    why: 'consume the token (conditional delete), the user (a token dies with a password reset or a deactivation), write the session',
     prepare: async (service) =>
       (
         (await (

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { LocalService } from '../infra/local/local-service';
 import { BENCH_OPERATIONS } from './operations';
-import type { recordRequests } from './request-recorder';
+import { clearWarmCaches } from '../shared/runtime/warm-cache';
+import { roundTrips, type recordRequests } from './request-recorder';
 import { writeCost } from './throughput';
 
 export interface RequestCount {
@@ -10,13 +11,20 @@ export interface RequestCount {
   floor: number;
   budget: number;
   commands: Record<string, number>;
+  /** The same call made again at once by the same caller: what a warm container sends, and its serial depth. */
+  warm: number;
+  roundTrips: number;
+  warmBudget?: number;
   /** Write requests and the items they write, as DynamoDB bills them. */
   writes: { requests: number; items: number };
 }
 
-const BUDGETS: Record<string, number> = JSON.parse(
-  readFileSync(new URL('./budgets.json', import.meta.url), 'utf8'),
-).dynamoDbRequests;
+const BUDGET_FILE = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
+  dynamoDbRequests: Record<string, number>;
+  warmDynamoDbRequests: Record<string, number>;
+};
+const BUDGETS = BUDGET_FILE.dynamoDbRequests;
+const WARM_BUDGETS = BUDGET_FILE.warmDynamoDbRequests;
 
 /** DynamoDB requests of one call of each operation, counted by an SDK middleware. */
 export const countRequests = async (
@@ -25,14 +33,22 @@ export const countRequests = async (
 ): Promise<RequestCount[]> => {
   const counts: RequestCount[] = [];
   for (const operation of BENCH_OPERATIONS) {
-    const prepared = await operation.prepare?.(service);
-    let status = 0;
-    const sent = await recorder.during(async () => {
-      const response = await operation.run(service, prepared, 0);
-      status = response.status;
-      await response.arrayBuffer();
-    });
-    if (status !== 200) throw new Error(`${operation.name} answered ${status}`);
+    const call = async (iteration: number, cold: boolean) => {
+      const prepared = await operation.prepare?.(service);
+      // cold: as a new container would make the call, nothing remembered
+      if (cold) clearWarmCaches();
+      let status = 0;
+      const sent = await recorder.during(async () => {
+        const response = await operation.run(service, prepared, iteration);
+        status = response.status;
+        await response.arrayBuffer();
+      });
+      if (status !== 200) throw new Error(`${operation.name} answered ${status}`);
+      return sent;
+    };
+    const sent = await call(0, true);
+    // warm: the same call again at once, by the same caller
+    const warm = await call(1, false);
     const commands: Record<string, number> = {};
     for (const command of sent) commands[command.commandName] = (commands[command.commandName] ?? 0) + 1;
     const budget = BUDGETS[operation.name];
@@ -43,6 +59,9 @@ export const countRequests = async (
       floor: operation.floor,
       budget,
       commands,
+      warm: warm.length,
+      roundTrips: roundTrips(warm),
+      ...(WARM_BUDGETS[operation.name] !== undefined ? { warmBudget: WARM_BUDGETS[operation.name] } : {}),
       writes: writeCost(sent),
     });
   }

@@ -3,7 +3,23 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export interface RecordedCommand {
   commandName: string;
   input: unknown;
+  /** When it was sent and answered (ms, performance clock): what runs in parallel, what in series. */
+  startedAt: number;
+  endedAt: number;
 }
+
+/** The serial depth of a call: the longest chain of requests each sent after the one before it was answered. */
+export const roundTrips = (sent: readonly RecordedCommand[]): number => {
+  const ordered = [...sent].sort((a, b) => a.startedAt - b.startedAt);
+  const depth: number[] = [];
+  ordered.forEach((command, index) => {
+    const before = ordered
+      .slice(0, index)
+      .filter((other, j) => other.endedAt <= command.startedAt && depth[j] !== undefined);
+    depth[index] = 1 + Math.max(0, ...before.map((other) => depth[ordered.indexOf(other)]!));
+  });
+  return Math.max(0, ...depth);
+};
 
 /**
  * Records every DynamoDB request a client sends (once per command, before the SDK's retries): what an
@@ -13,11 +29,18 @@ export const recordRequests = (client: DynamoDBDocumentClient) => {
   let recording: RecordedCommand[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      recording.push({
+      const entry: RecordedCommand = {
         commandName: String((context as { commandName?: string }).commandName),
         input: structuredClone(args.input),
-      });
-      return next(args);
+        startedAt: performance.now(),
+        endedAt: Number.POSITIVE_INFINITY,
+      };
+      recording.push(entry);
+      try {
+        return await next(args);
+      } finally {
+        entry.endedAt = performance.now();
+      }
     },
     { step: 'initialize', name: 'benchRequestRecorder', priority: 'high' },
   );

@@ -30,7 +30,13 @@ try {
       requests: row.requests,
       floor: row.floor,
       budget: row.budget,
-      result: row.requests <= row.budget ? 'ok' : 'OVER BUDGET',
+      warm: row.warm,
+      'warm budget': row.warmBudget ?? '',
+      'round trips': row.roundTrips,
+      result:
+        row.requests <= row.budget && (row.warmBudget === undefined || row.warm <= row.warmBudget)
+          ? 'ok'
+          : 'OVER BUDGET',
     })),
   );
 
@@ -107,6 +113,9 @@ const failures = [
   ...requestCounts
     .filter((row) => row.requests > row.budget)
     .map((row) => `${row.operation}: ${row.requests} requests, budget ${row.budget}`),
+  ...requestCounts
+    .filter((row) => row.warmBudget !== undefined && row.warm > row.warmBudget)
+    .map((row) => `${row.operation}: ${row.warm} warm requests, budget ${row.warmBudget}`),
   ...(bulk.wallMs > budgets.bulkReadWallMs ? [`bulk read took ${bulk.wallMs} ms`] : []),
   ...(bulk.peakRssBytes > budgets.bulkReadPeakRssBytes ? [`bulk read peak RSS ${mb(bulk.peakRssBytes)}`] : []),
   ...(bulk.rowsReturned !== bulk.campaigns ? [`bulk read returned ${bulk.rowsReturned} rows`] : []),

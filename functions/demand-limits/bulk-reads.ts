@@ -1,7 +1,7 @@
 import { parsePositiveId } from '../../shared/domain/identifiers';
 import { enforce } from '../../shared/handlers/access-checks';
 import { hasUpdateAccess, type Grants } from '../../shared/domain/access';
-import { loadGrants } from '../../shared/adapters/dynamodb/grants-store';
+import { grantsOf } from '../../shared/adapters/dynamodb/grants-store';
 import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
 import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
@@ -102,7 +102,7 @@ export const bulkCampaignLimits =
   ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
     const policy = levelPolicy('campaign');
-    const grants = await loadGrants(store, principalOf(request).userId);
+    const grants = await grantsOf({ store, clock }, principalOf(request).userId);
     enforce(policy.read(grants));
     const requested = request.parameters.has('campaignIds') ? idList(request, 'campaignIds') : undefined;
     const from = optionalDate(request, 'startDateFrom');
@@ -157,7 +157,7 @@ export const bulkBannerLimits =
   ({ store, clock }: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
     const policy = levelPolicy('banner');
-    const grants = await loadGrants(store, principalOf(request).userId);
+    const grants = await grantsOf({ store, clock }, principalOf(request).userId);
     enforce(policy.read(grants));
     const ids = idList(request, 'bannerIds');
     if (ids.length === 0) throw badRequest({ bannerIds: 'at least one banner id is required' });

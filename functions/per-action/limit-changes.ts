@@ -13,6 +13,7 @@ import { planPerActionChange } from '../../shared/domain/per-action/per-action-c
 import { optimisticWrite } from '../../shared/handlers/optimistic-write';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest, notFound } from '../../shared/http/api-error';
+import { optionalBoolean } from '../../shared/http/parameter-checks';
 import type { ApiRequest } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
@@ -38,6 +39,7 @@ export const switchField = (type: Parameters<typeof isDemandType>[0], enabled: b
 export const changeActionLimit =
   (dependencies: Ports<'store' | 'clock'>, mode: 'add' | 'update') => async (request: ApiRequest) => {
     const { store, clock } = dependencies;
+    const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
     const actionText = request.parameters.get('actionId');
     const requested = parsePositiveId(actionText);
     // the action and its limit come with the entity, in one request; a malformed actionId is refused after the permission checks
@@ -50,30 +52,31 @@ export const changeActionLimit =
     });
     const actionId = positiveId(actionText, 'actionId');
     if (!read(actionKey(actionId))) throw badRequest({ actionId: `unknown action ${actionId}` });
-    const record = await optimisticWrite(async (attempt) => {
+    const { next: record, hasId } = await optimisticWrite(async (attempt) => {
       const item =
         attempt === 1 ? read(actionLimitKey(type, id, actionId)) : await store.get(actionLimitKey(type, id, actionId));
       const stored = item ? perActionFromItem(item) : undefined;
       if (!stored && mode === 'update') throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`);
       const plan = planPerActionChange(stored, (name) => request.parameters.get(name));
       if (plan.outcome === 'invalid') throw badRequest(plan.errors);
-      const next = {
-        id: stored?.id ?? (await nextId(store, 'ACTION_LIMIT')),
-        entityType: type,
-        entityId: id,
-        actionId,
-        ...plan.next,
-      };
-      await store.transactWrite(
-        savePerActionRequest(store.tableName, next, stored?.version, mode === 'add' && isDemandType(type)),
-      );
-      return next;
+      // a dry run checks everything and writes nothing: not the record, not even a record id
+      const recordId = stored?.id ?? (dryRun ? undefined : await nextId(store, 'ACTION_LIMIT'));
+      const next = { id: recordId ?? 0, entityType: type, entityId: id, actionId, ...plan.next };
+      if (!dryRun)
+        await store.transactWrite(
+          savePerActionRequest(store.tableName, next, stored?.version, mode === 'add' && isDemandType(type)),
+        );
+      return { next, hasId: recordId !== undefined };
     });
     const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
     const [counters] = await loadActionCounters(store, [{ type, id, actionId }], clock.now());
+    const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(record, counters!);
+    // a record a dry run would create has no id yet
+    if (!hasId) delete entry.id;
     return jsonResponse(200, {
       success: true,
-      actionLimit: actionLimitEntry(record, counters!),
+      actionLimit: entry,
       ...switchField(type, enabled),
+      ...(dryRun ? { dryRun: true } : {}),
     });
   };

@@ -1,4 +1,4 @@
-import { entityFromItem, loadGrants } from '../../shared/adapters/dynamodb/grants-store';
+import { entityFromItem, grantsOf } from '../../shared/adapters/dynamodb/grants-store';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { permissionDecision, permissionLevel, type Entity, type Grants } from '../../shared/domain/access';
 import { ENTITY_TYPES, levelOfType, type EntityType } from '../../shared/domain/levels';
@@ -45,15 +45,15 @@ export interface TargetQuery {
 
 /** Type (400), entity (404), access (403), then the level's per-action permission (403 permissionDenied). */
 export const resolveTarget = async (
-  { store }: Ports<'store'>,
+  ports: Ports<'store' | 'clock'>,
   request: ApiRequest,
   query: TargetQuery,
 ): Promise<Target> => {
   const type = entityTypeParameter(query.typeText, 'type');
   const id = positiveId(query.idText, 'entityId');
   const [grants, items] = await Promise.all([
-    loadGrants(store, principalOf(request).userId),
-    store.batchGet([entityKey(type, id), ...(query.alsoRead?.(type, id) ?? [])]),
+    grantsOf(ports, principalOf(request).userId),
+    ports.store.batchGet([entityKey(type, id), ...(query.alsoRead?.(type, id) ?? [])]),
   ]);
   const byKey = new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
   const read = (key: ItemKey) => byKey.get(itemKeyText(key));

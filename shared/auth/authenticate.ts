@@ -5,6 +5,7 @@ import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { Credentials } from './credentials';
 import { isTokenText, sha256Hex } from '../domain/auth/crypto';
 import { credentialStands } from '../domain/auth/credential-validity';
+import { WarmCache } from '../runtime/warm-cache';
 import { isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
 import {
@@ -33,10 +34,17 @@ const principalOf = (profile: UserProfile | undefined, method: AuthenticationMet
   };
 };
 
-const byApiKey = async ({ store }: AuthenticationPorts, key: string): Promise<Principal> => {
-  const userId = await userIdByApiKeyDigest(store, sha256Hex(key));
-  if (userId === undefined) throw unauthorized(REFUSAL);
-  return principalOf(await getProfile(store, userId), 'apiKey');
+/** What this container resolved last, for at most WARM_CACHE_TTL_MS; refusals are never kept. */
+const warmPrincipals = new WarmCache<Principal>();
+const warmHashUsers = new WarmCache<{ profile?: UserProfile; verifier?: string }>();
+
+const byApiKey = async ({ store, clock }: AuthenticationPorts, key: string): Promise<Principal> => {
+  const digest = sha256Hex(key);
+  return warmPrincipals.through(`${store.tableName}|key|${digest}`, clock, async () => {
+    const userId = await userIdByApiKeyDigest(store, digest);
+    if (userId === undefined) throw unauthorized(REFUSAL);
+    return principalOf(await getProfile(store, userId), 'apiKey');
+  });
 };
 
 const byHash = async (
@@ -45,21 +53,31 @@ const byHash = async (
 ): Promise<Principal> => {
   const now = clock.now();
   if (!isTimestampFresh(timestamp, now) || username.length > 256 || hash.length > 64) throw unauthorized(REFUSAL);
-  const userId = await userIdByUsername(store, username);
-  if (userId === undefined) throw unauthorized(REFUSAL);
-  const { profile, verifier } = await getProfileAndVerifier(store, userId);
+  // the user and its verifier may be remembered; the hash is checked on every call, replays in the family handler
+  const { profile, verifier } = await warmHashUsers.through(`${store.tableName}|user|${username}`, clock, async () => {
+    const userId = await userIdByUsername(store, username);
+    if (userId === undefined) throw unauthorized(REFUSAL);
+    return getProfileAndVerifier(store, userId);
+  });
   if (!verifier || !isHashValid(verifier, timestamp, hash)) throw unauthorized(REFUSAL);
   return principalOf(profile, 'hash');
 };
 
 const bySession = async ({ store, clock }: AuthenticationPorts, sessionId: string): Promise<Principal> => {
   if (!isTokenText(sessionId)) throw unauthorized(REFUSAL);
-  const session = await store.get(sessionKey(sha256Hex(sessionId.toLowerCase())));
+  const digest = sha256Hex(sessionId.toLowerCase());
+  const cacheKey = `${store.tableName}|session|${digest}`;
+  const known = warmPrincipals.get(cacheKey, clock);
+  if (known) return known;
+  const session = await store.get(sessionKey(digest));
   const now = clock.now().getTime();
   if (!session || Number(session.validUntil) <= now) throw unauthorized(REFUSAL);
   const profile = await getProfile(store, Number(session.userId));
   if (!credentialStands(profile, Number(session.createdAt))) throw unauthorized(REFUSAL);
-  return principalOf(profile, 'session');
+  const principal = principalOf(profile, 'session');
+  // never past the session's own end
+  warmPrincipals.set(cacheKey, principal, clock, Number(session.validUntil));
+  return principal;
 };
 
 /** Resolves credentials to an active user, or throws a 401. The one module behind the authorizer and the families. */

@@ -1,8 +1,9 @@
 import { accessLevel, permissionLevel } from '../domain/access';
 import { enforce, requireUpdatableEntity } from './access-checks';
 import { optimisticWrite } from './optimistic-write';
-import { loadGrants } from '../adapters/dynamodb/grants-store';
+import { grantsOf } from '../adapters/dynamodb/grants-store';
 import { ApiError, badRequest, forbidden, notFound } from '../http/api-error';
+import { optionalBoolean } from '../http/parameter-checks';
 import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
 import { jsonResponse } from '../http/response';
 import type { CapDefinition } from '../domain/limits/cap-grid';
@@ -32,7 +33,7 @@ const loadContext = async ({ store, clock }: Ports<'store' | 'clock'>, request: 
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
   const [grants, loaded] = await Promise.all([
-    loadGrants(store, principalOf(request).userId),
+    grantsOf({ store, clock }, principalOf(request).userId),
     loadEntityLimit(store, policy.entityType, id, now),
   ]);
   requireUpdatableEntity(grants, policy.entityType, id, loaded.entity);
@@ -44,6 +45,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
   const { store } = dependencies;
 
   const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {
+    const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
     const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
     const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
     return optimisticWrite(async (attempt) => {
@@ -56,13 +58,21 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         throw forbidden(`Changing ${plan.field} requires the "${plan.permission}" permission`, {
           permission: plan.permission,
         });
-      const limitId = limit?.id ?? (await nextId(store, 'LIMIT'));
-      await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId, now));
-      const saved = { ...plan.next, id: limitId, version: (limit?.version ?? 0) + 1 };
+      // a dry run checks everything and writes nothing: not the record, not even a record id
+      const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
+      if (!dryRun) await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId!, now));
+      const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + 1 };
       // dates answer in the offset the request's dates were read in, as a read with that offset does
       const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
       const view = renderLimit(policy.idField, id, saved, loaded.counters, policy.viewPolicy(grants), displayOffset);
-      return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored) });
+      // a record a dry run would create has no id yet
+      if (limitId === undefined) delete view.id;
+      return jsonResponse(200, {
+        success: true,
+        ...view,
+        ...ignoredFields(plan.ignored),
+        ...(dryRun ? { dryRun: true } : {}),
+      });
     });
   };
 

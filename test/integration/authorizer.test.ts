@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashAuth, postForm, withQuery } from '../support/http';
+import { hashAuth, postForm, setClock, withQuery } from '../support/http';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -107,7 +107,10 @@ describe('authorizer result', () => {
       UpdateExpression: 'SET usageKey = :key',
       ExpressionAttributeValues: { ':key': 'viewer-metering-key' },
     });
+    // a container knows a profile change once its warm cache has let go of the user (60 s at most)
+    await setClock(ctx.service.url, { advanceSeconds: 61 });
     const metered = await authorizer(event({}, hashAuth('viewer', 'viewer-password', now() + 31)));
+    await setClock(ctx.service.url, { now: null });
     expect(metered).toMatchObject({ principalId: '3', usageIdentifierKey: 'viewer-metering-key' });
     expect(JSON.stringify(metered.context)).not.toContain('viewer-metering-key');
     // strangers' form posts spend the anonymous plan's quota, never a partner's

@@ -2,6 +2,8 @@ import type { Entity, Grants } from '../../domain/access';
 import type { EntityType } from '../../domain/levels';
 import type { AccessLevel } from '../../domain/permissions';
 import { ACCESS_PREFIX, entityKey, entityPK, userPK } from '../../table/keys';
+import type { Clock } from '../../ports/clock';
+import { WarmCache } from '../../runtime/warm-cache';
 import type { Item, TableStore } from './table-store';
 
 /** Profile and shares of a user in one query on the user's partition. */
@@ -20,6 +22,12 @@ export const loadGrants = async (store: TableStore, userId: number): Promise<Gra
     shares,
   };
 };
+
+const warmGrants = new WarmCache<Grants>();
+
+/** A caller's grants as this container last read them, at most WARM_CACHE_TTL_MS ago. */
+export const grantsOf = (ports: { store: TableStore; clock: Clock }, userId: number): Promise<Grants> =>
+  warmGrants.through(`${ports.store.tableName}|${userId}`, ports.clock, () => loadGrants(ports.store, userId));
 
 export const entityFromItem = (item: Item | undefined): Entity | undefined =>
   item ? (item as unknown as Entity) : undefined;

@@ -64,6 +64,11 @@ const buildWriteForm = (grid: CapGrid) =>
       .max(MAX_TIMEZONE_OFFSET)
       .optional()
       .describe('minutes east of UTC'),
+    dryRun: booleanText
+      .optional()
+      .describe(
+        'true: every check runs and the answer is the write\'s own plus "dryRun": true, but nothing is written',
+      ),
   });
 
 export const limitReadShape = (grid: CapGrid, idField: string) =>
@@ -175,6 +180,7 @@ export const perActionForm = z.object({
   actionId: z.int().positive(),
   dailyConversionsLimit: z.int().min(0).optional(),
   totalConversionsLimit: z.int().min(0).optional(),
+  dryRun: booleanText.optional().describe('true: every check runs, nothing is written'),
 });
 
 export const entityTypeParameter = z.enum(ENTITY_TYPES).describe('exact upper case');

@@ -15,6 +15,7 @@ export const TRANSPORT_PARAMETERS: ReadonlySet<string> = new Set([
   'output',
   'json',
   'callback',
+  'dryRun',
 ]);
 
 export const COUNTER_REASON = 'counters are read-only: they change only through reset.do or as delivery is recorded';

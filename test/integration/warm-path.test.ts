@@ -1,0 +1,80 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../shared/domain/auth/crypto';
+import { WARM_CACHE_TTL_MS } from '../../shared/runtime/warm-cache';
+import { hashAuth, importCatalog, postForm, setClock } from '../support/http';
+import { useTestService } from '../support/local-service';
+
+/**
+ * A container remembers what it resolved (principals, grants) for at most WARM_CACHE_TTL_MS. These changes are
+ * made behind the service's back, as another container or a CLI would, so only the bound makes them count.
+ */
+const ctx = useTestService();
+const READ = '/rest-api/campaign/100/limits.do';
+const read = (key: string) => fetch(`${ctx.service.url}${READ}`, { headers: { 'X-Api-Key': key } });
+const advance = (ms: number) => setClock(ctx.service.url, { advanceSeconds: ms / 1000 });
+
+const user = (id: number, key: string) => ({
+  id,
+  username: `warm-${id}`,
+  password: `warm-${id}-password`,
+  apiKeys: [key],
+  permissions: { 'Manage Capping & Limitations': 'ENABLED' },
+  access: [{ type: 'ADVERTISER', id: 10, level: 'UPDATE' }],
+});
+
+beforeAll(async () => {
+  await importCatalog(ctx.service.url, {
+    users: [user(71, 'warm-key-000071'), user(72, 'warm-key-000072'), user(73, 'warm-key-000073')],
+  });
+});
+
+afterEach(async () => {
+  await setClock(ctx.service.url, { now: null });
+});
+
+describe('the warm path bound', () => {
+  it('a revoked API key stops working once the bound has passed', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-22T10:00:00Z' });
+    expect((await read('warm-key-000071')).status).toBe(200);
+    await ctx.service.dependencies.store.delete({
+      Key: { PK: `APIKEY#${sha256Hex('warm-key-000071')}`, SK: 'APIKEY' },
+    });
+    await advance(WARM_CACHE_TTL_MS - 1000);
+    expect((await read('warm-key-000071')).status).toBe(200);
+    await advance(2000);
+    expect((await read('warm-key-000071')).status).toBe(401);
+  });
+
+  it('a deactivated user stops working once the bound has passed', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-22T10:00:00Z' });
+    expect((await read('warm-key-000072')).status).toBe(200);
+    await ctx.service.dependencies.store.update({
+      Key: { PK: 'USER#72', SK: 'PROFILE' },
+      UpdateExpression: 'SET active = :no',
+      ExpressionAttributeValues: { ':no': false },
+    });
+    await advance(WARM_CACHE_TTL_MS - 1000);
+    expect((await read('warm-key-000072')).status).toBe(200);
+    await advance(2000);
+    expect((await read('warm-key-000072')).status).toBe(401);
+  });
+
+  it('a removed share stops working once the bound has passed', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-22T10:00:00Z' });
+    expect((await read('warm-key-000073')).status).toBe(200);
+    await ctx.service.dependencies.store.delete({ Key: { PK: 'USER#73', SK: 'ACCESS#ADVERTISER#10' } });
+    await advance(WARM_CACHE_TTL_MS - 1000);
+    expect((await read('warm-key-000073')).status).toBe(200);
+    await advance(2000);
+    expect((await read('warm-key-000073')).status).toBe(403);
+  });
+
+  it('never remembers a hash-authenticated write: an identical one inside the window is refused at once', async () => {
+    const url = `${ctx.service.url}/rest-api/campaign/100/limits/set.do?${new URLSearchParams({
+      ...hashAuth('demo', 'demo-password', ctx.service.clock.now().getTime()),
+      dailyClicksLimit: '12',
+    })}`;
+    expect((await postForm(url, {})).status).toBe(200);
+    expect((await postForm(url, {})).status).toBe(401);
+  });
+});
