@@ -20,6 +20,7 @@ import { renderLimit } from '../domain/limits/limit-view';
 import { parseResetNames, resetPermissions } from '../domain/resets/reset-plan';
 import { describeError, logger } from '../logger';
 import type { Ports } from '../runtime/dependencies';
+import { pacingOf } from '../domain/serving/pacing';
 import { servingDecision, type Visibility } from '../domain/serving/serving-decision';
 import { loadServingChain } from '../adapters/dynamodb/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
@@ -141,7 +142,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         cap: (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED',
         perAction: permissionLevel(grants, policy.perActionPermission) !== 'DISABLED',
       };
-      return jsonResponse(200, { ...servingDecision(chain, now, visibility), countersAsOf: now.toISOString() });
+      const pacing = loaded.limit ? pacingOf(loaded.limit, policy.grid, loaded.counters, now, visibility.cap) : [];
+      return jsonResponse(200, { ...servingDecision(chain, now, visibility), pacing, countersAsOf: now.toISOString() });
     },
 
     'limits.set': write('set'),

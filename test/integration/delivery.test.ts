@@ -343,6 +343,8 @@ describe('GET /rest-api/{level}/{id}/limits/status.do', () => {
     expect(decision).toEqual({
       deliverable: false,
       reasons: [{ entity: 'CAMPAIGN#300', field: 'totalClicksLimit', cap: 2, counter: 2 }],
+      // the banner's own caps' pacing (it has a limit of its own)
+      pacing: expect.any(Array),
       countersAsOf: expect.any(String),
     });
   });

@@ -143,6 +143,28 @@ export const servingStatus = z.object({
       })
       .catchall(z.unknown()),
   ),
+  pacing: z
+    .array(
+      z.object({
+        field: z.string(),
+        cap: z.number(),
+        counter: z.number(),
+        periodStart: z.string(),
+        periodEnd: z.string(),
+        expected: z.number().describe('cap × the elapsed share of the period: what even pacing would have delivered'),
+        pace: z.number().nullable().describe('counter / expected; null while expected is 0'),
+        rateBasis: z.literal('period').describe('the rate is the average since the period began'),
+        ratePerHour: z.number(),
+        projectedAtPeriodEnd: z.number(),
+        projectedReachAt: z
+          .string()
+          .nullable()
+          .describe('when the counter reaches the cap at that rate; null if not in the period'),
+      }),
+    )
+    .describe(
+      'one entry per non-zero cap the caller may see: daily, weekly, monthly, and totals of limits with both dates',
+    ),
   countersAsOf: z.string(),
 });
 
