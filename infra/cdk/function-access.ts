@@ -44,18 +44,8 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   },
   'demand-limits': { ...LIMIT_FAMILY, queriesParentIndex: true },
   'supply-limits': LIMIT_FAMILY,
-  'per-action': {
-    tableActions: [
-      'dynamodb:BatchGetItem',
-      'dynamodb:BatchWriteItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ],
-    leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence, action)],
-  },
+  // the family's operations, plus the partitions of per-action caps
+  'per-action': { ...LIMIT_FAMILY, leadingKeys: [...LIMIT_FAMILY.leadingKeys, ...leading(action)] },
   'delivery-recorder': {
     tableActions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
     leadingKeys: ENTITIES,

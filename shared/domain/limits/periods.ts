@@ -11,6 +11,20 @@ export const isoWeek = (instant: Date): { year: number; week: number } => {
   return { year: day.getUTCFullYear(), week: Math.ceil(((day.getTime() - yearStart) / 86_400_000 + 1) / 7) };
 };
 
+/** The UTC day, ISO week (from Monday) or calendar month holding `now`, as [start, end) in ms. */
+export const periodBounds = (period: Exclude<Period, 'total'>, now: Date): [number, number] => {
+  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (period === 'daily') return [day, day + 86_400_000];
+  if (period === 'weekly') {
+    const monday = day - ((now.getUTCDay() + 6) % 7) * 86_400_000;
+    return [monday, monday + 7 * 86_400_000];
+  }
+  return [
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1),
+  ];
+};
+
 /**
  * The bucket of a period that holds `instant` (UTC): `D#2026-11-22`, `W#2026-W47`, `M#2026-11`, `T`.
  * Rollover needs no job: a new period is a new bucket, and a bucket not yet written reads as 0.

@@ -3,7 +3,7 @@ import { ExactNumber, unitScale, unitsFromCap } from '../delivery/exact-units';
 import type { CapDefinition, CapGrid } from '../limits/cap-grid';
 import type { LimitRecord } from '../limits/limit-record';
 import { counterUnits } from '../limits/limit-view';
-import type { Period } from '../limits/metrics';
+import { periodBounds } from '../limits/periods';
 
 /** How one cap is pacing: what even delivery would have reached by now, the recent rate, and where it leads. */
 export interface PacingEntry {
@@ -23,20 +23,6 @@ export interface PacingEntry {
 }
 
 const HOUR_MS = 3_600_000n;
-
-/** The UTC day, ISO week (from Monday) or calendar month holding `now`, as [start, end) in ms. */
-export const periodBounds = (period: Exclude<Period, 'total'>, now: Date): [number, number] => {
-  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  if (period === 'daily') return [day, day + 86_400_000];
-  if (period === 'weekly') {
-    const monday = day - ((now.getUTCDay() + 6) % 7) * 86_400_000;
-    return [monday, monday + 7 * 86_400_000];
-  }
-  return [
-    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
-    Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1),
-  ];
-};
 
 /** The period a cap is paced over, clipped to the limit's start and end dates; none for a total without both dates. */
 const pacedPeriod = (cap: CapDefinition, limit: LimitRecord, now: Date): [number, number] | undefined => {
