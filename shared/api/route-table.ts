@@ -24,6 +24,7 @@ export type Operation =
   | 'limits.resetByDelete'
   | 'limits.delete'
   | 'limits.status'
+  | 'limits.history'
   | 'limits.bulkCampaigns'
   | 'limits.bulkBanners'
   | 'perAction.list'
@@ -99,6 +100,13 @@ const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] => {
       method: 'GET',
       path: `${base}/limits/status.do`,
       summary: `Whether the ${level} may deliver now, and why not`,
+    },
+    {
+      ...common,
+      operation: 'limits.history',
+      method: 'GET',
+      path: `${base}/limits/history.do`,
+      summary: `Who changed the ${level}'s limits, when, and how`,
     },
   ];
 };

@@ -101,6 +101,12 @@ export const actionSwitchKey = (type: EntityType, id: number): ItemKey => ({
   PK: entityPK(type, id),
   SK: 'ACTION_SWITCH',
 });
+export const HISTORY_PREFIX = 'HISTORY#';
+/** One change of an entity's limits, newest last in key order: `HISTORY#2026-06-10T12:00:00.000Z#<random>`. */
+export const historyKey = (type: EntityType, id: number, at: string, unique: string): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `${HISTORY_PREFIX}${at}#${unique}`,
+});
 export const ACTION_COUNTER_PREFIX = 'ACTCTR#';
 /** Today's and the total conversions of one action on one entity, in one item: `ACTCTR#7`. */
 export const actionCountersKey = (type: EntityType, id: number, actionId: number): ItemKey => ({

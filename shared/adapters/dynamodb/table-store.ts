@@ -125,6 +125,14 @@ export class TableStore {
     return items;
   }
 
+  /** One page of a query, as DynamoDB answers it (for callers that page themselves). */
+  async queryPage(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    const result = await this.guarded(() =>
+      this.client.send(new QueryCommand({ ...input, TableName: this.tableName })),
+    );
+    return result.Items ?? [];
+  }
+
   async put(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
     await this.guarded(() => this.client.send(new PutCommand({ ...input, TableName: this.tableName })));
   }

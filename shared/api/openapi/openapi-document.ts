@@ -13,6 +13,8 @@ import {
   limitWriteForm,
   perActionForm,
   resetForm,
+  historyQuery,
+  historyPage,
   schemaRegistry,
   servingStatus,
   successMessage,
@@ -105,6 +107,7 @@ const specOf = (route: Route): OperationSpec => {
     'limits.resetByDelete': () => ({ query: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
     'limits.delete': () => ({ response: successMessage, errors: [401, 403, 404] }),
     'limits.status': () => ({ response: servingStatus, errors: [401, 403, 404] }),
+    'limits.history': () => ({ query: historyQuery, response: historyPage, errors: [400, 401, 403, 404] }),
     'limits.bulkCampaigns': () => ({
       query: bulkCampaignQuery,
       response: bulkCampaignResult,

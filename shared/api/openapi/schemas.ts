@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HISTORY_OPERATIONS } from '../../domain/history/limit-history';
 import { ENTITY_TYPES } from '../../domain/levels';
 import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../../domain/limits/cap-grid';
 import { LIMIT_DATE_PATTERN, MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../domain/limits/limit-dates';
@@ -206,3 +207,27 @@ export const perActionForm = z.object({
 });
 
 export const entityTypeParameter = z.enum(ENTITY_TYPES).describe('exact upper case');
+
+export const historyQuery = z.object({
+  limit: z.int().min(1).max(500).optional().describe('entries per page, 50 when omitted'),
+  before: z.string().optional().describe('the `next` cursor of the previous page'),
+});
+
+export const historyPage = z.object({
+  success: z.literal(true),
+  changes: z.array(
+    z
+      .object({
+        at: z.string(),
+        operation: z.enum(HISTORY_OPERATIONS),
+        by: z.object({ userId: z.int(), username: z.string(), method: z.string() }),
+        fields: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).optional(),
+        ignoredFields: z.array(z.string()).optional(),
+        limitCounters: z.array(z.string()).optional(),
+        actionId: z.int().optional(),
+        actionIds: z.array(z.int()).optional(),
+      })
+      .describe('one change; fields of caps the caller may not see are left out'),
+  ),
+  next: z.string().optional().describe('pass as `before` for the next, older page'),
+});
