@@ -19,6 +19,14 @@ import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/keys';
 import { resolveTarget } from './target';
+import { historyPut } from '../../shared/adapters/dynamodb/history-store';
+import { fieldChanges, type HistoryEntry } from '../../shared/domain/history/limit-history';
+import { changeAuthor } from '../../shared/handlers/limit-history';
+
+const capsOf = ({ dailyConversionsLimit, totalConversionsLimit }: PerActionLimit) => ({
+  dailyConversionsLimit,
+  totalConversionsLimit,
+});
 
 /** One entry of an answer: the record's figures beside today's and the total conversions. */
 export const actionLimitEntry = (limit: Omit<PerActionLimit, 'version'>, counters: ActionCounters) => ({
@@ -48,8 +56,11 @@ export const changeActionLimit =
       idText: request.pathParameters.entityId,
       accepted: ['ENABLED'],
       alsoRead: (type, id) =>
-        requested === undefined ? [] : [actionKey(requested), actionLimitKey(type, id, requested)],
+        requested === undefined
+          ? []
+          : [actionKey(requested), actionLimitKey(type, id, requested), actionSwitchKey(type, id)],
     });
+    const now = clock.now();
     const actionId = positiveId(actionText, 'actionId');
     if (!read(actionKey(actionId))) throw badRequest({ actionId: `unknown action ${actionId}` });
     const { next: record, hasId } = await optimisticWrite(async (attempt) => {
@@ -60,16 +71,33 @@ export const changeActionLimit =
       const plan = planPerActionChange(stored, (name) => request.parameters.get(name));
       if (plan.outcome === 'invalid') throw badRequest(plan.errors);
       // a dry run checks everything and writes nothing: not the record, not even a record id
+      const switchOn = mode === 'add' && isDemandType(type);
+      const fields = {
+        ...fieldChanges(stored ? capsOf(stored) : {}, { ...plan.next }),
+        ...(switchOn && read(actionSwitchKey(type, id))?.enabled !== true
+          ? { actionLimitsEnabled: { from: false, to: true } }
+          : {}),
+      };
       const recordId = stored?.id ?? (dryRun ? undefined : await nextId(store, 'ACTION_LIMIT'));
       const next = { id: recordId ?? 0, entityType: type, entityId: id, actionId, ...plan.next };
-      if (!dryRun)
-        await store.transactWrite(
-          savePerActionRequest(store.tableName, next, stored?.version, mode === 'add' && isDemandType(type)),
-        );
+      // a write that changes nothing writes nothing, and so records nothing
+      if (!dryRun && Object.keys(fields).length > 0) {
+        const save = savePerActionRequest(store.tableName, next, stored?.version, switchOn);
+        const entry: HistoryEntry = {
+          at: now.toISOString(),
+          operation: mode === 'add' ? 'actionAdd' : 'actionUpdate',
+          by: changeAuthor(request),
+          actionId,
+          fields,
+        };
+        await store.transactWrite({
+          TransactItems: [...save.TransactItems!, historyPut(store.tableName, type, id, entry, now)],
+        });
+      }
       return { next, hasId: recordId !== undefined };
     });
     const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
-    const [counters] = await loadActionCounters(store, [{ type, id, actionId }], clock.now());
+    const [counters] = await loadActionCounters(store, [{ type, id, actionId }], now);
     const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(record, counters!);
     // a record a dry run would create has no id yet
     if (!hasId) delete entry.id;

@@ -11,10 +11,13 @@ import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionLimitEntry, changeActionLimit, switchField } from './limit-changes';
 import { setActionSwitch } from './switch';
+import { historyPut } from '../../shared/adapters/dynamodb/history-store';
+import type { HistoryEntry } from '../../shared/domain/history/limit-history';
+import { changeAuthor } from '../../shared/handlers/limit-history';
 import { entityTypeParameter, markingDenials, resolveTarget } from './target';
 
-/** A DynamoDB transaction holds at most 100 actions. */
-const MAX_IDS_PER_DELETE = 100;
+/** A DynamoDB transaction holds at most 100 actions: the deletes and their history entry. */
+const MAX_IDS_PER_DELETE = 99;
 
 const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (request: ApiRequest) => {
   const { store, clock } = dependencies;
@@ -52,8 +55,20 @@ const deleteActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (re
   if (foreign !== undefined)
     throw notFound(`Per-action limit ${foreign} is not a limit of ${type} ${id}; nothing was deleted`);
   const doomed = wanted.map((limitId) => byId.get(limitId)!);
+  const now = clock.now();
+  const entry: HistoryEntry = {
+    at: now.toISOString(),
+    operation: 'actionDelete',
+    by: changeAuthor(request),
+    actionIds: doomed.map((limit) => limit.actionId),
+  };
   try {
-    await store.transactWrite(deletePerActionRequest(store.tableName, doomed));
+    await store.transactWrite({
+      TransactItems: [
+        ...deletePerActionRequest(store.tableName, doomed).TransactItems!,
+        historyPut(store.tableName, type, id, entry, now),
+      ],
+    });
   } catch (error) {
     if (error instanceof WriteConflict)
       throw notFound(`A per-action limit of ${type} ${id} changed meanwhile; nothing was deleted`);

@@ -6,6 +6,9 @@ import type { ApiRequest } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionLimitKey, actionSwitchKey, entityPK } from '../../shared/table/keys';
+import { historyPut } from '../../shared/adapters/dynamodb/history-store';
+import type { HistoryEntry } from '../../shared/domain/history/limit-history';
+import { changeAuthor } from '../../shared/handlers/limit-history';
 import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './target';
 
 /** enable.do and disable.do: demand types only; Manage Capping and UPDATE on the owning advertiser as well. */
@@ -15,17 +18,31 @@ export const setActionSwitch =
     const type = entityTypeParameter(request.pathParameters.type, 'type');
     if (!isDemandType(type))
       throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
-    const { id, entity, grants } = await resolveTarget(dependencies, request, {
+    const { id, entity, grants, read } = await resolveTarget(dependencies, request, {
       typeText: type,
       idText: request.pathParameters.entityId,
       accepted: ['ENABLED'],
+      alsoRead: (type, id) => [actionSwitchKey(type, id)],
     });
     requirePerActionPermission(grants, MANAGE_CAPPING, ['ENABLED']);
     const advertiserId = type === 'ADVERTISER' ? id : entity.advertiserId;
     if (advertiserId === undefined || grants.shares.get(entityPK('ADVERTISER', advertiserId)) !== 'UPDATE')
       throw permissionDenied(`UPDATE access to the owning advertiser ${advertiserId} is required`);
     // off first: whatever happens next, the remaining limits are inert
-    await store.put({ Item: { ...actionSwitchKey(type, id), enabled } });
+    if ((read(actionSwitchKey(type, id))?.enabled === true) !== enabled) {
+      const now = clock.now();
+      const entry: HistoryEntry = {
+        at: now.toISOString(),
+        operation: enabled ? 'actionsEnabled' : 'actionsDisabled',
+        by: changeAuthor(request),
+      };
+      await store.transactWrite({
+        TransactItems: [
+          { Put: { TableName: store.tableName, Item: { ...actionSwitchKey(type, id), enabled } } },
+          historyPut(store.tableName, type, id, entry, now),
+        ],
+      });
+    }
     if (!enabled) {
       const { limits } = await loadPerAction(store, type, id, clock.now());
       await store.batchWrite(

@@ -51,7 +51,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     leadingKeys: ENTITIES,
   },
   'reset-flush': {
-    tableActions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    tableActions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     leadingKeys: ENTITIES,
   },
 };

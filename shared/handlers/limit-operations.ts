@@ -10,7 +10,8 @@ import type { CapDefinition } from '../domain/limits/cap-grid';
 import { levelPolicy } from '../domain/limits/level-policy';
 import { planLimitChange } from '../domain/limits/limit-change';
 import {
-  deleteLimitAndCounters,
+  clearLimitCounters,
+  deleteLimitRequest,
   loadEntityLimit,
   loadLimit,
   nextId,
@@ -24,6 +25,9 @@ import { pacingOf } from '../domain/serving/pacing';
 import { servingDecision, type Visibility } from '../domain/serving/serving-decision';
 import { loadServingChain } from '../adapters/dynamodb/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
+import { historyPut } from '../adapters/dynamodb/history-store';
+import { limitChanges, type HistoryEntry } from '../domain/history/limit-history';
+import { changeAuthor, historyPage } from './limit-history';
 
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
@@ -60,9 +64,32 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
           permission: plan.permission,
         });
       // a dry run checks everything and writes nothing: not the record, not even a record id
+      const fields = limitChanges(limit, plan.next);
+      const changes = Object.keys(fields).length > 0;
       const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
-      if (!dryRun) await store.put(saveLimitRequest(policy.entityType, id, plan.next, limit, limitId!, now));
-      const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + 1 };
+      // a write that changes nothing writes nothing, and so records nothing
+      if (!dryRun && changes) {
+        const ignored = Object.keys(plan.ignored);
+        const entry: HistoryEntry = {
+          at: now.toISOString(),
+          operation: mode,
+          by: changeAuthor(request),
+          fields,
+          ...(ignored.length > 0 ? { ignoredFields: ignored } : {}),
+        };
+        await store.transactWrite({
+          TransactItems: [
+            {
+              Put: {
+                TableName: store.tableName,
+                ...saveLimitRequest(policy.entityType, id, plan.next, limit, limitId!, now),
+              },
+            },
+            historyPut(store.tableName, policy.entityType, id, entry, now),
+          ],
+        });
+      }
+      const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + (changes ? 1 : 0) };
       // dates answer in the offset the request's dates were read in, as a read with that offset does
       const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
       const view = renderLimit(policy.idField, id, saved, loaded.counters, policy.viewPolicy(grants), displayOffset);
@@ -101,6 +128,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       counters: parsed.names,
       requestedAt: now.toISOString(),
       requestedBy: principalOf(request).userId,
+      by: changeAuthor(request),
     };
     try {
       await dependencies.resetQueue.enqueue(queued);
@@ -146,6 +174,12 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       return jsonResponse(200, { ...servingDecision(chain, now, visibility), pacing, countersAsOf: now.toISOString() });
     },
 
+    'limits.history': async (request) => {
+      const { policy, id, grants } = await loadContext(dependencies, request);
+      enforce(policy.read(grants));
+      return historyPage(store, request, { policy, id, grants });
+    },
+
     'limits.set': write('set'),
     'limits.update': write('update'),
 
@@ -153,9 +187,25 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     'limits.resetByDelete': (request) => reset(request),
 
     'limits.delete': async (request) => {
-      const { policy, id, grants } = await loadContext(dependencies, request);
+      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
       enforce(policy.delete(grants));
-      await deleteLimitAndCounters(store, policy.entityType, id);
+      await optimisticWrite(async (attempt) => {
+        const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
+        if (!limit) return;
+        const entry: HistoryEntry = {
+          at: now.toISOString(),
+          operation: 'delete',
+          by: changeAuthor(request),
+          fields: limitChanges(limit, undefined),
+        };
+        await store.transactWrite({
+          TransactItems: [
+            { Delete: { TableName: store.tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
+            historyPut(store.tableName, policy.entityType, id, entry, now),
+          ],
+        });
+      });
+      await clearLimitCounters(store, policy.entityType, id);
       return jsonResponse(200, { success: true, message: 'Limits removed', [policy.idField]: id, limitsSet: false });
     },
   };

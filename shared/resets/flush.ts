@@ -3,10 +3,13 @@ import { loadLimit } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS } from '../adapters/dynamodb/per-action-store';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
-import type { EntityType } from '../domain/levels';
 import { METRICS, PERIODS, type Period } from '../domain/limits/metrics';
 import { bucketOf } from '../domain/limits/periods';
-import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
+import { planResetWrites } from '../domain/resets/reset-writes';
+import type { ResetRequest } from '../domain/resets/reset-request';
+import { type HistoryEntry } from '../domain/history/limit-history';
+import { historyPut } from '../adapters/dynamodb/history-store';
+import { createHash } from 'node:crypto';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import type { Clock } from '../ports/clock';
@@ -31,24 +34,53 @@ const RECEIVE_BATCH = 10;
 
 const MAX_ATTEMPTS = 8;
 
+/** A DynamoDB transaction holds at most 100 actions. */
+const TRANSACTION_ITEMS = 100;
+
+/** The same reset applied again (its acknowledgement lost) overwrites its entry instead of adding a second one. */
+const resetEntryId = (request: ResetRequest) =>
+  `reset-${createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 22)}`;
+
 /**
- * Zeroes the counters of one item that count now: read, then write on condition that the item is still in the
- * periods read (a delivery write that rolled it over meanwhile makes the write plan again).
+ * Zeroes the counters a reset names in the periods they count in now, and records the reset in the entity's
+ * history in the same transaction: read every item, then write on condition that each is still in the periods
+ * read (a delivery write that rolled one over meanwhile makes the whole reset plan again). Answers whether it
+ * changed anything; a reset that finds nothing to zero records nothing.
  */
-const applyResetWrite = async (store: TableStore, type: EntityType, id: number, write: ResetWrite, now: Date) => {
-  const key = write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
-  const [periods, metrics] = write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
-  const currentKeys = Object.fromEntries(periods.map((period) => [period, bucketOf(period, now)])) as Record<
+const applyReset = async (store: TableStore, request: ResetRequest, actionIds: readonly number[], now: Date) => {
+  const { entityType: type, entityId: id } = request;
+  const writes = planResetWrites(request, actionIds, now);
+  const currentKeys = Object.fromEntries(PERIODS.map((period) => [period, bucketOf(period, now)])) as Record<
     Period,
     string
   >;
+  const entry: HistoryEntry = {
+    at: request.requestedAt,
+    operation: 'reset',
+    by: request.by ?? { userId: request.requestedBy, username: '', method: '' },
+    limitCounters: request.counters,
+    appliedAt: now.toISOString(),
+  };
   for (let attempt = 1; ; attempt++) {
-    const state = counterState(await store.get(key), periods, metrics);
-    const request = zeroCountersRequest(key, state, write.zeroes, write.noConversion, currentKeys);
-    if (!request) return;
+    const updates = (
+      await Promise.all(
+        writes.map(async (write) => {
+          const key =
+            write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
+          const [periods, metrics] =
+            write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
+          const state = counterState(await store.get(key), periods, metrics);
+          return zeroCountersRequest(key, state, write.zeroes, write.noConversion, currentKeys);
+        }),
+      )
+    ).flatMap((update) => (update ? [{ Update: { TableName: store.tableName, ...update } }] : []));
+    if (updates.length === 0) return false;
+    const items = [...updates, historyPut(store.tableName, type, id, entry, now, resetEntryId(request))];
     try {
-      await store.update(request);
-      return;
+      // more than one transaction only past 99 per-action limits: a retried reset zeroes again, harmlessly
+      for (let start = 0; start < items.length; start += TRANSACTION_ITEMS)
+        await store.transactWrite({ TransactItems: items.slice(start, start + TRANSACTION_ITEMS) });
+      return true;
     } catch (error) {
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
     }
@@ -82,8 +114,7 @@ export const flushResets = async (
           const actionIds = (
             await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)
           ).map((item) => Number(item.actionId));
-          for (const write of planResetWrites(request, actionIds, clock.now()))
-            await applyResetWrite(store, request.entityType, request.entityId, write, clock.now());
+          await applyReset(store, request, actionIds, clock.now());
           result.applied++;
         }
         done.push(receipt);

@@ -306,7 +306,9 @@ describe('queued resets', () => {
 describe('failures', () => {
   it('leave a reset whose write failed on the queue, to be applied by a later flush', async () => {
     await demo().post('/rest-api/banner/3000/limits/reset.do', { limitCounters: 'TOTAL_CLICKS' });
-    const update = vi.spyOn(ctx.service.dependencies.store, 'update').mockRejectedValueOnce(new Error('throttled'));
+    const update = vi
+      .spyOn(ctx.service.dependencies.store, 'transactWrite')
+      .mockRejectedValueOnce(new Error('throttled'));
     try {
       expect(await flush()).toEqual({ applied: 0, dropped: 0, failed: 1 });
     } finally {

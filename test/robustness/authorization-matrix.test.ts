@@ -122,6 +122,7 @@ const requestOf = (route: Route): { path: string; query?: Record<string, string>
 const READS: ReadonlySet<Operation> = new Set([
   'limits.read',
   'limits.status',
+  'limits.history',
   'limits.bulkCampaigns',
   'limits.bulkBanners',
   'perAction.list',

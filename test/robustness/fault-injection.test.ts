@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiClient, hashAuth } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
@@ -78,14 +78,18 @@ describe('DynamoDB throttling', () => {
 describe('a lost conditional write', () => {
   it('is re-read and retried, and the change lands', async () => {
     const { store } = ctx.service.dependencies;
-    const put = vi.spyOn(store, 'put');
+    const transactWrite = vi.spyOn(store, 'transactWrite');
     // the SDK's own exception, as DynamoDB answers a lost race; the store translates it for the retry loop
     let lost = false;
     store.client.middlewareStack.add(
       (next, context) => async (args) => {
-        if ((context as { commandName?: string }).commandName === 'PutItemCommand' && !lost) {
+        if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand' && !lost) {
           lost = true;
-          throw new ConditionalCheckFailedException({ message: 'version changed', $metadata: {} });
+          throw new TransactionCanceledException({
+            message: 'version changed',
+            $metadata: {},
+            CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+          });
         }
         return next(args);
       },
@@ -93,7 +97,7 @@ describe('a lost conditional write', () => {
     );
     const response = await demo().post('/rest-api/campaign/100/limits/update.do', { weeklyClicksLimit: '500' });
     expect(response.status).toBe(200);
-    expect(put).toHaveBeenCalledTimes(2);
+    expect(transactWrite).toHaveBeenCalledTimes(2);
     expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({
       weeklyClicksLimit: 500,
     });
@@ -122,8 +126,8 @@ describe('a hash-authenticated write that fails', () => {
     // the limit record's write is throttled on every attempt the SDK makes; the replay guard's own write is not
     store.client.middlewareStack.add(
       (next) => async (args) => {
-        const item = (args.input as { Item?: { SK?: { S?: string } } }).Item;
-        if (item?.SK?.S === 'LIMIT') throw throttled();
+        const { TransactItems } = args.input as { TransactItems?: { Put?: { Item?: { SK?: { S?: string } } } }[] };
+        if (TransactItems?.some(({ Put }) => Put?.Item?.SK?.S === 'LIMIT')) throw throttled();
         return next(args);
       },
       { step: 'deserialize', name: INJECTOR },

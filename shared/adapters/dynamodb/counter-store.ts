@@ -192,7 +192,7 @@ export const zeroCountersRequest = (
   zeroes: readonly { period: Period; metric: Metric }[],
   noConversion: { quietSince?: number; impressions?: boolean },
   currentKeys: Partial<Record<Period, string>>,
-): Update | undefined => {
+): (Update & { UpdateExpression: string }) | undefined => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];

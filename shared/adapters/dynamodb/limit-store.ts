@@ -103,11 +103,18 @@ export const nextId = async (store: TableStore, kind: string): Promise<number> =
   return Number(result?.lastId);
 };
 
+/** Deletes the record on condition that it is still at the version read. */
+export const deleteLimitRequest = (type: EntityType, id: number, version: number) => ({
+  Key: limitKey(type, id),
+  ConditionExpression: 'version = :version',
+  ExpressionAttributeValues: { ':version': version },
+});
+
 /**
- * Removes the record and clears every counter and the no-conversion state of an entity. The counter item keeps
+ * Clears every counter and the no-conversion state of an entity whose record was deleted. The counter item keeps
  * which delivery messages it applied, so that one delivered again after the delete cannot count a second time.
  */
-export const deleteLimitAndCounters = async (store: TableStore, type: EntityType, id: number): Promise<void> => {
+export const clearLimitCounters = async (store: TableStore, type: EntityType, id: number): Promise<void> => {
   const cleared = [
     ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
     ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
@@ -115,17 +122,14 @@ export const deleteLimitAndCounters = async (store: TableStore, type: EntityType
     'impressionsSinceConversion',
   ];
   const names = Object.fromEntries(cleared.map((attribute, index) => [`#c${index}`, attribute]));
-  await Promise.all([
-    store.delete({ Key: limitKey(type, id) }),
-    store
-      .update({
-        Key: countersKey(type, id),
-        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-        ExpressionAttributeNames: names,
-        ConditionExpression: 'attribute_exists(PK)',
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof WriteConflict)) throw error;
-      }),
-  ]);
+  await store
+    .update({
+      Key: countersKey(type, id),
+      UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+      ExpressionAttributeNames: names,
+      ConditionExpression: 'attribute_exists(PK)',
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof WriteConflict)) throw error;
+    });
 };

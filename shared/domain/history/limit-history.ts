@@ -1,4 +1,4 @@
-import type { CapDefinition } from '../limits/cap-grid';
+import type { CapDefinition, CapGrid } from '../limits/cap-grid';
 import { formatLimitDate } from '../limits/limit-dates';
 import type { LimitState } from '../limits/limit-record';
 
@@ -34,6 +34,8 @@ export interface HistoryEntry {
   limitCounters?: string[];
   actionId?: number;
   actionIds?: number[];
+  /** A reset is recorded when it was asked for (`at`) and says when the flush applied it. */
+  appliedAt?: string;
 }
 
 /** History is kept at least 400 days. */
@@ -51,13 +53,11 @@ const settingsOf = (state: LimitState | undefined): Record<string, unknown> =>
       }
     : {};
 
-/** Every field a write changed, from its stored value to its new one (dates in UTC); empty when nothing changed. */
-export const limitChanges = (
-  before: LimitState | undefined,
-  after: LimitState | undefined,
+/** Every field whose value differs, from its old value to its new one (null when absent); empty when none. */
+export const fieldChanges = (
+  from: Readonly<Record<string, unknown>>,
+  to: Readonly<Record<string, unknown>>,
 ): Record<string, FieldChange> => {
-  const from = settingsOf(before);
-  const to = settingsOf(after);
   const changes: Record<string, FieldChange> = {};
   for (const name of new Set([...Object.keys(from), ...Object.keys(to)])) {
     const was = from[name] ?? null;
@@ -67,26 +67,56 @@ export const limitChanges = (
   return changes;
 };
 
+/** Every setting a limit write changed (dates in UTC); empty when nothing changed. */
+export const limitChanges = (before: LimitState | undefined, after: LimitState | undefined) =>
+  fieldChanges(settingsOf(before), settingsOf(after));
+
+/** What the caller may see of an entity's history: the caps its permissions show, and per-action limits or not. */
+export interface HistoryVisibility {
+  grid: CapGrid;
+  cap: (cap: CapDefinition) => boolean;
+  perAction: boolean;
+}
+
+const PER_ACTION_OPERATIONS: ReadonlySet<HistoryOperation> = new Set([
+  'actionAdd',
+  'actionUpdate',
+  'actionDelete',
+  'actionsEnabled',
+  'actionsDisabled',
+]);
+
 /**
- * An entry as the caller may see it: fields of caps its permissions hide are left out, and so are ignored fields
- * naming them. Pure.
+ * An entry as the caller may see it: fields, ignored fields and reset counters of caps its permissions hide are
+ * left out, and so is an entry that touched nothing else (its mere existence would tell that a hidden cap
+ * changed), or a per-action entry when per-action limits are hidden. Pure.
  */
-export const visibleEntry = (
-  entry: HistoryEntry,
-  capOf: (name: string) => CapDefinition | undefined,
-  visible: (cap: CapDefinition) => boolean,
-): HistoryEntry => {
-  const shown = (name: string) => {
-    const cap = capOf(name);
-    return cap === undefined || visible(cap);
+export const visibleEntry = (entry: HistoryEntry, visibility: HistoryVisibility): HistoryEntry | undefined => {
+  if (PER_ACTION_OPERATIONS.has(entry.operation) && !visibility.perAction) return undefined;
+  const shownField = (name: string) => {
+    const cap = visibility.grid.byName.get(name);
+    return cap === undefined || visibility.cap(cap);
   };
-  const fields = entry.fields
-    ? Object.fromEntries(Object.entries(entry.fields).filter(([name]) => shown(name)))
-    : undefined;
-  const ignoredFields = entry.ignoredFields?.filter(shown);
+  const shownCounter = (name: string) => {
+    if (name === 'ALL_ACTION_LIMITS') return visibility.perAction;
+    const cap = visibility.grid.caps.find((candidate) => candidate.resetName === name);
+    return cap === undefined || visibility.cap(cap);
+  };
+  const fields = entry.fields && Object.fromEntries(Object.entries(entry.fields).filter(([name]) => shownField(name)));
+  const ignoredFields = entry.ignoredFields?.filter(shownField);
+  const limitCounters = entry.limitCounters?.filter(shownCounter);
+  const touchedSomethingShown =
+    (fields === undefined || Object.keys(fields).length > 0 || (ignoredFields?.length ?? 0) > 0) &&
+    (limitCounters === undefined || limitCounters.length > 0);
+  if (!touchedSomethingShown) return undefined;
   return {
     ...entry,
     ...(fields ? { fields } : {}),
     ...(ignoredFields ? { ignoredFields } : {}),
+    ...(limitCounters ? { limitCounters } : {}),
   };
 };
+
+/** history.do's `limit`: how many entries a page holds. */
+export const HISTORY_PAGE_DEFAULT = 50;
+export const HISTORY_PAGE_MAXIMUM = 500;

@@ -1,3 +1,4 @@
+import type { ChangeAuthor } from '../history/limit-history';
 import { ENTITY_TYPES, type EntityType } from '../levels';
 
 /** A reset asked for by reset.do, applied by the hourly flush. */
@@ -9,6 +10,8 @@ export interface ResetRequest {
   counters: string[];
   requestedAt: string;
   requestedBy: number;
+  /** Who asked, as the change history names them (absent from resets queued before history was recorded). */
+  by?: ChangeAuthor;
 }
 
 /** A queued message back into a reset request; undefined when it is not one. */

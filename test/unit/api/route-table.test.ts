@@ -6,8 +6,8 @@ describe('route table', () => {
   it('holds every endpoint of the spec once', () => {
     const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
-    // 4 auth + 5 × 7 limit levels (reset.do by POST and by DELETE) + 2 bulk reads + 6 per-action
-    expect(ROUTES).toHaveLength(4 + 35 + 2 + 6);
+    // 4 auth + 5 × 8 limit levels (reset.do by POST and by DELETE, history.do) + 2 bulk reads + 6 per-action
+    expect(ROUTES).toHaveLength(4 + 40 + 2 + 6);
     for (const level of ['advertiser', 'campaign', 'banner', 'site', 'placement']) {
       expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits.do`);
       expect(keys).toContain(`POST /rest-api/${level}/{${level}Id}/limits/set.do`);
@@ -16,6 +16,7 @@ describe('route table', () => {
       expect(keys).toContain(`DELETE /rest-api/${level}/{${level}Id}/limits/reset.do`);
       expect(keys).toContain(`DELETE /rest-api/${level}/{${level}Id}/limits.do`);
       expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits/status.do`);
+      expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits/history.do`);
     }
     expect(keys).toEqual(
       expect.arrayContaining([
