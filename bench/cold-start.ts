@@ -63,7 +63,7 @@ const apiEvent = (method: string, path: string, principal = true) => {
   return event;
 };
 
-/** A first request each function can serve with nothing but DynamoDB; reset-flush's first call needs SQS. */
+/** A first request each function can serve with nothing but DynamoDB; reset-flush's first call needs SQS, history-events' an empty batch. */
 const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   minimal: {},
   authorizer: {
@@ -78,6 +78,7 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   'per-action': apiEvent('GET', '/rest-api/per-action/limits/CAMPAIGN/100.do'),
   'delivery-recorder': { Records: [{ messageId: 'm1', body: JSON.stringify({ kind: 'impression', bannerId: 1000 }) }] },
   'reset-flush': undefined,
+  'history-events': { Records: [] },
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

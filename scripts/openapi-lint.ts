@@ -7,7 +7,7 @@ import { buildOpenApiDocument } from '../shared/api/openapi/openapi-document';
 /** Writes the generated OpenAPI document and lints it with Redocly's recommended rules; fails on any problem. */
 const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
 writeFileSync(file, JSON.stringify(buildOpenApiDocument(), null, 2));
-execFileSync('npx', ['redocly', 'lint', '--max-problems', '50', file], {
+execFileSync('npx', ['redocly', 'lint', '--config', 'redocly.yaml', '--max-problems', '50', file], {
   stdio: 'inherit',
   env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
 });

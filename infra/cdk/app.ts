@@ -7,7 +7,7 @@ import { DeliveryLimitsStack, type DeliveryLimitsStackProps } from './delivery-l
 /**
  * Reserved concurrency, when limits are on (`-c reservedConcurrency=true`; on by default in production): the
  * authorizer and the API families keep room of their own, token.do's scrypt cannot starve them, and a delivery
- * backlog runs at most `deliveryMaxConcurrency` recorders. 560 of the account's usual 1,000 in all.
+ * backlog runs at most `deliveryMaxConcurrency` recorders. 570 of the account's usual 1,000 in all.
  */
 export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   authorizer: 200,
@@ -17,6 +17,8 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   'per-action': 80,
   'delivery-recorder': 20,
   'reset-flush': 10,
+  // one concurrent batch per stream shard
+  'history-events': 10,
 };
 
 /** Context values that must be real before production: placeholders would deploy silently otherwise. */

@@ -13,6 +13,7 @@ export const FUNCTION_ENTRIES = {
   'per-action': 'functions/per-action/handler.ts',
   'delivery-recorder': 'functions/delivery-recorder/handler.ts',
   'reset-flush': 'functions/reset-flush/handler.ts',
+  'history-events': 'functions/history-events/handler.ts',
 } as const;
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;

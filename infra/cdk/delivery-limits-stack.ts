@@ -7,7 +7,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { HISTORY_PREFIX } from '../../shared/table/keys';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -65,6 +66,7 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
   'per-action': { memorySize: 512, timeout: Duration.seconds(29) },
   'delivery-recorder': { memorySize: 1024, timeout: Duration.seconds(60) },
   'reset-flush': { memorySize: 512, timeout: Duration.minutes(5) },
+  'history-events': { memorySize: 256, timeout: Duration.seconds(30) },
 };
 
 /** Metrics of each stage apart, so that a development failure never trips production's alarms. */
@@ -83,6 +85,7 @@ export class DeliveryLimitsStack extends Stack {
     super(scope, id, props);
     this.tracing = props.tracing;
     const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
+    const streamView = dynamodb.StreamViewType[TABLE_DEFINITION.streamView];
 
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
@@ -90,6 +93,7 @@ export class DeliveryLimitsStack extends Stack {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute,
+      stream: streamView,
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.production,
       removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -129,6 +133,11 @@ export class DeliveryLimitsStack extends Stack {
     // FIFO: each message has its place in its message group, which counter items record to apply it exactly once.
     // Visibility: six times the recorder's timeout, as AWS advises for event source mappings.
     const deliveries = queue('DeliveryEvents', Duration.minutes(6), true);
+    const historyDeadLetters = new sqs.Queue(this, 'HistoryEventsDlq', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
     const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
     // every LimitReached kept for a year, to replay into a consumer that was down or is new
     bus.archive('LimitEventsArchive', {
@@ -203,13 +212,14 @@ export class DeliveryLimitsStack extends Stack {
         },
       });
       const access = FUNCTION_ACCESS[name];
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: [...access.tableActions],
-          resources: [this.table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } },
-        }),
-      );
+      if (access.tableActions.length > 0)
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: [...access.tableActions],
+            resources: [this.table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } },
+          }),
+        );
       if (access.queriesParentIndex)
         fn.addToRolePolicy(
           new iam.PolicyStatement({
@@ -242,13 +252,47 @@ export class DeliveryLimitsStack extends Stack {
       }),
     );
     resets.main.grantConsumeMessages(fns['reset-flush']);
+    // every new history entry becomes a LimitChanged event; a batch that keeps failing is split down to the record,
+    // and a record still failing after a day of retries is described in the dead-letter queue
+    bus.grantPutEventsTo(fns['history-events']);
+    fns['history-events'].addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: 1000,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(historyDeadLetters),
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual('INSERT'),
+            dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(HISTORY_PREFIX) } } },
+          }),
+        ],
+      }),
+    );
+    Validations.of(fns['history-events'].role!).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'dynamodb:ListStreams has no resource type, so it is granted on "*"; CDK adds it with the table stream trigger, whose other actions name the stream.',
+    });
+    Validations.of(historyDeadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the stream trigger on-failure destination: it is itself where failures go.',
+    });
     new events.Rule(this, 'HourlyResetFlush', {
       schedule: events.Schedule.rate(Duration.hours(1)),
       targets: [new targets.LambdaFunction(fns['reset-flush'], { retryAttempts: 2 })],
     });
 
     this.api = this.buildApi(props, fns, { defaultKey, anonymousKey });
-    this.buildAlarms(props, fns, { deadLetters: [resets.deadLetters, deliveries.deadLetters], resets, deliveries });
+    this.buildAlarms(props, fns, {
+      deadLetters: [resets.deadLetters, deliveries.deadLetters, historyDeadLetters],
+      resets,
+      deliveries,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -481,6 +525,15 @@ export class DeliveryLimitsStack extends Stack {
           alarmDescription: description,
         }),
       );
+    notify(
+      fns['history-events']
+        .metric('IteratorAge', { period: fiveMinutes, statistic: 'Maximum' })
+        .createAlarm(this, 'HistoryEventsAge', {
+          threshold: 300_000,
+          evaluationPeriods: 2,
+          alarmDescription: 'LimitChanged events lag the change history by more than 5 minutes',
+        }),
+    );
     notify(
       stageMetric('ResetsFailed', Duration.hours(1)).createAlarm(this, 'FlushFailures', {
         threshold: 1,

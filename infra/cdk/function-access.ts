@@ -54,4 +54,6 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     tableActions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     leadingKeys: ENTITIES,
   },
+  // reads the table's stream only (granted with its trigger), never the table
+  'history-events': { tableActions: [], leadingKeys: [] },
 };

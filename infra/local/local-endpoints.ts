@@ -38,6 +38,8 @@ export interface LocalEndpointParts {
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
   faults: WriteFaults;
+  /** The table's stream, as the history-events function's trigger reads it. */
+  tableStream: { drain(): Promise<void> };
 }
 
 /** How many message ids the local transport remembers, to redeliver a message with its first place in the group. */
@@ -176,6 +178,10 @@ export const createLocalEndpoints = (
     },
     'GET /_local/outbox': async () => jsonResponse(200, parts.outbox.messages),
     'GET /_local/events': async () => jsonResponse(200, parts.events.published),
+    'GET /_local/limit-changes': async () => {
+      await parts.tableStream.drain();
+      return jsonResponse(200, parts.events.changes);
+    },
     'POST /_local/delivery': deliveryEndpoint(parts.dependencies, parts.clock),
     ...faultEndpoints(parts.faults),
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),

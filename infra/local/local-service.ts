@@ -19,6 +19,12 @@ import { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
 import { WriteFaults } from './write-faults';
+import { LocalTableStream } from './table-stream';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
+
+/** How often the local stream is read in the background, about as often as Lambda polls a stream. */
+const STREAM_POLL_MS = 1000;
 
 export const DEMO_CATALOG_FILE = fileURLToPath(new URL('./demo-catalog.json', import.meta.url));
 
@@ -87,13 +93,15 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
   const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
+  let tableStream: LocalTableStream | undefined;
   const cleanUp = async () => {
+    await tableStream?.close();
     client.destroy();
     await dynamo.stop();
   };
   try {
     const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
-    await ensureTable(client, tableName);
+    const streamArn = await ensureTable(client, tableName);
     const store = new TableStore(createDocumentClient(client), tableName);
     const clock = new ControllableClock();
     const outbox = new OutboxMailer(clock);
@@ -104,12 +112,22 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const cors = { allowedOrigins: options.corsOrigins ?? [] };
     const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
     const faults = new WriteFaults(store.client);
+    tableStream = await LocalTableStream.open(
+      new DynamoDBStreamsClient({
+        endpoint: dynamo.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+      streamArn,
+      createHistoryEventsHandler({ events }),
+    );
+    tableStream.poll(STREAM_POLL_MS);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
-      localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events, faults }),
+      localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events, faults, tableStream }),
       clock,
       cors,
     };

@@ -3,6 +3,8 @@ export const TABLE_DEFINITION = {
   partitionKey: 'PK',
   sortKey: 'SK',
   timeToLiveAttribute: 'expiresAt',
+  /** The stream carries new images: new history entries become LimitChanged events. */
+  streamView: 'NEW_IMAGE',
   /** Children of a parent entity (campaigns of an advertiser, banners of a campaign, placements of a site). */
   byParentIndex: { indexName: 'byParent', partitionKey: 'parentPK', sortKey: 'PK' },
 } as const;

@@ -202,3 +202,23 @@ describe('GET /rest-api/{level}/{id}/limits/history.do', () => {
     expect((await history(path)).changes.filter((change) => change.operation === 'delete')).toHaveLength(1);
   });
 });
+
+describe('LimitChanged events', () => {
+  it('carry every new history entry from the table stream to the bus, whole, once', async () => {
+    const changes = async () =>
+      (await (await fetch(`${ctx.service.url}/_local/limit-changes`)).json()) as Record<string, unknown>[];
+    const before = (await changes()).length;
+    await demo().post('/rest-api/site/21/limits/set.do', { dailyImpressionsLimit: '70' });
+    await demo().post('/rest-api/site/21/limits/set.do', { dailyImpressionsLimit: '70' });
+    const published = (await changes()).slice(before);
+    expect(published).toEqual([
+      {
+        entityType: 'SITE',
+        entityId: 21,
+        changeId: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        change: (await history('/rest-api/site/21')).changes[0],
+      },
+    ]);
+    expect((await changes()).slice(before)).toHaveLength(1);
+  });
+});

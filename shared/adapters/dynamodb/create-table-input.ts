@@ -3,10 +3,11 @@ import { TABLE_DEFINITION } from '../../table/table-definition';
 
 /** The CreateTable request of the one table, as the local runtime sends it; the CDK stack declares the same definition. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => {
-  const { partitionKey, sortKey, byParentIndex } = TABLE_DEFINITION;
+  const { partitionKey, sortKey, byParentIndex, streamView } = TABLE_DEFINITION;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: { StreamEnabled: true, StreamViewType: streamView },
     AttributeDefinitions: [
       { AttributeName: partitionKey, AttributeType: 'S' },
       { AttributeName: sortKey, AttributeType: 'S' },

@@ -39,7 +39,7 @@ const FIELDS = [
   'appliedAt',
 ] as const;
 
-const entryOf = (item: Item): HistoryEntry =>
+export const entryOf = (item: Item): HistoryEntry =>
   Object.fromEntries(
     FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]]),
   ) as unknown as HistoryEntry;

@@ -1,10 +1,12 @@
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { LimitReached } from '../../domain/delivery/limit-reached';
+import type { LimitChanged } from '../../domain/history/limit-changed';
 import { exactJson } from '../../http/exact-json';
 import type { EventPublisher } from '../../ports/event-publisher';
 
 export const EVENT_SOURCE = 'delivery-limits';
 export const LIMIT_REACHED = 'LimitReached';
+export const LIMIT_CHANGED = 'LimitChanged';
 const ENTRIES_PER_CALL = 10;
 
 export class EventBridgePublisher implements EventPublisher {
@@ -13,20 +15,29 @@ export class EventBridgePublisher implements EventPublisher {
     private readonly busName: string,
   ) {}
 
-  async publishLimitReached(events: readonly LimitReached[]): Promise<void> {
+  publishLimitReached(events: readonly LimitReached[]): Promise<void> {
+    return this.publish(LIMIT_REACHED, events);
+  }
+
+  publishLimitChanged(events: readonly LimitChanged[]): Promise<void> {
+    return this.publish(LIMIT_CHANGED, events);
+  }
+
+  /** In calls of 10, in order; a call EventBridge refuses in part fails, and the calls after it are not made. */
+  private async publish(detailType: string, events: readonly object[]): Promise<void> {
     for (let start = 0; start < events.length; start += ENTRIES_PER_CALL) {
       const result = await this.client.send(
         new PutEventsCommand({
           Entries: events.slice(start, start + ENTRIES_PER_CALL).map((event) => ({
             EventBusName: this.busName,
             Source: EVENT_SOURCE,
-            DetailType: LIMIT_REACHED,
+            DetailType: detailType,
             Detail: exactJson(event),
           })),
         }),
       );
       if (result.FailedEntryCount)
-        throw new Error(`EventBridge refused ${result.FailedEntryCount} LimitReached events`);
+        throw new Error(`EventBridge refused ${result.FailedEntryCount} ${detailType} events`);
     }
   }
 }

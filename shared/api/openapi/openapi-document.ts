@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
 import { ROUTES, type Operation, type Route } from '../route-table';
+import { responseExamples } from './examples';
 import { levelNamed, type LimitLevel } from '../../domain/levels';
 import {
   actionLimitEntry,
@@ -213,6 +214,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     const spec = specOf(route);
+    const examples = responseExamples(route.operation, route.level ? levelNamed(route.level).idField : '');
     const success =
       route.operation === 'auth.login'
         ? {
@@ -228,7 +230,17 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
               headers: { Location: { schema: { type: 'string' } } },
             },
           }
-        : { '200': { description: 'Success', content: { 'application/json': { schema: jsonSchema(spec.response) } } } };
+        : {
+            '200': {
+              description: 'Success',
+              content: {
+                'application/json': {
+                  schema: jsonSchema(spec.response),
+                  ...(examples ? { examples } : {}),
+                },
+              },
+            },
+          };
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: operationId(route),
