@@ -16,6 +16,7 @@ import { MAX_BODY_BYTES } from '../../shared/http/form-body';
 import { headerValue } from '../../shared/http/parameters';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
+import { buildReferencePage, REFERENCE_PAGE_POLICY } from '../../shared/api/openapi/reference-page';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
 
@@ -30,25 +31,31 @@ export interface GatewayParts {
   /** As the stack's `corsOrigins`: preflights answered, and gateway-made errors carry the headers too. */
   cors: CorsPolicy;
   /** Pages served as they are, by path (the API reference). */
-  reference?: Record<string, APIGatewayProxyResult>;
+  reference?: Record<string, () => Promise<APIGatewayProxyResult>>;
 }
 
-/** The API reference, served by the local server only: the document and a page rendered from it. */
-export const buildReference = (document: object, page: string): Record<string, APIGatewayProxyResult> => ({
-  '/rest-api/openapi.json': {
-    statusCode: 200,
-    headers: { 'Content-Type': JSON_CONTENT_TYPE },
-    body: JSON.stringify(document),
-  },
-  '/docs': {
-    statusCode: 200,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+/**
+ * The API reference, served by the local server only: the document, and the page built from it on the first
+ * request for it (building takes about a second, which the server's start does not wait for).
+ */
+export const buildReference = (document: object): Record<string, () => Promise<APIGatewayProxyResult>> => {
+  let page: Promise<string> | undefined;
+  return {
+    '/rest-api/openapi.json': async () => ({
+      statusCode: 200,
+      headers: { 'Content-Type': JSON_CONTENT_TYPE },
+      body: JSON.stringify(document),
+    }),
+    '/docs': async () => {
+      page ??= buildReferencePage(document);
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': REFERENCE_PAGE_POLICY },
+        body: await page,
+      };
     },
-    body: page,
-  },
-});
+  };
+};
 
 const API_GATEWAY_TIMEOUT_MS = 29_000;
 /** `/_local/catalog` takes whole catalogs; API routes take what API Gateway and the handlers accept. */
@@ -177,23 +184,21 @@ export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const reference = request.method === 'GET' ? parts.reference?.[url.pathname] : undefined;
-    if (reference) {
-      send(response, reference);
-      return;
-    }
     const isLocal = url.pathname.startsWith('/_local/');
-    const work = isLocal
-      ? readBody(request, LOCAL_BODY_LIMIT).then((body) =>
-          parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
-        )
-      : handleApiRequest(parts, request, url).then((result) => ({
-          ...result,
-          // gateway-made answers (401, 404, 405, 503…) carry the CORS headers too, as the stack's gateway responses do
-          headers: {
-            ...corsHeaders(parts.cors, headerValue(request.headers as Record<string, string>, 'origin')),
-            ...result.headers,
-          },
-        }));
+    const work = reference
+      ? reference()
+      : isLocal
+        ? readBody(request, LOCAL_BODY_LIMIT).then((body) =>
+            parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
+          )
+        : handleApiRequest(parts, request, url).then((result) => ({
+            ...result,
+            // gateway-made answers (401, 404, 405, 503…) carry the CORS headers too, as the stack's gateway responses do
+            headers: {
+              ...corsHeaders(parts.cors, headerValue(request.headers as Record<string, string>, 'origin')),
+              ...result.headers,
+            },
+          }));
     work
       .catch((error: unknown) => {
         if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');

@@ -12,7 +12,6 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
 import { buildOpenApiDocument } from '../../shared/api/openapi/openapi-document';
-import { renderReferencePage } from '../../shared/api/openapi/reference-page';
 import { buildReference, createLocalServer, type GatewayParts } from './local-server';
 import { InProcessResetQueue } from './in-process-reset-queue';
 import { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
@@ -143,7 +142,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const url = `http://${host}:${port}`;
     config.appBaseUrl = url;
     const document = buildOpenApiDocument(url);
-    gateway.reference = buildReference(document, renderReferencePage(document));
+    gateway.reference = buildReference(document);
     return {
       url,
       port,

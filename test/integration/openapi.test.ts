@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/route-table';
+import { md5 } from '../support/http';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService({ catalogFile: null });
@@ -43,16 +44,28 @@ describe('the API reference', () => {
     });
   });
 
-  it('renders a static reference page at /docs', async () => {
+  it('serves a self-contained Redoc reference page at /docs that teaches authentication with examples', async () => {
     const response = await fetch(`${ctx.service.url}/docs`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
+    // nothing may be fetched from anywhere: scripts and styles are inline
+    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     const page = await response.text();
-    for (const route of ROUTES) expect(page).toContain(route.path.replace(/&/g, '&amp;'));
-    // form fields are listed, even where the document keeps them in a shared component
-    expect(page).toContain('<code>dailyRequestsLimit</code>');
-    expect(page).toContain('<code>limitCounters</code>');
-    expect(page).toContain('<code>403</code> Authenticated but not allowed');
-    expect(page).not.toContain('<script');
+    expect(page).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
+    expect(page).toContain('redoc');
+    for (const route of ROUTES) expect(page, route.path).toContain(route.path);
+    for (const credential of ['X-Api-Key', 'md5hex(md5hex(password) + timestamp)', 'dl_session'])
+      expect(page).toContain(credential);
+    expect(page).toContain('projectedReachAt');
+    expect(page).toContain('SElTVE9SWSMyMDI2LTA2LTEwVDExOjAwOjAwLjAwMFojYQ');
+  });
+
+  it('works its hash example the way the service checks hashes', async () => {
+    const document = (await (await fetch(`${ctx.service.url}/rest-api/openapi.json`)).json()) as {
+      info: { description: string };
+    };
+    const inner = md5('demo-password');
+    expect(document.info.description).toContain(inner);
+    expect(document.info.description).toContain(md5(`${inner}1781092800000`));
   });
 });

@@ -3,6 +3,7 @@ import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
 import { ROUTES, type Operation, type Route } from '../route-table';
 import { responseExamples } from './examples';
+import { API_GUIDE } from './guide';
 import { levelNamed, type LimitLevel } from '../../domain/levels';
 import {
   actionLimitEntry,
@@ -271,8 +272,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     info: {
       title: 'Delivery Limits API',
       version: '1.0.0',
-      description:
-        'Caps on impressions, clicks, conversions, opportunities, requests and budget for advertisers, campaigns, banners, sites and placements, per-action conversion caps, and authentication. Parameters may also be sent in the query string; the form body wins.',
+      description: API_GUIDE,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl, description: 'the local server (npm start); in AWS, the stack output ApiUrl' }],
@@ -286,7 +286,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     components: {
       schemas,
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key issued by the operator' },
         hashUsername: {
           type: 'apiKey',
           in: 'query',
@@ -303,9 +303,15 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
           type: 'apiKey',
           in: 'query',
           name: 'hash',
-          description: 'md5hex(md5hex(password) + timestamp); the three may also come in a form body',
+          description:
+            'md5hex(md5hex(password) + timestamp), for example 86b6b8442e7d092d3b0f8c03754125f7 for demo / demo-password at 1781092800000; the three may also come in a form body',
         },
-        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'set by login.do' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The session cookie set by login.do after token.do; 8 hours',
+        },
       },
       responses: Object.fromEntries(
         usedErrors.map((status) => [
