@@ -48,6 +48,7 @@ const apiEvent = (method: string, path: string, principal = true) => {
       body: '',
       sourceIp: '127.0.0.1',
       receivedAt: new Date(),
+      requestId: 'cold-start',
     },
     route,
   );

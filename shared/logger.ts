@@ -4,8 +4,14 @@
  */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
+const RANKS: Record<string, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
+
+/** `LOG_LEVEL` (debug, info, warn, error or silent; info when unset or unknown) sets the least level written. */
+const enabled = (level: Level): boolean =>
+  RANKS[level]! >= (RANKS[(process.env.LOG_LEVEL ?? 'info').toLowerCase()] ?? RANKS.info!);
+
 const write = (level: Level, message: string, fields: Record<string, unknown>): void => {
-  if (process.env.LOG_LEVEL === 'silent') return;
+  if (!enabled(level)) return;
   const line = JSON.stringify({ level, message, timestamp: new Date().toISOString(), ...fields });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 };

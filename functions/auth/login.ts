@@ -19,7 +19,7 @@ type Outcome = { success: true; redirectUrl: string; cookie: string } | { succes
 const render = (outcome: Outcome, callback: string | undefined, json: boolean): APIGatewayProxyResult => {
   const body = outcome.success
     ? { success: true, redirectUrl: outcome.redirectUrl }
-    : { success: false, error: outcome.error, message: outcome.error };
+    : { success: false, error: outcome.error, message: outcome.error, code: 'NOT_FOUND' };
   const cookie: Record<string, string> = outcome.success ? { 'Set-Cookie': outcome.cookie } : {};
   if (callback) {
     // a script tag cannot read a status, so JSONP failures are 200 with the result inside the callback

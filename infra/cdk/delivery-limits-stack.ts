@@ -9,6 +9,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HISTORY_PREFIX } from '../../shared/table/keys';
+import { errorCodeOf } from '../../shared/api/error-codes';
+import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -72,7 +74,13 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
 /** Metrics of each stage apart, so that a development failure never trips production's alarms. */
 export const metricsNamespace = (stageName: string): string => `DeliveryLimits/${stageName}`;
 
-const envelope = (message: string) => ({ 'application/json': `{"success":false,"message":"${message}"}` });
+/** A gateway-made answer in the service's envelope, with its code; a 5xx names the request, as the handlers' do. */
+const envelope = (statusCode: string, message: string) => {
+  const requestId = statusCode.startsWith('5') ? ',"requestId":"$context.requestId"' : '';
+  return {
+    'application/json': `{"success":false,"code":"${errorCodeOf(Number(statusCode))}","message":"${message}"${requestId}}`,
+  };
+};
 
 /** Everything that runs locally, deployed: the same route table, the same table definition, the same handlers. */
 export class DeliveryLimitsStack extends Stack {
@@ -399,9 +407,10 @@ export class DeliveryLimitsStack extends Stack {
           type === apigateway.ResponseType.DEFAULT_4XX || type === apigateway.ResponseType.DEFAULT_5XX
             ? undefined
             : statusCode,
-        templates: envelope(message),
+        templates: envelope(statusCode, message),
         responseHeaders: {
           'Content-Type': "'application/json; charset=utf-8'",
+          [REQUEST_ID_HEADER]: 'context.requestId',
           ...(type === apigateway.ResponseType.AUTHORIZER_FAILURE ? { 'Retry-After': "'1'" } : {}),
           // a gateway response cannot look at the Origin: it names the first allowed origin (the UI's)
           ...(props.corsOrigins?.length

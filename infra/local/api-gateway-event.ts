@@ -16,6 +16,8 @@ export interface IncomingRequest {
   body: string;
   sourceIp: string;
   receivedAt: Date;
+  /** The id API Gateway gives the request; the local server makes one per request. */
+  requestId: string;
 }
 
 const headerMaps = (headers: IncomingHttpHeaders) => {
@@ -84,7 +86,7 @@ export const buildProxyEvent = (request: IncomingRequest, route: Route): APIGate
       },
       path: `/${LOCAL_STAGE}${path}`,
       protocol: 'HTTP/1.1',
-      requestId: randomUUID(),
+      requestId: request.requestId,
       requestTimeEpoch: request.receivedAt.getTime(),
       resourceId: API_ID,
       resourcePath: resource,

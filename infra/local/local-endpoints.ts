@@ -1,3 +1,4 @@
+import { errorCodeOf } from '../../shared/api/error-codes';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { importCatalog } from '../../shared/catalog/catalog-import';
 import { jsonResponse } from '../../shared/http/response';
@@ -21,7 +22,7 @@ export interface LocalEndpoints {
 type LocalHandler = (body: string) => Promise<APIGatewayProxyResult>;
 
 const failure = (statusCode: number, message: string, extra: Record<string, unknown> = {}) =>
-  jsonResponse(statusCode, { success: false, message, ...extra });
+  jsonResponse(statusCode, { success: false, code: errorCodeOf(statusCode), message, ...extra });
 
 const parseJson = (body: string): { value: unknown } | { error: APIGatewayProxyResult } => {
   try {

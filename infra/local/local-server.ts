@@ -16,6 +16,9 @@ import { MAX_BODY_BYTES } from '../../shared/http/form-body';
 import { headerValue } from '../../shared/http/parameters';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
+import { errorCodeOf } from '../../shared/api/error-codes';
+import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
+import { randomUUID } from 'node:crypto';
 import { buildReferencePage, REFERENCE_PAGE_POLICY } from '../../shared/api/openapi/reference-page';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
@@ -95,8 +98,17 @@ const envelope = (
 ): APIGatewayProxyResult => ({
   statusCode,
   headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
-  body: JSON.stringify({ success: false, message }),
+  body: JSON.stringify({ success: false, code: errorCodeOf(statusCode), message }),
 });
+
+/** What API Gateway adds to every answer: the request's id in a header, and in the body of a gateway-made 5xx. */
+const stampRequestId = (result: APIGatewayProxyResult, requestId: string): APIGatewayProxyResult => {
+  const headers = { ...result.headers, [REQUEST_ID_HEADER]: requestId };
+  if (result.statusCode < 500 || !String(result.headers?.['Content-Type'] ?? '').startsWith('application/json'))
+    return { ...result, headers };
+  const body = JSON.parse(result.body) as Record<string, unknown>;
+  return { ...result, headers, body: JSON.stringify({ ...body, requestId: body.requestId ?? requestId }) };
+};
 
 /** The CORS preflight API Gateway answers for a path when the stack has `corsOrigins`. */
 const preflight = (
@@ -133,17 +145,27 @@ const authorize = async (
   return undefined;
 };
 
+/** One request as the access log tells it. */
+interface Exchange {
+  requestId: string;
+  /** The path as logged: a route's template (`/rest-api/auth/{authToken}/login.do`), never a path's values. */
+  route?: string;
+  principalId?: string;
+}
+
 /** The local API Gateway: routes with the route table, runs the authorizer, calls the family's handler. */
 const handleApiRequest = async (
   parts: GatewayParts,
   request: IncomingMessage,
   url: URL,
+  exchange: Exchange,
 ): Promise<APIGatewayProxyResult> => {
   const candidates = ROUTES.filter((route) => matchPath(route.path, url.pathname));
   if (candidates.length === 0) return envelope(404, `No route for ${url.pathname}`);
   if (request.method === 'OPTIONS' && parts.cors.allowedOrigins.length > 0)
     return preflight(parts.cors, headerValue(request.headers as Record<string, string>, 'origin'), candidates);
   const route = candidates.find((candidate) => candidate.method === request.method);
+  exchange.route = (route ?? candidates[0]!).path;
   if (!route) {
     const allow = [...new Set(candidates.map((candidate) => candidate.method))].join(', ');
     return envelope(405, `Method ${request.method} is not allowed here; use ${allow}`, { Allow: allow });
@@ -157,12 +179,14 @@ const handleApiRequest = async (
       body,
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
       receivedAt: parts.clock.now(),
+      requestId: exchange.requestId,
     },
     route,
   );
   if (route.authenticated) {
     const refusal = await authorize(parts.authorizer, event);
     if (refusal) return refusal;
+    exchange.principalId = String(event.requestContext.authorizer?.principalId ?? '') || undefined;
   }
   return parts.handlers[route.family](event, lambdaContext(route.family, API_GATEWAY_TIMEOUT_MS));
 };
@@ -174,24 +198,41 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
       : [400, 'Bad Request', 'The request is not valid HTTP'];
-  const body = JSON.stringify({ success: false, message });
+  const body = JSON.stringify({ success: false, code: errorCodeOf(status), message });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 };
 
+/**
+ * One JSON line per request, as API Gateway's access log has it: the route's template rather than the path (a
+ * login token travels in one), and never a header, query or body, so never a credential.
+ */
+const logAccess = (request: IncomingMessage, status: number, startedAt: number, exchange: Exchange) =>
+  logger.info('request', {
+    method: request.method,
+    route: exchange.route ?? null,
+    status,
+    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    ...(exchange.principalId ? { principalId: exchange.principalId } : {}),
+    requestId: exchange.requestId,
+  });
+
 export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
+    const startedAt = performance.now();
+    const exchange: Exchange = { requestId: randomUUID() };
     const url = new URL(request.url ?? '/', 'http://localhost');
     const reference = request.method === 'GET' ? parts.reference?.[url.pathname] : undefined;
     const isLocal = url.pathname.startsWith('/_local/');
+    if (reference || isLocal) exchange.route = url.pathname;
     const work = reference
       ? reference()
       : isLocal
         ? readBody(request, LOCAL_BODY_LIMIT).then((body) =>
             parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
           )
-        : handleApiRequest(parts, request, url).then((result) => ({
+        : handleApiRequest(parts, request, url, exchange).then((result) => ({
             ...result,
             // gateway-made answers (401, 404, 405, 503…) carry the CORS headers too, as the stack's gateway responses do
             headers: {
@@ -202,8 +243,11 @@ export const createLocalServer = (parts: GatewayParts): Server =>
     work
       .catch((error: unknown) => {
         if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');
-        logger.error('local server failed', describeError(error));
+        logger.error('local server failed', { requestId: exchange.requestId, ...describeError(error) });
         return envelope(500, 'Internal error');
       })
-      .then((result) => send(response, result));
+      .then((result) => {
+        send(response, stampRequestId(result, exchange.requestId));
+        logAccess(request, result.statusCode, startedAt, exchange);
+      });
   }).on('clientError', answerUnparseable);

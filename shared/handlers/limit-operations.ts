@@ -55,7 +55,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
     return optimisticWrite(async (attempt) => {
       const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
-      if (!limit && mode === 'update') throw notFound(`${policy.level} ${id} has no limits; create them with set.do`);
+      if (!limit && mode === 'update')
+        throw notFound(`${policy.level} ${id} has no limits; create them with set.do`, 'LIMITS_NOT_SET');
       enforce(policy.write(grants, !limit));
       const plan = planLimitChange(limit, change, policy.capPolicy(grants));
       if (plan.outcome === 'invalid') throw badRequest(plan.errors);
@@ -110,7 +111,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     enforce(policy.reset(grants));
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
     if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
-    if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`);
+    if (!loaded.limit) throw notFound(`${policy.level} ${id} has no limits`, 'LIMITS_NOT_SET');
     const hidden = (cap: CapDefinition) => policy.capPermission(grants, cap) === 'DISABLED';
     const needs = resetPermissions(parsed.names, policy.grid, loaded.limit.caps, policy.perActionPermission, hidden);
     for (const needed of needs) {

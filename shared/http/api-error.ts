@@ -1,4 +1,9 @@
-/** An error that is answered to the client as the JSON envelope: `{success:false, message, errors?, ...extra}`. */
+import type { ErrorCode } from '../api/error-codes';
+
+/**
+ * An error that is answered to the client as the JSON envelope: `{success:false, code, message, errors?, ...extra}`;
+ * `code` is the status's own unless one is named.
+ */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -6,6 +11,7 @@ export class ApiError extends Error {
     readonly errors?: Record<string, string>,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -24,7 +30,8 @@ export const unauthorized = (message = 'Authentication required'): ApiError => n
 export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError =>
   new ApiError(403, message, undefined, extra);
 
-export const notFound = (message: string): ApiError => new ApiError(404, message);
+export const notFound = (message: string, code?: ErrorCode): ApiError =>
+  new ApiError(404, message, undefined, {}, {}, code);
 
 export const notImplemented = (): ApiError => new ApiError(501, 'not implemented yet');
 

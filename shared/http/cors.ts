@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from '../api/browser-headers';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { headerValue } from './parameters';
@@ -13,7 +14,13 @@ export const NO_CORS: CorsPolicy = { allowedOrigins: [] };
 export const corsHeaders = (policy: CorsPolicy, origin: string | undefined): Record<string, string> => {
   if (policy.allowedOrigins.length === 0) return {};
   if (origin === undefined || !policy.allowedOrigins.includes(origin)) return { Vary: 'Origin' };
-  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Credentials': 'true',
+    // a UI may read the request id to quote it
+    'Access-Control-Expose-Headers': REQUEST_ID_HEADER,
+    Vary: 'Origin',
+  };
 };
 
 /** Adds the CORS headers to every answer of a family handler, errors included: once, for every route. */

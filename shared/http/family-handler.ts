@@ -14,6 +14,7 @@ import { corsMiddleware, NO_CORS, type CorsPolicy } from './cors';
 import { formBody } from './form-body';
 import { readParameters, type Parameters } from './parameters';
 import { errorResponse } from './response';
+import { requestIdHeader, requestIdOf } from './request-id';
 
 /** What an operation handler is given: the matched route, its path parameters and every request parameter. */
 export interface ApiRequest {
@@ -35,18 +36,19 @@ const isRefusedBody = (error: unknown): boolean =>
   (error as { expose?: boolean; statusCode?: number }).expose === true &&
   (error as { statusCode?: number }).statusCode === 415;
 
-export const toErrorResponse = (error: unknown): APIGatewayProxyResult => {
-  if (error instanceof ApiError) return errorResponse(error);
+export const toErrorResponse = (error: unknown, requestId?: string): APIGatewayProxyResult => {
+  if (error instanceof ApiError) return errorResponse(error, requestId);
   if (isRefusedBody(error))
     return errorResponse(new ApiError(400, 'Malformed form body', { body: 'not a URL-encoded form' }));
   if (error instanceof ServiceBusy) {
     logger.warn('dependency throttled', describeError(error));
     return errorResponse(
       new ApiError(503, 'The service is busy; retry shortly', undefined, {}, { 'Retry-After': '1' }),
+      requestId,
     );
   }
-  logger.error('unhandled error', describeError(error));
-  return errorResponse(new ApiError(500, 'Internal error'));
+  logger.error('unhandled error', { requestId, ...describeError(error) });
+  return errorResponse(new ApiError(500, 'Internal error'), requestId);
 };
 
 /**
@@ -123,12 +125,14 @@ export const createFamilyHandler = (
       APIGatewayProxyResult
     >['handler'],
   }));
-  // middy runs onError handlers last-registered first: the envelope is made before CORS headers are added to it
+  // middy runs onError handlers last-registered first: the envelope is made before the request id and the CORS
+  // headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(corsMiddleware(ports.cors ?? NO_CORS))
+    .use(requestIdHeader())
     .use({
       onError: async (request) => {
-        request.response = toErrorResponse(request.error);
+        request.response = toErrorResponse(request.error, requestIdOf(request.event));
       },
     })
     .use(formBody())

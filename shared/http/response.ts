@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from './api-error';
+import { errorCodeOf } from '../api/error-codes';
 import { exactJson } from './exact-json';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -14,12 +15,15 @@ export const jsonResponse = (
   body: exactJson(body),
 });
 
-export const errorEnvelope = (error: ApiError): Record<string, unknown> => ({
+/** A 5xx answer carries the request's id, so that a caller can quote it and an operator find the log lines. */
+export const errorEnvelope = (error: ApiError, requestId?: string): Record<string, unknown> => ({
   success: false,
+  code: error.code ?? errorCodeOf(error.statusCode, typeof error.extra.permission === 'string'),
   message: error.message,
   ...(error.errors ? { errors: error.errors } : {}),
   ...error.extra,
+  ...(error.statusCode >= 500 && requestId ? { requestId } : {}),
 });
 
-export const errorResponse = (error: ApiError): APIGatewayProxyResult =>
-  jsonResponse(error.statusCode, errorEnvelope(error), error.headers);
+export const errorResponse = (error: ApiError, requestId?: string): APIGatewayProxyResult =>
+  jsonResponse(error.statusCode, errorEnvelope(error, requestId), error.headers);

@@ -13,11 +13,12 @@ import { entryOf } from './history-store';
  */
 export const limitChangedOf = (record: DynamoDBRecord): LimitChanged | undefined => {
   const image = record.dynamodb?.NewImage;
-  if (record.eventName !== 'INSERT' || !image) return undefined;
+  const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
+  const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
+  // the trigger's filter passes only these; the local stream carries every item
+  if (record.eventName !== 'INSERT' || !image || !sortKey.startsWith(HISTORY_PREFIX)) return undefined;
+  if (!ENTITY_TYPES.includes(type as EntityType)) return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>, { wrapNumbers: exactNumbers });
-  const sortKey = String(item.SK);
-  const [type, id] = String(item.PK).split('#');
-  if (!sortKey.startsWith(HISTORY_PREFIX) || !ENTITY_TYPES.includes(type as EntityType)) return undefined;
   return {
     entityType: type as EntityType,
     entityId: Number(id),

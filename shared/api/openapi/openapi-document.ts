@@ -4,6 +4,7 @@ import { DEMAND_GRID } from '../../domain/limits/cap-grid';
 import { ROUTES, type Operation, type Route } from '../route-table';
 import { responseExamples } from './examples';
 import { API_GUIDE } from './guide';
+import { REQUEST_ID_HEADER } from '../browser-headers';
 import { levelNamed, type LimitLevel } from '../../domain/levels';
 import {
   actionLimitEntry,
@@ -173,12 +174,31 @@ const specOf = (route: Route): OperationSpec => {
 };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Bad input; `errors` names each offending parameter. Nothing was changed.',
-  401: 'No or bad credentials.',
-  403: 'Authenticated but not allowed; a permission refusal names the permission.',
-  404: 'Unknown entity, or no record where one is needed.',
-  503: 'A dependency is busy or unavailable; retry after `Retry-After`. Nothing was changed.',
+  400: 'Bad input (`INVALID_PARAMETER`); `errors` names each offending parameter. Nothing was changed.',
+  401: 'No or bad credentials (`UNAUTHENTICATED`).',
+  403: 'Authenticated but not allowed: `PERMISSION_REQUIRED` names the permission, `NO_ACCESS` a missing share.',
+  404: 'Unknown route, entity or record (`NOT_FOUND`), or no limits to change (`LIMITS_NOT_SET`).',
+  405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',
+  413: 'The body is over 1 MiB (`BODY_TOO_LARGE`).',
+  429: "Over the usage plan's rate or quota (`RATE_LIMITED`), answered by API Gateway; retry with backoff.",
+  500: 'A fault of the service (`INTERNAL_ERROR`); quote `requestId`.',
+  503: 'A dependency is busy or unavailable (`SERVICE_BUSY`); retry after `Retry-After` seconds. Nothing was changed.',
 };
+
+/** What any route may answer besides its own errors: bad ids and parameters, methods, bodies, metering, faults. */
+const statusesOf = (route: Route, own: readonly number[]): number[] =>
+  [
+    ...new Set([
+      ...own,
+      400,
+      ...(route.authenticated ? [401] : []),
+      405,
+      ...(route.method === 'GET' ? [] : [413]),
+      429,
+      500,
+      503,
+    ]),
+  ].sort();
 
 const operationId = (route: Route): string =>
   [...route.operation.split('.'), ...(route.level ? [route.level] : [])]
@@ -259,13 +279,16 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       responses: {
         ...success,
         ...Object.fromEntries(
-          spec.errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
+          statusesOf(route, spec.errors).map((status) => [
+            String(status),
+            { $ref: `#/components/responses/Error${status}` },
+          ]),
         ),
       },
       security: route.authenticated ? SECURITY : [],
     };
   }
-  const usedErrors = [...new Set(ROUTES.flatMap((route) => specOf(route).errors))].sort();
+  const usedErrors = [...new Set(ROUTES.flatMap((route) => statusesOf(route, specOf(route).errors)))].sort();
   const errorSchema = jsonSchema(errorEnvelope);
   return {
     openapi: '3.1.0',
@@ -316,7 +339,16 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       responses: Object.fromEntries(
         usedErrors.map((status) => [
           `Error${status}`,
-          { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } },
+          {
+            description: ERROR_DESCRIPTIONS[status],
+            headers: {
+              [REQUEST_ID_HEADER]: { description: "API Gateway's id of the request", schema: { type: 'string' } },
+              ...(status === 503
+                ? { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } }
+                : {}),
+            },
+            content: { 'application/json': { schema: errorSchema } },
+          },
         ]),
       ),
     },

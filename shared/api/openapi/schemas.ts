@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../error-codes';
 import { HISTORY_OPERATIONS } from '../../domain/history/limit-history';
 import { ENTITY_TYPES } from '../../domain/levels';
 import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../../domain/limits/cap-grid';
@@ -124,7 +125,13 @@ export const errorEnvelope = named(
   'ErrorEnvelope',
   z.object({
     success: z.literal(false),
-    message: z.string(),
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe(
+      `stable and machine-readable: ${Object.entries(ERROR_CODES)
+        .map(([code, meaning]) => `${code}: ${meaning}`)
+        .join(' ')}`,
+    ),
+    message: z.string().describe('for people; may change'),
+    requestId: z.string().optional().describe('on every 5xx: the X-Request-Id of the answer'),
     errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
     permission: z.string().optional().describe('the permission a 403 is about'),
     permissionDenied: z.boolean().optional().describe('on every per-action 403'),

@@ -13,6 +13,7 @@ const record = (sequence: number, eventName: 'INSERT' | 'MODIFY', sortKey: strin
   eventName,
   dynamodb: {
     SequenceNumber: String(sequence),
+    Keys: { PK: { S: 'CAMPAIGN#100' }, SK: { S: sortKey } },
     NewImage: marshall({
       PK: 'CAMPAIGN#100',
       SK: sortKey,

@@ -23,7 +23,11 @@ describe('a family handler', () => {
     expect(await handler(event('POST', '/rest-api/auth/token.do'), context)).toMatchObject({ statusCode: 200 });
     const missing = await handler(event('POST', '/rest-api/auth/forgot.do'), context);
     expect(missing).toMatchObject({ statusCode: 501 });
-    expect(JSON.parse(missing.body)).toEqual({ success: false, message: 'not implemented yet' });
+    expect(JSON.parse(missing.body)).toEqual({
+      success: false,
+      code: 'NOT_IMPLEMENTED',
+      message: 'not implemented yet',
+    });
   });
 
   it('answers 404 in the envelope for a path outside its family', async () => {
