@@ -67,7 +67,8 @@ export const changeActionLimit =
       const item =
         attempt === 1 ? read(actionLimitKey(type, id, actionId)) : await store.get(actionLimitKey(type, id, actionId));
       const stored = item ? perActionFromItem(item) : undefined;
-      if (!stored && mode === 'update') throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`, 'LIMITS_NOT_SET');
+      if (!stored && mode === 'update')
+        throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`, 'LIMITS_NOT_SET');
       const plan = planPerActionChange(stored, (name) => request.parameters.get(name));
       if (plan.outcome === 'invalid') throw badRequest(plan.errors);
       // a dry run checks everything and writes nothing: not the record, not even a record id
