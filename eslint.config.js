@@ -8,7 +8,7 @@ const FUNCTIONS = readdirSync(join(import.meta.dirname, 'functions'), { withFile
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-/** The arrows that must never exist (README, "Layout"), as lint zones: `target` may not import from `from`. */
+/** The arrows that must never exist (docs/architecture.md, "Layout"), as lint zones: `target` may not import from `from`. */
 const ARCHITECTURE_ZONES = [
   {
     target: './shared/domain',

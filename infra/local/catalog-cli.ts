@@ -1,68 +1,69 @@
-import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
-import { importCatalog } from '../../shared/catalog/catalog-import';
+import '../../scripts/quiet-sdk-notice';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { importCatalog } from '../../shared/catalog/catalog-import';
 import { storeFromEnvironment } from '../../shared/runtime/dependencies';
+import { CommandFailure, readArguments, readJsonFile, runTool } from '../../scripts/command-line';
 import { registerCatalogKeys } from '../../scripts/register-catalog-keys';
 
+const defaultUrl = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
+
 const USAGE = `Usage: npm run catalog:import -- FILE [--url URL]
-  With TABLE_NAME set: writes FILE straight to that table (AWS credentials from the environment;
-  DYNAMODB_ENDPOINT for a DynamoDB Local); with USAGE_PLAN_ID set too, makes every API key of the
-  catalog exist in API Gateway, in that usage plan. Otherwise: sends FILE to the running local server
-  (--url, default http://127.0.0.1:3000), which imports it with the same importer.`;
+  Without TABLE_NAME: sends FILE to the running local server (--url, default ${defaultUrl}: the PORT
+  the server uses), which imports it with the same importer.
+  With TABLE_NAME: writes FILE straight to that table (AWS credentials from the environment;
+  DYNAMODB_ENDPOINT for a DynamoDB Local); with USAGE_PLAN_ID too, makes every API key of the catalog
+  exist in API Gateway, in that usage plan.`;
 
-const { values, positionals } = parseArgs({
-  options: { url: { type: 'string', default: 'http://127.0.0.1:3000' } },
-  allowPositionals: true,
-  strict: false,
-});
-const url = String(values.url);
+const { values, positionals } = readArguments(USAGE, { url: { type: 'string' } }, true);
 const file = positionals[0];
-if (!file || positionals.length > 1) {
-  console.error(USAGE);
-  process.exit(2);
-}
+const url = values.url ?? defaultUrl;
 
-const report = (result: { ok: boolean; counts?: unknown; problems?: { path: string; reason: string }[] }) => {
-  if (result.ok) {
-    console.log(`Imported ${JSON.stringify(result.counts)}`);
-    return;
-  }
-  console.error('The catalog is invalid; nothing was written:');
-  for (const problem of result.problems ?? []) console.error(`  ${problem.path}: ${problem.reason}`);
-  process.exit(1);
-};
+type Problem = { path: string; reason: string };
 
-const text = await readFile(file, 'utf8');
-if (process.env.TABLE_NAME) {
-  let content: unknown;
-  try {
-    content = JSON.parse(text);
-  } catch (error) {
-    report({ ok: false, problems: [{ path: '$', reason: `not JSON: ${(error as Error).message}` }] });
-  }
+const invalid = (problems: Problem[]) =>
+  new CommandFailure(
+    `The catalog is invalid; nothing was written: ${problems.map((problem) => `${problem.path}: ${problem.reason}`).join('; ')}`,
+  );
+
+const importIntoTable = async (content: unknown) => {
   const result = await importCatalog(storeFromEnvironment(), content);
-  report(result);
-  if (result.ok && process.env.USAGE_PLAN_ID) {
+  if (!result.ok) throw invalid(result.problems);
+  console.log(`Imported ${JSON.stringify(result.counts)}`);
+  if (process.env.USAGE_PLAN_ID) {
     const keys = (content as { users?: { apiKeys?: string[] }[] }).users?.flatMap((user) => user.apiKeys ?? []) ?? [];
     const registered = await registerCatalogKeys(new APIGatewayClient({}), keys, process.env.USAGE_PLAN_ID);
     console.log(`API Gateway keys: ${registered.created} created, ${registered.existing} already there`);
   }
-} else {
-  const response = await fetch(`${url}/_local/catalog`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: text,
-  });
-  const body = (await response.json()) as {
+};
+
+const importThroughServer = async (content: unknown) => {
+  let response: Response;
+  try {
+    response = await fetch(`${url}/_local/catalog`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(content),
+    });
+  } catch {
+    throw new CommandFailure(
+      `No local server answers at ${url}: start it with npm start, pass --url, or set TABLE_NAME to write to a table.`,
+    );
+  }
+  const body = (await response.json().catch(() => ({}))) as {
     imported?: unknown;
-    problems?: { path: string; reason: string }[];
+    problems?: Problem[];
     message?: string;
   };
-  if (response.ok) report({ ok: true, counts: body.imported });
-  else
-    report({
-      ok: false,
-      problems: body.problems ?? [{ path: '$', reason: body.message ?? `HTTP ${response.status}` }],
-    });
-}
+  if (!response.ok)
+    throw invalid(
+      body.problems ?? [{ path: '$', reason: body.message ?? `the server answered HTTP ${response.status}` }],
+    );
+  console.log(`Imported ${JSON.stringify(body.imported)}`);
+};
+
+await runTool(async () => {
+  if (!file || positionals.length > 1)
+    throw new CommandFailure('Give one catalog file: npm run catalog:import -- FILE (--help for more).');
+  const content = await readJsonFile(file);
+  await (process.env.TABLE_NAME ? importIntoTable(content) : importThroughServer(content));
+});

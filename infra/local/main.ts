@@ -1,5 +1,8 @@
+import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { createServer } from 'node:net';
+import { CommandFailure, describeFailure, failWith, readArguments, readJsonFile } from '../../scripts/command-line';
+import { parseCatalog } from '../../shared/catalog/catalog-validation';
 import {
   CatalogRejectedError,
   DEMO_CATALOG_FILE,
@@ -9,9 +12,6 @@ import {
 } from './local-service';
 import { JavaMissingError } from './dynamodb-local';
 
-// The Lambda runtime is Node.js 22; on a Node 20 laptop the SDK's support notice is noise.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 const USAGE = `Usage: npm start -- [--port N] [--host H] [--data DIR] [--catalog FILE | --empty]
   --port     port to listen on (env PORT, default 3000)
   --host     address to bind (env HOST, default 127.0.0.1)
@@ -19,38 +19,21 @@ const USAGE = `Usage: npm start -- [--port N] [--host H] [--data DIR] [--catalog
   --catalog  load FILE instead of the demo catalog (env CATALOG_FILE)
   --empty    load no catalog`;
 
-const fail = (message: string): never => {
-  console.error(message);
-  process.exit(1);
-};
-
-const options = (() => {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        data: { type: 'string' },
-        catalog: { type: 'string' },
-        empty: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    return fail(`${(error as Error).message}\n${USAGE}`);
-  }
-})();
-
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values: options } = readArguments(USAGE, {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  catalog: { type: 'string' },
+  empty: { type: 'boolean' },
+});
+if (options.empty && options.catalog) failWith('Give --catalog FILE or --empty, not both.');
 
 const portText = options.port ?? process.env.PORT ?? '3000';
 const port =
   /^\d{1,5}$/.test(portText) && Number(portText) <= 65535
     ? Number(portText)
-    : fail(`Invalid port "${portText}": give a number from 0 to 65535.`);
+    : failWith(`Invalid port "${portText}": give a number from 0 to 65535.`);
+const host = options.host ?? process.env.HOST ?? '127.0.0.1';
 const catalogFile = options.empty ? null : (options.catalog ?? process.env.CATALOG_FILE ?? DEMO_CATALOG_FILE);
 
 const demoCredentials = (): string => {
@@ -80,10 +63,29 @@ process.on('uncaughtException', (error) => {
   void shutdown(1);
 });
 
+/** Fails at once, before Java starts, when the port is taken. */
+const checkPortFree = () =>
+  new Promise<void>((resolve, reject) => {
+    if (port === 0) return resolve();
+    const probe = createServer();
+    probe.once('error', () => reject(new PortInUseError(host, port)));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+
+/** Fails at once, before Java starts, when the catalog cannot be read or is malformed. */
+const checkCatalog = async () => {
+  if (!catalogFile || catalogFile === DEMO_CATALOG_FILE) return;
+  const parsed = parseCatalog(await readJsonFile(catalogFile));
+  if (parsed.problems.length > 0) throw new CatalogRejectedError(catalogFile, parsed.problems);
+};
+
 try {
+  await checkPortFree();
+  await checkCatalog();
+  console.log('Starting DynamoDB Local (Java): a few seconds…');
   service = await startLocalService({
     port,
-    host: options.host ?? process.env.HOST ?? '127.0.0.1',
+    host,
     dataDir: options.data ?? process.env.DATA_DIR,
     catalogFile,
     corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
@@ -94,7 +96,6 @@ try {
   console.log('Press Ctrl-C to stop.');
 } catch (error) {
   if (error instanceof JavaMissingError || error instanceof PortInUseError || error instanceof CatalogRejectedError)
-    fail(error.message);
-  console.error(error);
-  process.exit(1);
+    failWith(error.message);
+  failWith(error instanceof CommandFailure ? error.message : describeFailure(error));
 }

@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** An expected failure of a tool: its message says what is wrong and what to do, on one line. */
+export class CommandFailure extends Error {}
+
+/** Ends the tool with one line on stderr and exit code 1: never a stack trace. */
+export const failWith = (message: string): never => {
+  console.error(message);
+  process.exit(1);
+};
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The arguments, or: `--help` prints the usage (exit 0); anything unreadable is one line (exit 1). */
+export const readArguments = <O extends Options>(usage: string, options: O, allowPositionals = false) => {
+  try {
+    const parsed = parseArgs({
+      options: { ...options, help: { type: 'boolean', default: false } },
+      allowPositionals,
+      strict: true,
+    });
+    if ((parsed.values as { help?: boolean }).help) {
+      console.log(usage);
+      process.exit(0);
+    }
+    return parsed as unknown as {
+      values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+      positionals: string[];
+    };
+  } catch (error) {
+    return failWith(`${(error as Error).message}. Run with --help for the usage.`);
+  }
+};
+
+const AWS_HINTS: Record<string, string> = {
+  CredentialsProviderError:
+    'No AWS credentials were found: set AWS_PROFILE (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) and retry.',
+  ExpiredTokenException: 'The AWS credentials have expired: renew them (for example aws sso login) and retry.',
+  UnrecognizedClientException: 'AWS refused the credentials: check AWS_PROFILE or the access key.',
+  AccessDeniedException: 'AWS denied the request: the credentials lack a permission the tool needs.',
+  ResourceNotFoundException: 'The table does not exist: check TABLE_NAME (the stack output TableName) and AWS_REGION.',
+  NotFoundException: 'API Gateway has no such usage plan: check --plan or USAGE_PLAN_ID (a stack output).',
+};
+
+/** One line for any failure: a tool's own message, a known AWS failure with what to do, or the error's message. */
+export const describeFailure = (error: unknown): string => {
+  if (error instanceof CommandFailure) return error.message;
+  const name = error instanceof Error ? error.name : '';
+  const hint = AWS_HINTS[name];
+  if (hint) return hint;
+  const message = error instanceof Error ? error.message : String(error);
+  return `Failed: ${message.split('\n')[0]}`;
+};
+
+/** Runs a tool's body; whatever fails ends it in one line. */
+export const runTool = async (body: () => Promise<void>): Promise<void> => {
+  try {
+    await body();
+  } catch (error) {
+    failWith(describeFailure(error));
+  }
+};
+
+/** A JSON file, or a failure naming the file and, for a syntax error, the line and column. */
+export const readJsonFile = async (file: string): Promise<unknown> => {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CommandFailure(
+      code === 'ENOENT'
+        ? `${file} does not exist: give the path of a catalog JSON file.`
+        : `Cannot read ${file} (${code}).`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    const offset = position ? Number(position[1]) : undefined;
+    const before = offset === undefined ? '' : text.slice(0, offset);
+    const where =
+      offset === undefined ? '' : ` at line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+    throw new CommandFailure(`${file} is not valid JSON${where}: ${(error as Error).message.split('\n')[0]}`);
+  }
+};

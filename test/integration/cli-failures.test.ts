@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const scratch = mkdtempSync(join(tmpdir(), 'cli-'));
+const brokenJson = join(scratch, 'broken.json');
+writeFileSync(brokenJson, '{\n  "users": [\n    {"id": 1,}\n  ]\n}\n');
+
+/** An environment with no AWS credentials anywhere, and no instance metadata to wait for. */
+const noCredentials: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: scratch,
+  AWS_REGION: 'us-east-1',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  LOG_LEVEL: 'silent',
+};
+
+const invoke = async (script: string, args: string[], env: NodeJS.ProcessEnv = noCredentials) => {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+};
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** A failure as a person should see it: exit 1 and one line on stderr that says what to do, no stack trace. */
+const expectOneLine = (result: { code: number; stderr: string }, pattern: RegExp) => {
+  expect(result.code, result.stderr).toBe(1);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+};
+
+const API_KEY = 'scripts/api-key.ts';
+const CATALOG = 'infra/local/catalog-cli.ts';
+const START = 'infra/local/main.ts';
+
+describe('the command-line tools', () => {
+  it('answer --help with their usage and exit 0', async () => {
+    for (const script of [API_KEY, CATALOG, START, 'scripts/build-docs.ts']) {
+      const result = await invoke(script, ['--help']);
+      expect(result.code, script).toBe(0);
+      expect(result.stdout, script).toMatch(/^Usage: npm/);
+    }
+  });
+
+  it('npm run api-key fails in one line', async () => {
+    expectOneLine(await invoke(API_KEY, ['--bogus']), /Unknown option '--bogus'.*--help/);
+    expectOneLine(await invoke(API_KEY, []), /create --user NAME/);
+    expectOneLine(await invoke(API_KEY, ['create']), /--user NAME/);
+    expectOneLine(await invoke(API_KEY, ['create', '--user', 'demo']), /usage plan/);
+    expectOneLine(
+      await invoke(API_KEY, ['create', '--user', 'demo', '--plan', 'p1'], { ...noCredentials, TABLE_NAME: 't' }),
+      /No AWS credentials were found: set AWS_PROFILE/,
+    );
+  }, 60_000);
+
+  it('npm run catalog:import fails in one line', async () => {
+    expectOneLine(await invoke(CATALOG, []), /Give one catalog file/);
+    expectOneLine(await invoke(CATALOG, [join(scratch, 'missing.json')]), /missing\.json does not exist/);
+    expectOneLine(await invoke(CATALOG, [brokenJson]), /broken\.json is not valid JSON at line 3, column \d+/);
+    const port = await freePort();
+    expectOneLine(
+      await invoke(CATALOG, ['infra/local/demo-catalog.json'], { ...noCredentials, PORT: String(port) }),
+      new RegExp(`No local server answers at http://127\\.0\\.0\\.1:${port}: start it with npm start`),
+    );
+    expectOneLine(
+      await invoke(CATALOG, ['infra/local/demo-catalog.json'], { ...noCredentials, TABLE_NAME: 't' }),
+      /No AWS credentials were found/,
+    );
+  }, 60_000);
+
+  it('npm start fails in one line before starting Java', async () => {
+    expectOneLine(await invoke(START, ['--empty', '--catalog', 'x.json']), /--catalog FILE or --empty, not both/);
+    expectOneLine(await invoke(START, ['--port', 'http']), /Invalid port "http"/);
+    expectOneLine(await invoke(START, ['--catalog', join(scratch, 'missing.json')]), /missing\.json does not exist/);
+    expectOneLine(await invoke(START, ['--catalog', brokenJson]), /not valid JSON at line 3/);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as { port: number }).port);
+    const startedAt = Date.now();
+    const result = await invoke(START, ['--port', port]);
+    taken.close();
+    expectOneLine(result, new RegExp(`Port ${port} on 127.0.0.1 is already in use`));
+    expect(result.stdout).not.toContain('DynamoDB Local');
+    expect(Date.now() - startedAt).toBeLessThan(8_000);
+  }, 60_000);
+});
