@@ -62,6 +62,15 @@ const schemaConverter = (components: Record<string, unknown>) => {
   return convert;
 };
 
+const perActionWriteResult = z.object({
+  success: z.literal(true),
+  actionLimit: actionLimitEntry
+    .partial({ id: true })
+    .describe('the record; a dry run that would create it answers it without `id`'),
+  actionLimitsEnabled: z.boolean().optional(),
+  dryRun: z.literal(true).optional().describe('present when dryRun=true: nothing was written'),
+});
+
 const gridOf = (level: LimitLevel) => levelNamed(level).grid;
 
 const specOf = (route: Route): OperationSpec => {
@@ -134,22 +143,10 @@ const specOf = (route: Route): OperationSpec => {
       }),
       errors: [400, 401, 403, 404],
     }),
-    'perAction.add': () => ({
-      form: perActionForm,
-      response: z.object({
-        success: z.literal(true),
-        actionLimit: actionLimitEntry,
-        actionLimitsEnabled: z.boolean().optional(),
-      }),
-      errors: [400, 401, 403, 404],
-    }),
+    'perAction.add': () => ({ form: perActionForm, response: perActionWriteResult, errors: [400, 401, 403, 404] }),
     'perAction.update': () => ({
       form: perActionForm,
-      response: z.object({
-        success: z.literal(true),
-        actionLimit: actionLimitEntry,
-        actionLimitsEnabled: z.boolean().optional(),
-      }),
+      response: perActionWriteResult,
       errors: [400, 401, 403, 404],
     }),
     'perAction.delete': () => ({
