@@ -38,7 +38,17 @@ const ARCHITECTURE_ZONES = [
 const DOMAIN_PACKAGES = ['zod/mini', 'node:crypto'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.data/', 'dist/', 'bench/results.json'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      'coverage/',
+      '.data/',
+      'dist/',
+      'bench/results.json',
+      'test/typed-client/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

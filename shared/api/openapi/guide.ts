@@ -41,10 +41,12 @@ nothing was changed, and the same request may be sent again.
 
 # Errors
 
-Every error is \`{"success": false, "message": "…", "errors": {"<parameter>": "<why>"}}\`: 400 bad input (nothing
-was changed), 401 credentials, 403 not allowed (\`permission\` names the permission when one is missing), 404
-unknown entity or no record, 405 wrong method, 413 body over 1 MiB, 429 over the usage plan, 503 retry after
-\`Retry-After\`.
+Every error is \`{"success": false, "code": "…", "message": "…", "errors": {"<parameter>": "<why>"}}\`: 400 bad
+input (nothing was changed), 401 credentials, 403 not allowed (\`permission\` names the permission when one is
+missing), 404 unknown entity or no record, 405 wrong method, 413 body over 1 MiB, 429 over the usage plan, 503
+retry after \`Retry-After\`. \`code\` is stable and meant for programs (the ErrorEnvelope schema lists every
+code); \`message\` is for people. Every answer carries \`X-Request-Id\`, and every 5xx body its \`requestId\`:
+quote it when asking the operator.
 
 # Beyond the basics
 

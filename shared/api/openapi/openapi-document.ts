@@ -7,6 +7,8 @@ import { API_GUIDE } from './guide';
 import { REQUEST_ID_HEADER } from '../browser-headers';
 import { levelNamed, type LimitLevel } from '../../domain/levels';
 import {
+  booleanText,
+  idArray,
   actionLimitEntry,
   bulkCampaignQuery,
   bulkCampaignResult,
@@ -84,7 +86,7 @@ const specOf = (route: Route): OperationSpec => {
     }),
     'auth.login': () => ({
       query: z.object({
-        json: z.enum(['true', 'false']).optional(),
+        json: booleanText.optional().describe('true: answer JSON instead of redirecting'),
         callback: z.string().max(64).optional().describe('JSONP: a plain identifier path such as app.onLogin'),
       }),
       response: z.object({ success: z.boolean(), redirectUrl: z.string().optional(), error: z.string().optional() }),
@@ -153,7 +155,7 @@ const specOf = (route: Route): OperationSpec => {
       form: z.object({
         type: entityTypeParameter,
         entityId: z.int().positive(),
-        ids: z.string().describe('comma-separated or repeated per-action limit ids'),
+        ids: idArray.min(1).max(99).describe('the per-action limit ids to delete, all or none: at most 99'),
       }),
       response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()) }),
       errors: [400, 401, 403, 404],

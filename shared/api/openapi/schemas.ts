@@ -32,11 +32,14 @@ const dateText = z
   .string()
   .regex(LIMIT_DATE_PATTERN)
   .describe('yyyy-MM-dd-HH-mm or yyyy-MM-dd HH:mm; GMT+0 unless useLocalTime');
-const booleanText = z.enum(['true', 'false']);
-const idArray = z
-  .string()
-  .regex(/^\d+(,\d+)*$/)
-  .describe('comma-separated or repeated integers');
+/** Sent as text in a form or query: `true`/`false`, and also 1/0, yes/no, on/off, in any case. */
+export const booleanText = z
+  .boolean()
+  .describe('true or false; 1/0, yes/no and on/off are read too, in any case; anything else is a 400');
+/** Sent repeated (`ids=1&ids=2`), comma-separated (`ids=1,2`) or bracketed (`ids[]=1`, `ids[0]=1`). */
+export const idArray = z
+  .array(z.int().positive())
+  .describe('repeated (ids=1&ids=2), comma-separated (1,2) or bracketed (ids[]=1, ids[0]=1)');
 
 const capValue = (cap: CapDefinition) =>
   (cap.valueType === 'count'
@@ -116,7 +119,12 @@ export const writeResult = (grid: CapGrid, idField: string) =>
   );
 
 export const resetForm = z.object({
-  limitCounters: z.string().describe(`comma-separated or repeated; each one of: ${[...RESET_NAMES].join(', ')}`),
+  limitCounters: z
+    .array(z.enum([...RESET_NAMES] as [string, ...string[]]))
+    .min(1)
+    .describe(
+      'the counters to set to 0 at the next hourly flush: repeated, comma-separated or bracketed; ALL_LIMITS is every delivery counter, ALL_ACTION_LIMITS every per-action counter, ALL both, NO_CONVERSIONS_* the no-conversion state',
+    ),
 });
 
 export const successMessage = z.object({ success: z.literal(true), message: z.string() }).catchall(z.unknown());
