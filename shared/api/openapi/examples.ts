@@ -61,28 +61,58 @@ const HISTORY: Record<string, ResponseExample> = {
   empty: { summary: 'No change recorded (or none the caller may see)', value: { success: true, changes: [] } },
 };
 
+const readOf = (idField: string) => ({
+  [idField]: 100,
+  id: 1,
+  limitsSet: true,
+  evenPacing: false,
+  useLocalTime: false,
+  dailyImpressionsLimit: 1000,
+  dailyImpressions: 250,
+  totalClicksLimit: 500,
+  totalClicks: 42,
+});
+
+const one = (summary: string, value: unknown): Record<string, ResponseExample> => ({ example: { summary, value } });
+
+const actionLimit = {
+  id: 3,
+  entityId: 100,
+  actionId: 7,
+  dailyConversionsLimit: 5,
+  totalConversionsLimit: 50,
+  dailyConversions: 1,
+  totalConversions: 12,
+};
+
 const dryRunOf = (idField: string): Record<string, ResponseExample> => ({
+  saved: { summary: 'Saved: the limits as stored, with their counters', value: { success: true, ...readOf(idField) } },
   dryRun: {
     summary: 'dryRun=true: what the write would answer; nothing was written',
-    value: {
-      success: true,
-      [idField]: 100,
-      limitsSet: true,
-      dailyImpressionsLimit: 200,
-      dailyImpressions: 0,
-      evenPacing: false,
-      useLocalTime: false,
-      dryRun: true,
-    },
+    value: { success: true, ...readOf(idField), dryRun: true },
   },
 });
 
-/** Examples of the 200 answer of the operations that have them. */
-export const responseExamples = (
-  operation: Operation,
-  idField: string,
-): Record<string, ResponseExample> | undefined => {
+/** Examples of the 200 answer of every operation. */
+export const responseExamples = (operation: Operation, idField: string): Record<string, ResponseExample> => {
   switch (operation) {
+    case 'auth.token':
+      return one('A token to open a session with', {
+        success: true,
+        authToken: '0f3c9a7b2d4e6f8091a2b3c4d5e6f708',
+        role: 'NETWORK',
+      });
+    case 'auth.login':
+      return one('json=true', { success: true, redirectUrl: '/index.do' });
+    case 'auth.forgot':
+      return one('The same answer for every address', {
+        success: true,
+        message: 'If the address belongs to an account, a password reset e-mail is on its way.',
+      });
+    case 'auth.resetPassword':
+      return one('Changed', { success: true, message: 'Password changed; sign in again.' });
+    case 'limits.read':
+      return one('Caps beside their counters; unset and hidden caps left out', readOf(idField));
     case 'limits.status':
       return STATUS;
     case 'limits.history':
@@ -90,7 +120,132 @@ export const responseExamples = (
     case 'limits.set':
     case 'limits.update':
       return dryRunOf(idField);
+    case 'limits.reset':
+    case 'limits.resetByDelete':
+      return one('Queued for the hourly flush', {
+        success: true,
+        message: 'Reset queued: the counters change at the next hourly flush',
+        [idField]: 100,
+        limitCounters: ['DAILY_IMPRESSIONS'],
+      });
+    case 'limits.delete':
+      return one('Removed', { success: true, message: 'Limits removed', [idField]: 100, limitsSet: false });
+    case 'limits.bulkCampaigns':
+      return one('Two campaigns asked, one with limits, one unknown', {
+        success: true,
+        limits: [readOf('campaignId')],
+        withNoLimits: [],
+        notFound: '999',
+        notFoundIds: [999],
+      });
+    case 'limits.bulkBanners':
+      return one('The banners with limits', [readOf('bannerId')]);
+    case 'perAction.list':
+      return one('One per-action limit, switch on', {
+        success: true,
+        actionLimits: [actionLimit],
+        actionLimitsEnabled: true,
+      });
+    case 'perAction.add':
+    case 'perAction.update':
+      return one('The record with its counters', { success: true, actionLimit, actionLimitsEnabled: true });
+    case 'perAction.delete':
+      return one('Deleted', { success: true, deletedIds: [3] });
+    case 'perAction.enable':
+      return one('On', { success: true, entityId: 100, actionLimitsEnabled: true });
+    case 'perAction.disable':
+      return one('Off, and every per-action limit deleted', {
+        success: true,
+        entityId: 100,
+        actionLimitsEnabled: false,
+      });
+  }
+};
+
+/** Examples of the form body of the operations that take one. */
+export const requestExamples = (operation: Operation): Record<string, ResponseExample> | undefined => {
+  switch (operation) {
+    case 'auth.token':
+      return one('Credentials', { username: 'demo', password: 'demo-password' });
+    case 'auth.forgot':
+      return one('An address', { email: 'demo@example.com' });
+    case 'auth.resetPassword':
+      return one('The token of the link and a new password', {
+        token: '0f3c9a7b2d4e6f8091a2b3c4d5e6f708',
+        password: 'a-new-password',
+      });
+    case 'limits.set':
+    case 'limits.update':
+      return {
+        ...one('Two caps; the others keep their values', { dailyImpressionsLimit: 1000, totalClicksLimit: 500 }),
+        dryRun: { summary: 'Check a form without saving it', value: { dailyImpressionsLimit: 1000, dryRun: true } },
+      };
+    case 'limits.reset':
+      return one('Two counters', { limitCounters: ['DAILY_IMPRESSIONS', 'TOTAL_CLICKS'] });
+    case 'perAction.add':
+    case 'perAction.update':
+      return one('Caps for action 7', { actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 50 });
+    case 'perAction.delete':
+      return one('One limit of campaign 100', { type: 'CAMPAIGN', entityId: 100, ids: [3] });
     default:
       return undefined;
   }
+};
+
+/** Examples of each error status, one per code it may carry. */
+export const ERROR_EXAMPLES: Record<number, Record<string, ResponseExample>> = {
+  400: one('A parameter out of its rules', {
+    success: false,
+    code: 'INVALID_PARAMETER',
+    message: 'Invalid parameter: dailyImpressionsLimit',
+    errors: { dailyImpressionsLimit: 'must not exceed weeklyImpressionsLimit (1500)' },
+  }),
+  401: one('No credential', { success: false, code: 'UNAUTHENTICATED', message: 'Authentication required' }),
+  403: {
+    permission: {
+      summary: 'A permission is missing',
+      value: {
+        success: false,
+        code: 'PERMISSION_REQUIRED',
+        message: 'Changing weeklyClicksLimit requires the "Weekly Clicks Limit" permission',
+        permission: 'Weekly Clicks Limit',
+      },
+    },
+    noAccess: {
+      summary: 'No share on the entity',
+      value: { success: false, code: 'NO_ACCESS', message: 'No access to campaign 100' },
+    },
+  },
+  404: {
+    notFound: {
+      summary: 'No such entity',
+      value: { success: false, code: 'NOT_FOUND', message: 'campaign 999 not found' },
+    },
+    limitsNotSet: {
+      summary: 'Nothing to change',
+      value: {
+        success: false,
+        code: 'LIMITS_NOT_SET',
+        message: 'campaign 100 has no limits; create them with set.do',
+      },
+    },
+  },
+  405: one('Another method', {
+    success: false,
+    code: 'METHOD_NOT_ALLOWED',
+    message: 'Method PUT is not allowed here; use GET, DELETE',
+  }),
+  413: one('Too large', { success: false, code: 'BODY_TOO_LARGE', message: 'The request body is larger than 1 MiB' }),
+  429: one('Over the plan', { success: false, code: 'RATE_LIMITED', message: 'Too many requests' }),
+  500: one('A fault; quote the request id', {
+    success: false,
+    code: 'INTERNAL_ERROR',
+    message: 'Internal error',
+    requestId: 'c0a8012e-5d3f-4b7e-9a61-2f4e8d7c6b5a',
+  }),
+  503: one('Busy; retry after Retry-After', {
+    success: false,
+    code: 'SERVICE_BUSY',
+    message: 'The service is busy; retry shortly',
+  }),
 };

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
 import { ROUTES, type Operation, type Route } from '../route-table';
-import { responseExamples } from './examples';
+import { ERROR_EXAMPLES, requestExamples, responseExamples } from './examples';
 import { API_GUIDE } from './guide';
+import { describeFields, FIELD_GLOSSARY, pathParameterDescription } from './glossary';
+import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
 import { REQUEST_ID_HEADER } from '../browser-headers';
-import { levelNamed, type LimitLevel } from '../../domain/levels';
+import { ENTITY_TYPES, isDemandType, levelNamed, type LimitLevel } from '../../domain/levels';
 import {
   booleanText,
   idArray,
@@ -129,10 +131,7 @@ const specOf = (route: Route): OperationSpec => {
     }),
     'limits.bulkBanners': () => ({
       query: z.object({
-        bannerIds: z
-          .string()
-          .regex(/^\d+(,\d+)*$/)
-          .describe('comma-separated or repeated'),
+        bannerIds: idArray.min(1).describe('the banners to read: repeated, comma-separated or bracketed'),
       }),
       response: z.array(limitReadShape(DEMAND_GRID, 'bannerId')),
       errors: [400, 401, 403, 404],
@@ -206,14 +205,19 @@ const operationId = (route: Route): string =>
 
 type Convert = (schema: Schema) => JsonValue;
 
+const SWITCHES: readonly Operation[] = ['perAction.enable', 'perAction.disable'];
+
 const pathParameters = (route: Route, jsonSchema: Convert) =>
   [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map(([, name]) => ({
     name: name!,
     in: 'path' as const,
     required: true,
+    description: pathParameterDescription(name!),
     schema:
       name === 'type'
-        ? jsonSchema(entityTypeParameter)
+        ? SWITCHES.includes(route.operation)
+          ? { type: 'string', enum: ENTITY_TYPES.filter(isDemandType), description: 'demand types only' }
+          : jsonSchema(entityTypeParameter)
         : name === 'authToken'
           ? { type: 'string', pattern: '^[0-9a-fA-F]{32}$' }
           : { type: 'integer', minimum: 1 },
@@ -222,7 +226,9 @@ const pathParameters = (route: Route, jsonSchema: Convert) =>
 const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =>
   Object.entries(schema?.shape ?? {}).map(([name, field]) => {
     const optional = (field as Schema).safeParse(undefined).success;
-    return { name, in: 'query' as const, required: !optional, schema: jsonSchema(field as Schema) };
+    const schema = jsonSchema(field as Schema);
+    const description = (schema.description as string | undefined) ?? FIELD_GLOSSARY[name] ?? name;
+    return { name, in: 'query' as const, required: !optional, description, schema };
   });
 
 const SECURITY = [{ apiKey: [] }, { hashUsername: [], hashTimestamp: [], hash: [] }, { session: [] }];
@@ -241,8 +247,16 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
             '200': {
               description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
               content: {
-                'application/json': { schema: jsonSchema(spec.response) },
-                'application/javascript': { schema: { type: 'string' } },
+                'application/json': { schema: jsonSchema(spec.response), examples },
+                'application/javascript': {
+                  schema: { type: 'string' },
+                  examples: {
+                    jsonp: {
+                      summary: 'callback=app.onLogin',
+                      value: '/**/app.onLogin({"success":true,"redirectUrl":"/index.do"});',
+                    },
+                  },
+                },
               },
             },
             '302': {
@@ -256,7 +270,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
               content: {
                 'application/json': {
                   schema: jsonSchema(spec.response),
-                  ...(examples ? { examples } : {}),
+                  examples,
                 },
               },
             },
@@ -265,13 +279,19 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: operationId(route),
       summary: route.summary,
+      description: OPERATION_DESCRIPTIONS[route.operation],
       tags: [route.family],
       parameters: [...pathParameters(route, jsonSchema), ...queryParameters(spec.query, jsonSchema)],
       ...(spec.form
         ? {
             requestBody: {
               required: true,
-              content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(spec.form) } },
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: jsonSchema(spec.form),
+                  ...(requestExamples(route.operation) ? { examples: requestExamples(route.operation) } : {}),
+                },
+              },
             },
           }
         : {}),
@@ -289,7 +309,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
   }
   const usedErrors = [...new Set(ROUTES.flatMap((route) => statusesOf(route, specOf(route).errors)))].sort();
   const errorSchema = jsonSchema(errorEnvelope);
-  return {
+  const document = {
     openapi: '3.1.0',
     info: {
       title: 'Delivery Limits API',
@@ -346,10 +366,13 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
                 ? { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } }
                 : {}),
             },
-            content: { 'application/json': { schema: errorSchema } },
+            content: { 'application/json': { schema: errorSchema, examples: ERROR_EXAMPLES[status] } },
           },
         ]),
       ),
     },
   };
+  describeFields(document.paths);
+  describeFields(document.components);
+  return document;
 };

@@ -7,10 +7,11 @@ import { LIMIT_DATE_PATTERN, MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '..
 import { RESET_NAMES } from '../../domain/resets/reset-names';
 
 /** Schemas registered here become named components of the document instead of being repeated inline. */
-export const schemaRegistry = z.registry<{ id: string }>();
+/** Where schemas keep their metadata: `.describe()` texts and, for the named ones, the component id. */
+export const schemaRegistry = z.globalRegistry;
 
 const named = <T extends z.ZodType>(id: string, schema: T): T => {
-  schemaRegistry.add(schema, { id });
+  schemaRegistry.add(schema, { ...schemaRegistry.get(schema), id });
   return schema;
 };
 
