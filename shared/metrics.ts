@@ -1,22 +1,19 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
 /**
- * CloudWatch metrics through the Embedded Metric Format: one JSON log line, no API call. Only inside Lambda,
- * where CloudWatch reads them; on a laptop they would be noise.
+ * CloudWatch metrics through Powertools for AWS Lambda, in the Embedded Metric Format: one JSON log line, no API
+ * call, in the stage's namespace with the stage and the service as dimensions (as the stack's alarms read them).
+ * Only inside Lambda, where CloudWatch reads them; on a laptop they would be noise.
  */
-export const emitMetrics = (metrics: Record<string, number>, now: Date): void => {
+export const metrics = new Metrics({
+  namespace: process.env.METRICS_NAMESPACE ?? 'DeliveryLimits',
+  serviceName: 'delivery-limits',
+  defaultDimensions: { stage: process.env.STAGE ?? 'local' },
+});
+
+export const emitMetrics = (values: Record<string, number>, now: Date): void => {
   if (!process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.LOG_LEVEL === 'silent') return;
-  const line = {
-    _aws: {
-      Timestamp: now.getTime(),
-      CloudWatchMetrics: [
-        {
-          // per stage, as the stack's alarms read them
-          Namespace: process.env.METRICS_NAMESPACE ?? 'DeliveryLimits',
-          Dimensions: [[]],
-          Metrics: Object.keys(metrics).map((Name) => ({ Name, Unit: 'Count' })),
-        },
-      ],
-    },
-    ...metrics,
-  };
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+  metrics.setTimestamp(now);
+  for (const [name, value] of Object.entries(values)) metrics.addMetric(name, MetricUnit.Count, value);
+  metrics.publishStoredMetrics();
 };

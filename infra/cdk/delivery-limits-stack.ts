@@ -176,6 +176,7 @@ export class DeliveryLimitsStack extends Stack {
       DEFAULT_USAGE_KEY: meteringValue('default'),
       ANONYMOUS_USAGE_KEY: meteringValue('anonymous'),
       METRICS_NAMESPACE: metricsNamespace(props.stageName),
+      STAGE: props.stageName,
       ...(props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {}),
       NODE_OPTIONS: '--enable-source-maps',
     };
@@ -462,8 +463,15 @@ export class DeliveryLimitsStack extends Stack {
     const notify = (alarm: cloudwatch.Alarm) => alarm.addAlarmAction(new actions.SnsAction(topic));
     const fiveMinutes = Duration.minutes(5);
     const namespace = metricsNamespace(props.stageName);
+    // as Powertools Metrics emits them: the service and the stage as dimensions
     const stageMetric = (metricName: string, period: Duration) =>
-      new cloudwatch.Metric({ namespace, metricName, statistic: 'Sum', period });
+      new cloudwatch.Metric({
+        namespace,
+        metricName,
+        statistic: 'Sum',
+        period,
+        dimensionsMap: { service: 'delivery-limits', stage: props.stageName },
+      });
 
     const errorRate = new cloudwatch.MathExpression({
       expression: 'IF(requests > 0, 100 * errors / requests, 0)',

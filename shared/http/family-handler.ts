@@ -15,6 +15,24 @@ import { formBody } from './form-body';
 import { readParameters, type Parameters } from './parameters';
 import { errorResponse } from './response';
 import { requestIdHeader, requestIdOf } from './request-id';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { metrics } from '../metrics';
+
+/**
+ * Every log line of an invocation names API Gateway's request id beside Lambda's; in Lambda, a cold start is
+ * counted and the invocation's metrics are published as it ends.
+ */
+const observability = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
+  const publish = process.env.AWS_LAMBDA_FUNCTION_NAME ? logMetrics(metrics, { captureColdStartMetric: true }) : {};
+  return {
+    ...publish,
+    before: async (request) => {
+      logger.appendKeys({ requestId: requestIdOf(request.event) });
+      await publish.before?.(request as never);
+    },
+  };
+};
 
 /** What an operation handler is given: the matched route, its path parameters and every request parameter. */
 export interface ApiRequest {
@@ -128,6 +146,8 @@ export const createFamilyHandler = (
   // middy runs onError handlers last-registered first: the envelope is made before the request id and the CORS
   // headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(observability())
     .use(corsMiddleware(ports.cors ?? NO_CORS))
     .use(requestIdHeader())
     .use({

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashAuth, postForm, withQuery } from '../support/http';
+import { logger } from '../../shared/logger';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -7,7 +8,7 @@ const ctx = useTestService();
 describe('logs', () => {
   let written = '';
   beforeEach(() => {
-    process.env.LOG_LEVEL = 'info';
+    logger.setLogLevel('INFO');
     written = '';
     const capture = (chunk: unknown) => {
       written += String(chunk);
@@ -18,7 +19,7 @@ describe('logs', () => {
   });
   afterEach(() => {
     vi.restoreAllMocks();
-    process.env.LOG_LEVEL = 'silent';
+    logger.setLogLevel('SILENT');
   });
 
   it('never carry passwords, tokens, hashes, API keys or session ids, even when something fails', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiClient, postJson } from '../support/http';
+import { logger } from '../../shared/logger';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -8,7 +9,7 @@ const alice = () => apiClient(ctx.service.url, 'alice-key-0001');
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  process.env.LOG_LEVEL = 'silent';
+  logger.setLogLevel('SILENT');
   await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [] });
 });
 
@@ -61,7 +62,7 @@ describe('error codes', () => {
 
 describe('the access log', () => {
   it('writes one JSON line per request, with the route template and never a credential', async () => {
-    process.env.LOG_LEVEL = 'info';
+    logger.setLogLevel('INFO');
     let written = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
       written += String(chunk);
@@ -77,7 +78,7 @@ describe('the access log', () => {
       .filter((line) => line.message === 'request');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
-      level: 'info',
+      level: 'INFO',
       method: 'GET',
       route: '/rest-api/campaign/{campaignId}/limits.do',
       status: 200,
