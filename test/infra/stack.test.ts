@@ -303,6 +303,13 @@ describe('data and messaging', () => {
   it("alarms on the authorizer's own failure metric, per stage, never on refusals (Lambda errors)", () => {
     const [, authorizer] = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('authorizerErrors'))!;
     expect(authorizer.Properties).toMatchObject({ Namespace: 'DeliveryLimits/dev', MetricName: 'AuthorizerFailures' });
+    // the dimensions Powertools Metrics writes: an alarm without them would watch a metric nobody emits
+    expect(authorizer.Properties.Dimensions).toEqual(
+      expect.arrayContaining([
+        { Name: 'service', Value: 'delivery-limits' },
+        { Name: 'stage', Value: 'dev' },
+      ]),
+    );
     const [, flush] = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('FlushFailures'))!;
     expect(flush.Properties.Namespace).toBe('DeliveryLimits/dev');
     const [, recorder] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('deliveryrecorderFunction'))!;
