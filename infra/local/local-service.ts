@@ -19,6 +19,7 @@ import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
 import { WriteFaults } from './write-faults';
 import { LocalTableStream } from './table-stream';
+import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 
@@ -119,6 +120,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       }),
       streamArn,
       createHistoryEventsHandler({ events }),
+      isNewHistoryEntry,
     );
     tableStream.poll(STREAM_POLL_MS);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;

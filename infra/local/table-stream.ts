@@ -37,10 +37,16 @@ export class LocalTableStream {
     private readonly client: DynamoDBStreamsClient,
     private readonly streamArn: string,
     private readonly consumer: Consumer,
+    private readonly passes: (record: DynamoDBRecord) => boolean,
   ) {}
 
-  static async open(client: DynamoDBStreamsClient, streamArn: string, consumer: Consumer): Promise<LocalTableStream> {
-    const stream = new LocalTableStream(client, streamArn, consumer);
+  static async open(
+    client: DynamoDBStreamsClient,
+    streamArn: string,
+    consumer: Consumer,
+    passes: (record: DynamoDBRecord) => boolean,
+  ): Promise<LocalTableStream> {
+    const stream = new LocalTableStream(client, streamArn, consumer, passes);
     await stream.discoverShards('LATEST');
     return stream;
   }
@@ -80,24 +86,30 @@ export class LocalTableStream {
 
   private async drainOnce(): Promise<void> {
     await this.discoverShards('TRIM_HORIZON');
-    const records = [...this.pending];
+    if (!(await this.deliver(this.pending))) return;
     for (const [shardId, iterator] of this.iterators) {
       let next = iterator;
       while (next) {
         const page = await this.client.send(new GetRecordsCommand({ ShardIterator: next }));
-        records.push(...(page.Records ?? []).map(asLambdaRecord));
         next = page.NextShardIterator;
-        if ((page.Records ?? []).length === 0) break;
+        this.iterators.set(shardId, next);
+        const records = (page.Records ?? []).map(asLambdaRecord);
+        // as the trigger's filter criteria do in AWS: what does not pass never reaches the function
+        if (!(await this.deliver(records.filter(this.passes)))) return;
+        if (records.length === 0) break;
       }
-      this.iterators.set(shardId, next);
     }
-    if (records.length === 0) {
-      this.pending = [];
-      return;
-    }
+  }
+
+  /** Hands records over, one page at a time; what the consumer reports failed waits for the next drain. */
+  private async deliver(records: DynamoDBRecord[]): Promise<boolean> {
+    this.pending = [];
+    if (records.length === 0) return true;
     const { batchItemFailures } = await this.consumer({ Records: records });
     const failed = batchItemFailures[0]?.itemIdentifier;
     const from = records.findIndex((record) => record.dynamodb?.SequenceNumber === failed);
-    this.pending = failed === undefined || from < 0 ? [] : records.slice(from);
+    if (failed === undefined || from < 0) return true;
+    this.pending = records.slice(from);
+    return false;
   }
 }

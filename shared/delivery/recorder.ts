@@ -208,7 +208,6 @@ export const recordDelivery = async (
 
   const pendingByTarget = new Map<string, { target: CounterTarget; pending: PendingMessage[] }>();
   const targetsOf = new Map<string, string[]>();
-  let caps: Map<string, CapOnCounter[]>;
   try {
     const ancestry = await ancestryOf(
       store,
@@ -229,22 +228,26 @@ export const recordDelivery = async (
         pendingByTarget.set(name, entry);
       }
     }
-    caps = await capsOf(
-      store,
-      [...pendingByTarget.values()].map(({ target }) => target),
-    );
   } catch (error) {
     logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
     return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
   }
 
+  // the caps judge only whether a write crossed one, after it: they are read while the counters are written
+  const caps = capsOf(
+    store,
+    [...pendingByTarget.values()].map(({ target }) => target),
+  ).catch((error: unknown) => {
+    logger.error('reading the caps of a delivery batch failed; its LimitReached events are lost', describeError(error));
+    return new Map<string, CapOnCounter[]>();
+  });
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
       const applied = await writeTo(store, target, pending);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
-      summary.limitReached.push(...crossingsOf(target, applied, caps.get(name) ?? [], now));
+      summary.limitReached.push(...crossingsOf(target, applied, (await caps).get(name) ?? [], now));
     } catch (error) {
       logger.error('a counter write failed; its messages will be delivered again', {
         target: name,

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// before any module of the service loads: its logger takes its level once, as in Lambda
+vi.hoisted(() => {
+  process.env.LOG_LEVEL = 'info';
+});
 import { hashAuth, postForm, withQuery } from '../support/http';
-import { logger } from '../../shared/logger';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -8,7 +12,6 @@ const ctx = useTestService();
 describe('logs', () => {
   let written = '';
   beforeEach(() => {
-    logger.setLogLevel('INFO');
     written = '';
     const capture = (chunk: unknown) => {
       written += String(chunk);
@@ -19,7 +22,6 @@ describe('logs', () => {
   });
   afterEach(() => {
     vi.restoreAllMocks();
-    logger.setLogLevel('SILENT');
   });
 
   it('never carry passwords, tokens, hashes, API keys or session ids, even when something fails', async () => {
@@ -52,5 +54,30 @@ describe('logs', () => {
 
     expect(written).toContain('password reset mail failed');
     for (const secret of secrets) expect(written).not.toContain(secret);
+  });
+
+  it('writes one JSON line per request, with the route template and never a credential', async () => {
+    const read = await fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`, {
+      headers: { 'X-Api-Key': 'demo-key-0001' },
+    });
+    await fetch(`${ctx.service.url}/rest-api/auth/0123456789abcdef0123456789abcdef/login.do`);
+    const lines = written
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.message === 'request');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      level: 'INFO',
+      method: 'GET',
+      route: '/rest-api/campaign/{campaignId}/limits.do',
+      status: 200,
+      durationMs: expect.any(Number),
+      principalId: expect.any(String),
+      requestId: read.headers.get('x-request-id'),
+    });
+    expect(lines[1]).toMatchObject({ route: '/rest-api/auth/{authToken}/login.do', status: 404 });
+    expect(written).not.toContain('demo-key-0001');
+    expect(written).not.toContain('0123456789abcdef0123456789abcdef');
   });
 });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiClient, postJson } from '../support/http';
-import { logger } from '../../shared/logger';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
@@ -9,7 +8,6 @@ const alice = () => apiClient(ctx.service.url, 'alice-key-0001');
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  logger.setLogLevel('SILENT');
   await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [] });
 });
 
@@ -57,37 +55,5 @@ describe('error codes', () => {
     expect(await codeOf(await fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`, { method: 'PUT' }))).toBe(
       'METHOD_NOT_ALLOWED',
     );
-  });
-});
-
-describe('the access log', () => {
-  it('writes one JSON line per request, with the route template and never a credential', async () => {
-    logger.setLogLevel('INFO');
-    let written = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-      written += String(chunk);
-      return true;
-    });
-    const read = await demo().get('/rest-api/campaign/100/limits.do');
-    await fetch(`${ctx.service.url}/rest-api/auth/0123456789abcdef0123456789abcdef/login.do`);
-    vi.restoreAllMocks();
-    const lines = written
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.message === 'request');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({
-      level: 'INFO',
-      method: 'GET',
-      route: '/rest-api/campaign/{campaignId}/limits.do',
-      status: 200,
-      durationMs: expect.any(Number),
-      principalId: expect.any(String),
-      requestId: read.headers.get('x-request-id'),
-    });
-    expect(lines[1]).toMatchObject({ route: '/rest-api/auth/{authToken}/login.do', status: 404 });
-    expect(written).not.toContain('demo-key-0001');
-    expect(written).not.toContain('0123456789abcdef0123456789abcdef');
   });
 });

@@ -7,6 +7,10 @@ import { HISTORY_PREFIX } from '../../table/keys';
 import { exactNumbers } from './document-client';
 import { entryOf } from './history-store';
 
+/** What the trigger's filter criteria pass (the stack declares the same): a new item under `HISTORY#`. */
+export const isNewHistoryEntry = (record: DynamoDBRecord): boolean =>
+  record.eventName === 'INSERT' && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(HISTORY_PREFIX);
+
 /**
  * A table stream record as a LimitChanged event: only a new history entry is one (a reset's entry written again
  * when its flush is retried is a MODIFY, not a second change); anything else is undefined.
@@ -15,8 +19,7 @@ export const limitChangedOf = (record: DynamoDBRecord): LimitChanged | undefined
   const image = record.dynamodb?.NewImage;
   const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
   const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
-  // the trigger's filter passes only these; the local stream carries every item
-  if (record.eventName !== 'INSERT' || !image || !sortKey.startsWith(HISTORY_PREFIX)) return undefined;
+  if (!isNewHistoryEntry(record) || !image) return undefined;
   if (!ENTITY_TYPES.includes(type as EntityType)) return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>, { wrapNumbers: exactNumbers });
   return {
