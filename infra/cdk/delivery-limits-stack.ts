@@ -177,6 +177,7 @@ export class DeliveryLimitsStack extends Stack {
       ANONYMOUS_USAGE_KEY: meteringValue('anonymous'),
       METRICS_NAMESPACE: metricsNamespace(props.stageName),
       STAGE: props.stageName,
+      POWERTOOLS_TRACE_ENABLED: String(props.tracing),
       ...(props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {}),
       NODE_OPTIONS: '--enable-source-maps',
     };

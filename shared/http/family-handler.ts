@@ -18,6 +18,7 @@ import { requestIdHeader, requestIdOf } from './request-id';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { metrics } from '../metrics';
+import { tracing } from '../tracing';
 
 /**
  * Every log line of an invocation names API Gateway's request id beside Lambda's; in Lambda, a cold start is
@@ -146,6 +147,7 @@ export const createFamilyHandler = (
   // middy runs onError handlers last-registered first: the envelope is made before the request id and the CORS
   // headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(tracing<APIGatewayProxyEvent, APIGatewayProxyResult>([ports.store.client]))
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(observability())
     .use(corsMiddleware(ports.cors ?? NO_CORS))
