@@ -8,7 +8,7 @@ const bundle = async (entry: string, sdkExternal: boolean): Promise<Uint8Array> 
     entryPoints: [entry],
     ...FUNCTION_BUNDLE_OPTIONS,
     write: false,
-    external: sdkExternal ? ['@aws-sdk/*', '@smithy/*'] : [],
+    external: [...(FUNCTION_BUNDLE_OPTIONS.external ?? []), ...(sdkExternal ? ['@aws-sdk/*', '@smithy/*'] : [])],
   });
   return result.outputFiles[0]!.contents;
 };

@@ -23,8 +23,19 @@ export const ESBUILD_TARGET = 'node22';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
-/** The esbuild options of a function bundle, for the tools that bundle outside CDK (bench, bundle report). */
+/**
+ * Powertools Tracer and the X-Ray SDK under it: bundled only into a stack synthesised with tracing on. Without
+ * tracing nothing imports them (`shared/tracing.ts` loads them on the first traced invocation), and leaving them
+ * out keeps about 125 KB and some 50 ms off every family's cold start (measured with `npm run bench`).
+ */
+export const TRACING_MODULES = ['@aws-lambda-powertools/tracer', '@aws-lambda-powertools/tracer/*'];
+
+/**
+ * The esbuild options of a function bundle, for the tools that bundle outside CDK (bench, bundle report): the
+ * default deployment, tracing off.
+ */
 export const FUNCTION_BUNDLE_OPTIONS: BuildOptions = {
+  external: TRACING_MODULES,
   bundle: true,
   platform: 'node',
   format: 'esm',

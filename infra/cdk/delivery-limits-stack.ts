@@ -21,7 +21,7 @@ import { gatewayResourcePath } from '../../shared/api/path-template';
 import { ROUTES, type Family } from '../../shared/api/route-table';
 import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
-import { ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
+import { TRACING_MODULES, ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
 import { FUNCTION_ACCESS } from './function-access';
 
 export interface DeliveryLimitsStackProps extends StackProps {
@@ -217,7 +217,7 @@ export class DeliveryLimitsStack extends Stack {
           sourceMap: true,
           mainFields: ['module', 'main'],
           banner: ESM_REQUIRE_BANNER,
-          externalModules: [],
+          externalModules: props.tracing ? [] : TRACING_MODULES,
           forceDockerBundling: false,
         },
       });

@@ -316,6 +316,11 @@ describe('data and messaging', () => {
     expect((recorder.Properties.Environment as { Variables: Record<string, string> }).Variables.METRICS_NAMESPACE).toBe(
       'DeliveryLimits/dev',
     );
+    // Powertools: the stage dimension, and Tracer off unless the stack is synthesised with tracing
+    expect((recorder.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
+      STAGE: 'dev',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+    });
   });
 
   it('alarms when the oldest delivery event or reset waits too long', () => {
