@@ -8,6 +8,9 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../shared/logger';
 
+/** Records per GetRecords call: small pages keep a catalog import's burst of records from swelling the server's memory. */
+const RECORDS_PER_READ = 100;
+
 type Consumer = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 /** A stream record as Lambda hands it over: the same images, a creation time in seconds. */
@@ -90,7 +93,7 @@ export class LocalTableStream {
     for (const [shardId, iterator] of this.iterators) {
       let next = iterator;
       while (next) {
-        const page = await this.client.send(new GetRecordsCommand({ ShardIterator: next }));
+        const page = await this.client.send(new GetRecordsCommand({ ShardIterator: next, Limit: RECORDS_PER_READ }));
         next = page.NextShardIterator;
         this.iterators.set(shardId, next);
         const records = (page.Records ?? []).map(asLambdaRecord);
