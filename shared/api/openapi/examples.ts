@@ -243,6 +243,18 @@ export const ERROR_EXAMPLES: Record<number, Record<string, ResponseExample>> = {
     message: 'Internal error',
     requestId: 'c0a8012e-5d3f-4b7e-9a61-2f4e8d7c6b5a',
   }),
+  502: one('Answered by API Gateway', {
+    success: false,
+    code: 'INTERNAL_ERROR',
+    message: 'Internal error',
+    requestId: 'c0a8012e-5d3f-4b7e-9a61-2f4e8d7c6b5a',
+  }),
+  504: one('Answered by API Gateway after 29 s', {
+    success: false,
+    code: 'INTERNAL_ERROR',
+    message: 'Internal error',
+    requestId: 'c0a8012e-5d3f-4b7e-9a61-2f4e8d7c6b5a',
+  }),
   503: one('Busy; retry after Retry-After', {
     success: false,
     code: 'SERVICE_BUSY',

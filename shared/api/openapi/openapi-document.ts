@@ -181,6 +181,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: "Over the usage plan's rate or quota (`RATE_LIMITED`), answered by API Gateway; retry with backoff.",
   500: 'A fault of the service (`INTERNAL_ERROR`); quote `requestId`.',
   503: 'A dependency is busy or unavailable (`SERVICE_BUSY`); retry after `Retry-After` seconds. Nothing was changed.',
+  502: "API Gateway could not use the function's answer (`INTERNAL_ERROR`); quote `requestId`.",
+  504: 'The function did not answer within 29 seconds (`INTERNAL_ERROR`, API Gateway); a write may have landed: read before retrying.',
 };
 
 /** What any route may answer besides its own errors: bad ids and parameters, methods, bodies, metering, faults. */
@@ -194,7 +196,9 @@ const statusesOf = (route: Route, own: readonly number[]): number[] =>
       ...(route.method === 'GET' ? [] : [413]),
       429,
       500,
+      502,
       503,
+      504,
     ]),
   ].sort();
 
