@@ -1,6 +1,6 @@
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../../shared/domain/auth/crypto';
 import { expiringItem, LOGIN_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
-import { getProfile, userIdByUsername } from '../../shared/adapters/dynamodb/user-records';
+import { getProfile, NO_SUCH_USER_ID, userIdByUsername } from '../../shared/adapters/dynamodb/user-records';
 import { ApiError } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
 import { requiredTexts } from '../../shared/http/parameter-checks';
@@ -20,7 +20,9 @@ export const issueToken =
   async ({ parameters }) => {
     const { username, password } = requiredTexts(parameters, { username: 256, password: 256 });
     const userId = await userIdByUsername(store, username);
-    const profile = userId === undefined ? undefined : await getProfile(store, userId);
+    // an unknown name costs the reads a known one does: how long a refusal takes tells nothing about who exists
+    const found = await getProfile(store, userId ?? NO_SUCH_USER_ID);
+    const profile = userId === undefined ? undefined : found;
     const matches = await verifyPassword(password, profile?.passwordHash ?? (await decoy()));
     if (!profile || !matches || profile.active !== true)
       throw new ApiError(401, REFUSAL, undefined, { error: REFUSAL });

@@ -11,6 +11,7 @@ import type { AuthenticationMethod, Principal } from './principal';
 import {
   getProfile,
   getProfileAndVerifier,
+  NO_SUCH_USER_ID,
   userIdByApiKeyDigest,
   userIdByUsername,
   type UserProfile,
@@ -47,6 +48,9 @@ const byApiKey = async ({ store, clock }: AuthenticationPorts, key: string): Pro
   });
 };
 
+/** Checked against when there is no verifier, so that a refusal computes what an acceptance does. */
+const NO_VERIFIER = '0'.repeat(32);
+
 const byHash = async (
   { store, clock }: AuthenticationPorts,
   { username, timestamp, hash }: { username: string; timestamp: string; hash: string },
@@ -56,10 +60,13 @@ const byHash = async (
   // the user and its verifier may be remembered; the hash is checked on every call, replays in the family handler
   const { profile, verifier } = await warmHashUsers.through(`${store.tableName}|user|${username}`, clock, async () => {
     const userId = await userIdByUsername(store, username);
+    // an unknown name costs the reads a known one does: how long a refusal takes tells nothing about who exists
+    const found = await getProfileAndVerifier(store, userId ?? NO_SUCH_USER_ID);
     if (userId === undefined) throw unauthorized(REFUSAL);
-    return getProfileAndVerifier(store, userId);
+    return found;
   });
-  if (!verifier || !isHashValid(verifier, timestamp, hash)) throw unauthorized(REFUSAL);
+  const valid = isHashValid(verifier ?? NO_VERIFIER, timestamp, hash);
+  if (!verifier || !valid) throw unauthorized(REFUSAL);
   return principalOf(profile, 'hash');
 };
 

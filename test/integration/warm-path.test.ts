@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/domain/auth/crypto';
-import { WARM_CACHE_TTL_MS } from '../../shared/runtime/warm-cache';
+import { clearWarmCaches, WARM_CACHE_TTL_MS } from '../../shared/runtime/warm-cache';
 import { hashAuth, importCatalog, postForm, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
 
@@ -76,5 +76,45 @@ describe('the warm path bound', () => {
     })}`;
     expect((await postForm(url, {})).status).toBe(200);
     expect((await postForm(url, {})).status).toBe(401);
+  });
+});
+
+describe('refusals of a user name and secret', () => {
+  /** The DynamoDB reads one refused request costs, with nothing remembered. */
+  const readsOf = async (send: () => Promise<Response>) => {
+    clearWarmCaches();
+    let reads = 0;
+    const { client } = ctx.service.dependencies.store;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (/^(Get|BatchGet|Query)/.test(String((context as { commandName?: string }).commandName))) reads++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'readCounter' },
+    );
+    try {
+      expect((await send()).status).toBe(401);
+    } finally {
+      client.middlewareStack.remove('readCounter');
+    }
+    return reads;
+  };
+
+  it('cost the same reads whether or not the user name exists: Epom hash', async () => {
+    const hashRead = (username: string) => () =>
+      fetch(
+        `${ctx.service.url}${READ}?${new URLSearchParams(hashAuth(username, 'not-the-password', ctx.service.clock.now().getTime()))}`,
+      );
+    const known = await readsOf(hashRead('warm-71'));
+    expect(known).toBeGreaterThan(0);
+    expect(await readsOf(hashRead('nobody-by-this-name'))).toBe(known);
+  });
+
+  it('cost the same reads whether or not the user name exists: token.do', async () => {
+    const token = (username: string) => () =>
+      postForm(`${ctx.service.url}/rest-api/auth/token.do`, { username, password: 'not-the-password' });
+    const known = await readsOf(token('warm-71'));
+    expect(known).toBeGreaterThan(0);
+    expect(await readsOf(token('nobody-by-this-name'))).toBe(known);
   });
 });

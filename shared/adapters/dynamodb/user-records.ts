@@ -25,6 +25,9 @@ const asProfile = (item: Item | undefined): UserProfile | undefined =>
 export const getProfile = async (store: TableStore, userId: number): Promise<UserProfile | undefined> =>
   asProfile(await store.get(userProfileKey(userId)));
 
+/** User ids are positive: no user has this one. Read in place of an unknown user's, so that a refusal costs the reads an acceptance does. */
+export const NO_SUCH_USER_ID = 0;
+
 export const userIdByUsername = async (store: TableStore, username: string): Promise<number | undefined> => {
   const item = await store.get(usernameKey(username));
   return item ? Number(item.userId) : undefined;
