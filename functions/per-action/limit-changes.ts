@@ -97,7 +97,8 @@ export const changeActionLimit =
       }
       return { next, hasId: recordId !== undefined };
     });
-    const enabled = mode === 'add' || (await store.get(actionSwitchKey(type, id)))?.enabled === true;
+    // the switch was read with the entity: update never changes it, add turns it on
+    const enabled = mode === 'add' || read(actionSwitchKey(type, id))?.enabled === true;
     const [counters] = await loadActionCounters(store, [{ type, id, actionId }], now);
     const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(record, counters!);
     // a record a dry run would create has no id yet
