@@ -1,7 +1,7 @@
 import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { CommandFailure, describeFailure, failWith, readArguments, readJsonFile } from '../../scripts/command-line';
+import { describeFailure, failWith, readArguments, readJsonFile } from '../../scripts/command-line';
 import { parseCatalog } from '../../shared/catalog/catalog-validation';
 import {
   CatalogRejectedError,
@@ -97,5 +97,5 @@ try {
 } catch (error) {
   if (error instanceof JavaMissingError || error instanceof PortInUseError || error instanceof CatalogRejectedError)
     failWith(error.message);
-  failWith(error instanceof CommandFailure ? error.message : describeFailure(error));
+  failWith(describeFailure(error));
 }

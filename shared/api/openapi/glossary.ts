@@ -60,12 +60,11 @@ export const FIELD_GLOSSARY: Record<string, string> = {
   ignoredFieldReasons: 'why each ignored field was ignored',
   type: 'ADVERTISER, CAMPAIGN, BANNER, SITE or PLACEMENT (exact upper case)',
   ids: 'per-action limit ids',
-  authTokenPath: 'the authToken token.do answered',
 };
 
 /** A path parameter's meaning: `{campaignId}`, `{type}`, `{entityId}`, `{authToken}`. */
 export const pathParameterDescription = (name: string): string =>
-  name === 'authToken' ? FIELD_GLOSSARY.authTokenPath! : (FIELD_GLOSSARY[name] ?? name);
+  name === 'authToken' ? 'the authToken token.do answered' : (FIELD_GLOSSARY[name] ?? name);
 
 type Node = Record<string, unknown>;
 
