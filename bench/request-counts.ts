@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { LocalService } from '../infra/local/local-service';
-import { BENCH_OPERATIONS } from './operations';
+import { BENCH_OPERATIONS, send } from './operations';
 import { clearWarmCaches } from '../shared/runtime/warm-cache';
 import { roundTrips, type recordRequests } from './request-recorder';
 import { writeCost } from './throughput';
@@ -39,7 +39,7 @@ export const countRequests = async (
       if (cold) clearWarmCaches();
       let status = 0;
       const sent = await recorder.during(async () => {
-        const response = await operation.run(service, prepared, iteration);
+        const response = await send(service, operation.request(prepared, iteration));
         status = response.status;
         await response.arrayBuffer();
       });
