@@ -16,23 +16,35 @@ export interface ColdStart {
   loadMs: number;
   /** Median, from process start to the first answer; undefined where the first call needs AWS (SQS). */
   firstResponseMs?: number;
+  /** Median, the same call made again at once in the same process: the call's own work, warm. */
+  warmCallMs?: number;
+  /** First response over the minimal bundle's, measured in the same run. */
+  ratioToMinimal?: number;
 }
 
-const RUNS = 10;
+const RUNS = 15;
 const run = promisify(execFile);
 
 const MINIMAL = `import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 const client = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
 export const handler = async () => client.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { PK: { S: 'CAMPAIGN#100' }, SK: { S: 'ENTITY' } } }));`;
 
+/** Loads the bundle, then serves the event twice; `__NOW__` in an event is the time of the call (ms), so that each message is new. */
 const RUNNER = `const eventFile = process.argv[3];
 const { readFileSync } = await import('node:fs');
-const event = eventFile === '-' ? undefined : JSON.parse(readFileSync(eventFile, 'utf8'));
+const template = eventFile === '-' ? undefined : readFileSync(eventFile, 'utf8');
+const eventAt = (now) => JSON.parse(template.replaceAll('__NOW__', String(now)));
+const context = { getRemainingTimeInMillis: () => 29000 };
 const { handler } = await import(process.argv[2]);
 const loaded = performance.now();
-let served;
-if (event !== undefined) { await handler(event, { getRemainingTimeInMillis: () => 29000 }); served = performance.now(); }
-process.stdout.write(JSON.stringify({ loaded, served }));`;
+let served, warm;
+if (template !== undefined) {
+  await handler(eventAt(Date.now()), context);
+  served = performance.now();
+  await handler(eventAt(Date.now() + 1), context);
+  warm = performance.now() - served;
+}
+process.stdout.write(JSON.stringify({ loaded, served, warm }));`;
 
 const apiEvent = (method: string, path: string, principal = true) => {
   const route = ROUTES.find(
@@ -77,7 +89,16 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   'demand-limits': apiEvent('GET', '/rest-api/campaign/100/limits.do'),
   'supply-limits': apiEvent('GET', '/rest-api/site/20/limits.do'),
   'per-action': apiEvent('GET', '/rest-api/per-action/limits/CAMPAIGN/100.do'),
-  'delivery-recorder': { Records: [{ messageId: 'm1', body: JSON.stringify({ kind: 'impression', bannerId: 1000 }) }] },
+  // a FIFO message, as the queue delivers it, new on every call: it counts, on three counter items
+  'delivery-recorder': {
+    Records: [
+      {
+        messageId: 'cold-start-__NOW__',
+        body: JSON.stringify({ kind: 'impression', bannerId: 1000 }),
+        attributes: { MessageGroupId: 'cold-start', SequenceNumber: '__NOW__0000000', SentTimestamp: '__NOW__' },
+      },
+    ],
+  },
   'reset-flush': undefined,
   'history-events': { Records: [] },
 };
@@ -100,7 +121,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'silent',
   };
-  const results: ColdStart[] = [];
+  const bundles = [];
   for (const [name, entry] of entries) {
     const outfile = join(directory, `${name}.mjs`);
     await build({
@@ -112,20 +133,35 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
     const event = FIRST_EVENTS[name as FunctionName | 'minimal'];
     const eventFile = event === undefined ? '-' : join(directory, `${name}.event.json`);
     if (event !== undefined) writeFileSync(eventFile, JSON.stringify(event));
-    const loads: number[] = [];
-    const firsts: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const { stdout } = await run(process.execPath, [join(directory, 'runner.mjs'), outfile, eventFile], { env });
-      const timing = JSON.parse(stdout) as { loaded: number; served?: number };
-      loads.push(timing.loaded);
-      if (timing.served !== undefined) firsts.push(timing.served);
-    }
-    results.push({
-      bundle: name,
-      bytes: statSync(outfile).size,
-      loadMs: Math.round(median(loads)),
-      ...(firsts.length ? { firstResponseMs: Math.round(median(firsts)) } : {}),
-    });
+    bundles.push({ name, outfile, eventFile, loads: [] as number[], firsts: [] as number[], warms: [] as number[] });
   }
-  return results;
+  // round by round, every bundle once and each round starting one bundle later, so that neither what slows the
+  // machine for a while nor a place in the round favours one bundle
+  for (let i = 0; i < RUNS; i++)
+    for (const bundle of [...bundles.slice(i % bundles.length), ...bundles.slice(0, i % bundles.length)]) {
+      const { stdout } = await run(
+        process.execPath,
+        [join(directory, 'runner.mjs'), bundle.outfile, bundle.eventFile],
+        {
+          env,
+        },
+      );
+      const timing = JSON.parse(stdout) as { loaded: number; served?: number; warm?: number };
+      bundle.loads.push(timing.loaded);
+      if (timing.served !== undefined) bundle.firsts.push(timing.served);
+      if (timing.warm !== undefined) bundle.warms.push(timing.warm);
+    }
+  const results: ColdStart[] = bundles.map(({ name, outfile, loads, firsts, warms }) => ({
+    bundle: name,
+    bytes: statSync(outfile).size,
+    loadMs: Math.round(median(loads)),
+    ...(firsts.length ? { firstResponseMs: Math.round(median(firsts)) } : {}),
+    ...(warms.length ? { warmCallMs: Math.round(median(warms) * 10) / 10 } : {}),
+  }));
+  const minimal = results.find((row) => row.bundle === 'minimal')?.firstResponseMs;
+  return results.map((row) =>
+    row.firstResponseMs !== undefined && minimal
+      ? { ...row, ratioToMinimal: Math.round((row.firstResponseMs / minimal) * 100) / 100 }
+      : row,
+  );
 };
