@@ -1,15 +1,27 @@
 import * as lib from '@aws-sdk/lib-dynamodb';
 import type { LocalService } from '../infra/local/local-service';
-import { BENCH_OPERATIONS } from './operations';
+import { lambdaInvocations } from './lambda-invocation';
+import { BENCH_OPERATIONS, send } from './operations';
+import type { ResetRequest } from '../shared/domain/resets/reset-request';
+import type { ResetQueue } from '../shared/resets/reset-queue';
 import type { RecordedCommand, recordRequests } from './request-recorder';
 
 export interface Overhead {
   operation: string;
+  /** As Lambda runs the functions: the authorizer and the family's handler, in process. */
+  handlerP50Ms: number;
+  handlerP99Ms: number;
+  /** Through the local server: HTTP, the emulated API Gateway, then the same functions. */
   stackP50Ms: number;
   stackP99Ms: number;
   rawP50Ms: number;
   rawP99Ms: number;
+  /** Handler p50 over raw p50: the budgeted ratio. */
   ratioP50: number;
+  /** Handler p50 minus raw p50: what the handlers add, in milliseconds. */
+  addedP50Ms: number;
+  /** Stack p50 over raw p50, the local HTTP hop included. */
+  stackRatioP50: number;
 }
 
 /** The document-client command that sends each low-level command. */
@@ -40,21 +52,36 @@ const percentile = (values: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-/** Sends the same DynamoDB requests an operation sent, in the same order, straight through the SDK. */
-const replay = async (client: lib.DynamoDBDocumentClient, commands: readonly RecordedCommand[]): Promise<void> => {
-  for (const { commandName, input } of commands) {
+/** The same AWS requests an operation sent, ready to go again: its DynamoDB commands, then its reset-queue sends. */
+interface Replay {
+  commands: lib.ServiceInputTypes[];
+  queued: ResetRequest[];
+}
+
+const replayOf = (sent: readonly RecordedCommand[], queued: readonly ResetRequest[]): Replay => ({
+  commands: sent.map(({ commandName, input }) => {
     const Command = COMMANDS[commandName];
     if (!Command) throw new Error(`no replay for ${commandName}`);
+    return new Command(structuredClone(input) as never);
+  }),
+  queued: queued.map((request) => structuredClone(request)),
+});
+
+/** Sends a replay's requests in their order, as the operation did. */
+const sendReplay = async (client: lib.DynamoDBDocumentClient, replay: Replay, queue: ResetQueue): Promise<void> => {
+  for (const command of replay.commands)
     // a conditional write that loses on replay costs the same round trip
-    await client.send(new Command(structuredClone(input) as never) as never).catch((error: Error) => {
+    await client.send(command as never).catch((error: Error) => {
       if (!/ConditionalCheckFailed|TransactionCanceled/.test(error.name)) throw error;
     });
-  }
+  for (const request of replay.queued) await queue.enqueue(request);
 };
 
 /**
- * p50 and p99 of each operation through the whole stack (HTTP, emulated API Gateway, authorizer, handler)
- * against the raw SDK calls the same operation makes, on the same data, interleaved call for call.
+ * p50 and p99 of each operation as Lambda runs it (the authorizer, then the family's handler, in process) and
+ * through the whole local stack (HTTP, the emulated API Gateway, the same functions), against the raw SDK calls
+ * the same operation makes, on the same data. The three take turns call for call, the rounds going through every order
+ * of the three, so that none always runs just after the same other; the raw calls replay the latest handler call's requests.
  */
 export const measureOverhead = async (
   service: LocalService,
@@ -63,29 +90,70 @@ export const measureOverhead = async (
 ): Promise<Overhead[]> => {
   const results: Overhead[] = [];
   const client = service.dependencies.store.client;
+  const lambda = lambdaInvocations(service);
+  const timed = async (work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
   for (const operation of BENCH_OPERATIONS.filter((candidate) => MEASURED.includes(candidate.name))) {
+    const handler: number[] = [];
     const stack: number[] = [];
     const raw: number[] = [];
-    for (let i = 0; i < iterations; i++) {
-      let started = performance.now();
-      const sent = await recorder.during(async () => {
-        const response = await operation.run(service, undefined, i);
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`${operation.name} answered ${response.status}`);
-      });
-      stack.push(performance.now() - started);
-      started = performance.now();
-      await replay(client, sent);
-      raw.push(performance.now() - started);
-    }
+    let latest: { sent: RecordedCommand[]; queued: ResetRequest[] } = { sent: [], queued: [] };
+    const viaHandler = async (i: number) => {
+      const invocation = lambda.prepare(operation.request(undefined, i), `bench-${i}`);
+      lambda.takeQueued();
+      let sent: RecordedCommand[] = [];
+      handler.push(
+        await timed(async () => {
+          sent = await recorder.during(async () => {
+            const result = await lambda.invoke(invocation);
+            if (result.statusCode !== 200) throw new Error(`${operation.name} answered ${result.statusCode}`);
+          });
+        }),
+      );
+      latest = { sent, queued: lambda.takeQueued() };
+    };
+    const viaStack = async (i: number) => {
+      // another value than the handler's call, so that this one changes the record too
+      const request = operation.request(undefined, i + 25);
+      stack.push(
+        await timed(async () => {
+          const response = await send(service, request);
+          await response.arrayBuffer();
+          if (response.status !== 200) throw new Error(`${operation.name} answered ${response.status}`);
+        }),
+      );
+    };
+    const viaRaw = async () => {
+      const replay = replayOf(latest.sent, latest.queued);
+      raw.push(await timed(() => sendReplay(client, replay, service.dependencies.resetQueue)));
+    };
+    await viaHandler(-1);
+    handler.length = 0;
+    const orders = [
+      [viaHandler, viaStack, viaRaw],
+      [viaHandler, viaRaw, viaStack],
+      [viaStack, viaHandler, viaRaw],
+      [viaStack, viaRaw, viaHandler],
+      [viaRaw, viaHandler, viaStack],
+      [viaRaw, viaStack, viaHandler],
+    ];
+    for (let i = 0; i < iterations; i++) for (const measure of orders[i % orders.length]!) await measure(i);
     const round = (value: number) => Math.round(value * 100) / 100;
+    const p50 = { handler: percentile(handler, 50), stack: percentile(stack, 50), raw: percentile(raw, 50) };
     results.push({
       operation: operation.name,
-      stackP50Ms: round(percentile(stack, 50)),
+      handlerP50Ms: round(p50.handler),
+      handlerP99Ms: round(percentile(handler, 99)),
+      stackP50Ms: round(p50.stack),
       stackP99Ms: round(percentile(stack, 99)),
-      rawP50Ms: round(percentile(raw, 50)),
+      rawP50Ms: round(p50.raw),
       rawP99Ms: round(percentile(raw, 99)),
-      ratioP50: round(percentile(stack, 50) / percentile(raw, 50)),
+      ratioP50: round(p50.handler / p50.raw),
+      addedP50Ms: round(p50.handler - p50.raw),
+      stackRatioP50: round(p50.stack / p50.raw),
     });
   }
   return results;

@@ -12,6 +12,8 @@ const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.ur
   bulkReadWallMs: number;
   bulkReadCallRssBytes: number;
   deliveryWriteItems: number;
+  handlerOverheadRatioP50: number;
+  coldStartRatioToMinimal: Record<string, number>;
 };
 const OVERHEAD_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -42,22 +44,25 @@ try {
 
   overhead = await measureOverhead(service, recorder, OVERHEAD_ITERATIONS);
   console.log(
-    `2. Handler overhead: the whole stack against the same DynamoDB requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
+    `2. Handler overhead: the functions as Lambda runs them, and the whole local stack, against the same DynamoDB requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
   );
   console.table(
     overhead.map((row) => ({
       operation: row.operation,
-      'stack p50': row.stackP50Ms,
-      'stack p99': row.stackP99Ms,
+      'handler p50': row.handlerP50Ms,
+      'handler p99': row.handlerP99Ms,
       'raw p50': row.rawP50Ms,
       'raw p99': row.rawP99Ms,
       'p50 ratio': row.ratioP50,
+      'added p50': row.addedP50Ms,
+      'via HTTP p50': row.stackP50Ms,
+      'via HTTP ratio': row.stackRatioP50,
     })),
   );
 
   coldStarts = await measureColdStarts(service);
   console.log(
-    '3. Cold start: a fresh Node process loads the bundle and serves its first request (median of 10, ms since process start)',
+    '3. Cold start: a fresh Node process loads the bundle and serves its first request (median of 15, the bundles taking turns; ms since process start)',
   );
   console.table(
     coldStarts.map((row) => ({
@@ -65,6 +70,8 @@ try {
       size: kb(row.bytes),
       'loaded at': row.loadMs,
       'first response at': row.firstResponseMs ?? 'needs SQS',
+      'ratio to minimal': row.ratioToMinimal ?? '',
+      'same call, warm': row.warmCallMs ?? '',
     })),
   );
 
@@ -116,6 +123,15 @@ const failures = [
   ...requestCounts
     .filter((row) => row.warmBudget !== undefined && row.warm > row.warmBudget)
     .map((row) => `${row.operation}: ${row.warm} warm requests, budget ${row.warmBudget}`),
+  ...(overhead ?? [])
+    .filter((row) => row.ratioP50 > budgets.handlerOverheadRatioP50)
+    .map((row) => `${row.operation}: handler overhead ${row.ratioP50}, budget ${budgets.handlerOverheadRatioP50}`),
+  ...(coldStarts ?? []).flatMap((row) => {
+    const bound = budgets.coldStartRatioToMinimal[row.bundle] ?? budgets.coldStartRatioToMinimal.default!;
+    return row.ratioToMinimal !== undefined && row.ratioToMinimal > bound
+      ? [`${row.bundle}: first response ${row.ratioToMinimal}× the minimal bundle's, budget ${bound}×`]
+      : [];
+  }),
   ...(bulk.wallMs > budgets.bulkReadWallMs ? [`bulk read took ${bulk.wallMs} ms`] : []),
   ...(bulk.peakRssBytes - bulk.rssBeforeBytes > budgets.bulkReadCallRssBytes
     ? [`bulk read memory ${mb(bulk.peakRssBytes - bulk.rssBeforeBytes)} above the server's baseline`]

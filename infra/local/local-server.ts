@@ -126,7 +126,7 @@ const preflight = (
 });
 
 /** What API Gateway does with the authorizer's answer: a thrown "Unauthorized" is 401, a Deny 403. */
-const authorize = async (
+export const authorize = async (
   authorizer: Authorizer,
   event: APIGatewayProxyEvent,
 ): Promise<APIGatewayProxyResult | undefined> => {

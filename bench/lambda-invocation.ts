@@ -1,0 +1,71 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { buildProxyEvent, lambdaContext } from '../infra/local/api-gateway-event';
+import { createFamilyHandlers, createLocalAuthorizer } from '../infra/local/family-handlers';
+import type { LocalService } from '../infra/local/local-service';
+import { authorize } from '../infra/local/local-server';
+import { matchPath } from '../shared/api/path-template';
+import { ROUTES, type Route } from '../shared/api/route-table';
+import type { ResetRequest } from '../shared/domain/resets/reset-request';
+import type { ResetQueue } from '../shared/resets/reset-queue';
+import type { BenchRequest } from './operations';
+
+/** An invocation as API Gateway has it ready: the route, its proxy event and the Lambda context. */
+export interface PreparedInvocation {
+  route: Route;
+  event: APIGatewayProxyEvent;
+  context: Context;
+}
+
+/**
+ * The API's functions as Lambda runs them, in this process and without HTTP: the authorizer, then the family's
+ * handler, built by the factories the functions export on the local service's dependencies. `prepare` is API
+ * Gateway's part (routing, building the event), done before the clock starts; `invoke` is ours.
+ */
+export const lambdaInvocations = (service: LocalService) => {
+  let queued: ResetRequest[] = [];
+  // the reset queue is an AWS call too: its sends are recorded (by reference: the replay copies them before its
+  // clock starts) to be replayed beside DynamoDB's
+  const resetQueue: ResetQueue = {
+    enqueue: async (request) => {
+      queued.push(request);
+      await service.dependencies.resetQueue.enqueue(request);
+    },
+  };
+  const dependencies = { ...service.dependencies, resetQueue };
+  const handlers = createFamilyHandlers(dependencies);
+  const authorizer = createLocalAuthorizer(dependencies);
+  return {
+    /** The reset requests sent since the last call. */
+    takeQueued(): ResetRequest[] {
+      const taken = queued;
+      queued = [];
+      return taken;
+    },
+
+    prepare(request: BenchRequest, requestId: string): PreparedInvocation {
+      const url = new URL(request.path, 'http://localhost');
+      const route = ROUTES.find(
+        (candidate) => candidate.method === request.method && matchPath(candidate.path, url.pathname),
+      );
+      if (!route) throw new Error(`no route for ${request.method} ${url.pathname}`);
+      const event = buildProxyEvent(
+        {
+          method: request.method,
+          url,
+          headers: request.headers,
+          body: request.body ?? '',
+          sourceIp: '127.0.0.1',
+          receivedAt: new Date(),
+          requestId,
+        },
+        route,
+      );
+      return { route, event, context: lambdaContext(route.family, 29_000) };
+    },
+
+    async invoke({ route, event, context }: PreparedInvocation): Promise<APIGatewayProxyResult> {
+      const refusal = route.authenticated ? await authorize(authorizer, event) : undefined;
+      return refusal ?? handlers[route.family](event, context);
+    },
+  };
+};
