@@ -108,7 +108,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Each function bundle (built as deployed) loaded by a fresh Node process that serves its first request. */
 export const measureColdStarts = async (service: LocalService): Promise<ColdStart[]> => {
   const directory = mkdtempSync(join(tmpdir(), 'cold-start-'));
-  writeFileSync(join(directory, 'runner.mjs'), RUNNER);
+  const runner = join(directory, 'runner.mjs');
+  writeFileSync(runner, RUNNER);
   writeFileSync(join(directory, 'minimal.ts'), MINIMAL);
   const entries: [string, string][] = [['minimal', join(directory, 'minimal.ts')], ...Object.entries(FUNCTION_ENTRIES)];
   const env = {
@@ -139,13 +140,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
   // machine for a while nor a place in the round favours one bundle
   for (let i = 0; i < RUNS; i++)
     for (const bundle of [...bundles.slice(i % bundles.length), ...bundles.slice(0, i % bundles.length)]) {
-      const { stdout } = await run(
-        process.execPath,
-        [join(directory, 'runner.mjs'), bundle.outfile, bundle.eventFile],
-        {
-          env,
-        },
-      );
+      const { stdout } = await run(process.execPath, [runner, bundle.outfile, bundle.eventFile], { env });
       const timing = JSON.parse(stdout) as { loaded: number; served?: number; warm?: number };
       bundle.loads.push(timing.loaded);
       if (timing.served !== undefined) bundle.firsts.push(timing.served);
