@@ -21,12 +21,18 @@ const MAX_IDS_PER_DELETE = 99;
 
 const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (request: ApiRequest) => {
   const { store, clock } = dependencies;
-  const { type, id } = await resolveTarget(dependencies, request, {
-    typeText: request.pathParameters.type,
-    idText: request.pathParameters.entityId,
-    accepted: ['ENABLED', 'READONLY'],
-  });
-  const { limits, enabled, counters } = await loadPerAction(store, type, id, clock.now());
+  const query = { typeText: request.pathParameters.type, idText: request.pathParameters.entityId };
+  const type = entityTypeParameter(query.typeText, 'type');
+  const id = positiveId(query.idText, 'entityId');
+  // the per-action items are read beside the target's checks, in the same round trip, and answered only once
+  // those pass; a refusal wins over a failed read, whichever comes back first
+  const [target, perAction] = await Promise.allSettled([
+    resolveTarget(dependencies, request, { ...query, accepted: ['ENABLED', 'READONLY'] }),
+    loadPerAction(store, type, id, clock.now()),
+  ]);
+  if (target.status === 'rejected') throw target.reason;
+  if (perAction.status === 'rejected') throw perAction.reason;
+  const { limits, enabled, counters } = perAction.value;
   return jsonResponse(200, {
     success: true,
     actionLimits: limits.map((limit) => actionLimitEntry(limit, counters(limit.actionId))),

@@ -236,3 +236,58 @@ describe('per-action limits', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 });
+
+describe('the per-action list', () => {
+  type Probe = (command: string, input: Record<string, unknown>, send: () => Promise<unknown>) => Promise<unknown>;
+  /** Runs `call` with every request of the table's client going through `probe`. */
+  const probing = async <T>(probe: Probe, call: () => Promise<T>): Promise<T> => {
+    const { client } = ctx.service.dependencies.store;
+    client.middlewareStack.add(
+      (next, context) => async (args) =>
+        (await probe(String((context as { commandName?: string }).commandName), args.input as never, () =>
+          next(args),
+        )) as Awaited<ReturnType<typeof next>>,
+      { step: 'initialize', name: 'perActionProbe', priority: 'high' },
+    );
+    try {
+      return await call();
+    } finally {
+      client.middlewareStack.remove('perActionProbe');
+    }
+  };
+
+  it('reads the entity and its per-action items in one round trip', async () => {
+    const path = '/rest-api/per-action/limits/CAMPAIGN/100.do';
+    expect((await demo().get(path)).status).toBe(200);
+    const spans: { command: string; start: number; end: number }[] = [];
+    const response = await probing(
+      async (command, _input, send) => {
+        const start = performance.now();
+        try {
+          return await send();
+        } finally {
+          spans.push({ command, start, end: performance.now() });
+        }
+      },
+      () => demo().get(path),
+    );
+    expect(response.status).toBe(200);
+    expect(spans.map((span) => span.command).sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+    expect(Math.max(...spans.map((span) => span.start))).toBeLessThan(Math.min(...spans.map((span) => span.end)));
+  });
+
+  it('answers a refusal rather than a failed read of the items it would not have shown', async () => {
+    const failingItemsQuery: Probe = async (command, input, send) => {
+      const values = input.ExpressionAttributeValues as Record<string, unknown> | undefined;
+      if (command === 'QueryCommand' && values?.[':prefix'] === 'ACT')
+        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput'), {
+          name: 'ProvisionedThroughputExceededException',
+        });
+      return send();
+    };
+    const refused = await probing(failingItemsQuery, () => alice().get('/rest-api/per-action/limits/CAMPAIGN/102.do'));
+    expect(refused.status).toBe(403);
+    const busy = await probing(failingItemsQuery, () => list('CAMPAIGN', 100));
+    expect(busy.status).toBe(503);
+  });
+});
