@@ -90,13 +90,13 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
   {
     name: 'per-action list',
     floor: 5,
-    why: 'authorizer 2, shares 1, the entity and its per-action records (a partition query could fetch both, but would read old counter buckets) 1, their counters 1',
+    why: 'authorizer 2, shares 1, the entity 1 and, at once, one query of its per-action records, switch and counters 1 (a query of the whole partition would read its change history too)',
     request: () => get('/rest-api/per-action/limits/CAMPAIGN/100.do'),
   },
   {
     name: 'per-action add (existing)',
     floor: 5,
-    why: "authorizer 2, shares 1, entity, action and record in one batch 1, the conditional write 1 (the answer's counters add 1)",
+    why: "authorizer 2, shares 1, entity, action, record, switch and the answer's counters in one batch 1, the conditional write 1",
     prepare: (service) =>
       send(
         service,

@@ -3,7 +3,7 @@ import { parsePositiveId } from '../../shared/domain/identifiers';
 import { nextId } from '../../shared/adapters/dynamodb/limit-store';
 import {
   type ActionCounters,
-  loadActionCounters,
+  actionCountersFromItem,
   perActionFromItem,
   savePerActionRequest,
   type PerActionLimit,
@@ -17,7 +17,7 @@ import { optionalBoolean } from '../../shared/http/parameter-checks';
 import type { ApiRequest } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/keys';
+import { actionCountersKey, actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/keys';
 import { resolveTarget } from './target';
 import { historyPut } from '../../shared/adapters/dynamodb/history-store';
 import { fieldChanges, type HistoryEntry } from '../../shared/domain/history/limit-history';
@@ -50,7 +50,8 @@ export const changeActionLimit =
     const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
     const actionText = request.parameters.get('actionId');
     const requested = parsePositiveId(actionText);
-    // the action and its limit come with the entity, in one request; a malformed actionId is refused after the permission checks
+    // the action, its limit, the switch and the counters of the answer come with the entity, in one request (the
+    // write changes no counter); a malformed actionId is refused after the permission checks
     const { type, id, read } = await resolveTarget(dependencies, request, {
       typeText: request.pathParameters.type,
       idText: request.pathParameters.entityId,
@@ -58,7 +59,12 @@ export const changeActionLimit =
       alsoRead: (type, id) =>
         requested === undefined
           ? []
-          : [actionKey(requested), actionLimitKey(type, id, requested), actionSwitchKey(type, id)],
+          : [
+              actionKey(requested),
+              actionLimitKey(type, id, requested),
+              actionSwitchKey(type, id),
+              actionCountersKey(type, id, requested),
+            ],
     });
     const now = clock.now();
     const actionId = positiveId(actionText, 'actionId');
@@ -99,8 +105,8 @@ export const changeActionLimit =
     });
     // the switch was read with the entity: update never changes it, add turns it on
     const enabled = mode === 'add' || read(actionSwitchKey(type, id))?.enabled === true;
-    const [counters] = await loadActionCounters(store, [{ type, id, actionId }], now);
-    const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(record, counters!);
+    const counters = actionCountersFromItem(read(actionCountersKey(type, id, actionId)), now);
+    const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(record, counters);
     // a record a dry run would create has no id yet
     if (!hasId) delete entry.id;
     return jsonResponse(200, {

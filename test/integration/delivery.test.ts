@@ -147,6 +147,14 @@ describe('recording delivery', () => {
       actionLimits: Record<string, number>[];
     };
     expect(list.actionLimits[0]).toMatchObject({ actionId: 7, dailyConversions: 3, totalConversions: 3 });
+    // a change answers the record with the same counters
+    const changed = (await (
+      await demo().post('/rest-api/per-action/update/limit/CAMPAIGN/300.do', {
+        actionId: '7',
+        dailyConversionsLimit: '4',
+      })
+    ).json()) as { actionLimit: Record<string, number> };
+    expect(changed.actionLimit).toMatchObject({ dailyConversionsLimit: 4, dailyConversions: 3, totalConversions: 3 });
   });
 
   it('adds budget exactly: 1,000 events of 0.001 read back exactly 1', async () => {

@@ -3,15 +3,7 @@ import { inParallel } from '../../concurrency';
 import { currentCounters } from '../../domain/delivery/counter-state';
 import { WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/metrics';
-import {
-  ACTION_LIMIT_PREFIX,
-  actionCountersKey,
-  actionLimitKey,
-  actionSwitchKey,
-  entityPK,
-  itemKeyText,
-  type ItemKey,
-} from '../../table/keys';
+import { ACTION_LIMIT_PREFIX, actionCountersKey, actionLimitKey, actionSwitchKey, entityPK } from '../../table/keys';
 import { counterAttribute, counterState } from './counter-store';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
@@ -67,17 +59,6 @@ export const loadPerAction = async (
     enabled: bySortKey.get(actionSwitchKey(type, id).SK)?.enabled === true,
     counters: (actionId) => actionCountersFromItem(bySortKey.get(actionCountersKey(type, id, actionId).SK), now),
   };
-};
-
-/** The counters of each (entity, action), in one batch read, in the order asked. */
-export const loadActionCounters = async (
-  store: TableStore,
-  targets: readonly { type: EntityType; id: number; actionId: number }[],
-  now: Date,
-): Promise<ActionCounters[]> => {
-  const keys = targets.map(({ type, id, actionId }) => actionCountersKey(type, id, actionId));
-  const items = new Map((await store.batchGet(keys)).map((item) => [itemKeyText(item as ItemKey), item]));
-  return keys.map((key) => actionCountersFromItem(items.get(itemKeyText(key)), now));
 };
 
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
