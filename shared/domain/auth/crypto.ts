@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
 
@@ -33,8 +33,9 @@ export const constantTimeEquals = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-export const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
-export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+// the one-shot digest: about a quarter of createHash's time on a short text, and an API key is hashed on every call
+export const md5Hex = (text: string): string => hash('md5', text, 'hex');
+export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
 /** 128 random bits as 32 lower-case hex characters. */
 export const randomToken = (): string => randomBytes(16).toString('hex');
