@@ -33,13 +33,18 @@ const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
 
 /** Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, limit, counters. */
-const loadContext = async ({ store, clock }: Ports<'store' | 'clock'>, request: ApiRequest) => {
+/** The level, the id, the caller's grants and the entity with its limit; the counters only where they are answered. */
+const loadContext = async (
+  { store, clock }: Ports<'store' | 'clock'>,
+  request: ApiRequest,
+  { withCounters }: { withCounters: boolean },
+) => {
   const policy = levelPolicy(request.route.level!);
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
   const [grants, loaded] = await Promise.all([
     grantsOf({ store, clock }, principalOf(request).userId),
-    loadEntityLimit(store, policy.entityType, id, now),
+    loadEntityLimit(store, policy.entityType, id, now, withCounters),
   ]);
   requireUpdatableEntity(grants, policy.entityType, id, loaded.entity);
   return { policy, id, now, grants, loaded };
@@ -51,7 +56,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
   const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {
     const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: true });
     const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
     return optimisticWrite(async (attempt) => {
       const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
@@ -107,7 +112,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
   /** reset.do, by POST or by DELETE: checks everything, then queues; the hourly flush applies it. */
   const reset = async (request: ApiRequest) => {
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: false });
     enforce(policy.reset(grants));
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
     if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
@@ -153,7 +158,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
   return {
     'limits.read': async (request) => {
-      const { policy, id, grants, loaded } = await loadContext(dependencies, request);
+      const { policy, id, grants, loaded } = await loadContext(dependencies, request, { withCounters: true });
       enforce(policy.read(grants));
       const offset = optionalTimezoneOffset(request);
       return jsonResponse(
@@ -163,7 +168,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     },
 
     'limits.status': async (request) => {
-      const { policy, now, grants, loaded } = await loadContext(dependencies, request);
+      const { policy, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: true });
       enforce(policy.read(grants));
       const chain = await loadServingChain(store, loaded.entity!, now);
       const visibility: Visibility = {
@@ -176,7 +181,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     },
 
     'limits.history': async (request) => {
-      const { policy, id, grants } = await loadContext(dependencies, request);
+      const { policy, id, grants } = await loadContext(dependencies, request, { withCounters: false });
       enforce(policy.read(grants));
       return historyPage(store, request, { policy, id, grants });
     },
@@ -188,7 +193,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     'limits.resetByDelete': (request) => reset(request),
 
     'limits.delete': async (request) => {
-      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request);
+      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: false });
       enforce(policy.delete(grants));
       await optimisticWrite(async (attempt) => {
         const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);

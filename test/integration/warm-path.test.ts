@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/domain/auth/crypto';
 import { clearWarmCaches, WARM_CACHE_TTL_MS } from '../../shared/runtime/warm-cache';
-import { hashAuth, importCatalog, postForm, setClock } from '../support/http';
+import { apiClient, hashAuth, importCatalog, postForm, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
 
 /**
@@ -116,5 +116,47 @@ describe('refusals of a user name and secret', () => {
     const known = await readsOf(token('warm-71'));
     expect(known).toBeGreaterThan(0);
     expect(await readsOf(token('nobody-by-this-name'))).toBe(known);
+  });
+});
+
+describe('what a limit operation reads', () => {
+  /** The sort keys of the items `send` asked DynamoDB for by key. */
+  const keysReadBy = async (send: () => Promise<Response>) => {
+    const sortKeys: string[] = [];
+    const { client } = ctx.service.dependencies.store;
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as {
+          RequestItems?: Record<string, { Keys?: { SK: string }[] }>;
+          Key?: { SK: string };
+        };
+        for (const { Keys = [] } of Object.values(input.RequestItems ?? {}))
+          sortKeys.push(...Keys.map((key) => key.SK));
+        if (input.Key) sortKeys.push(input.Key.SK);
+        return next(args);
+      },
+      { step: 'initialize', name: 'keyRecorder' },
+    );
+    try {
+      expect((await send()).status).toBe(200);
+    } finally {
+      client.middlewareStack.remove('keyRecorder');
+    }
+    return sortKeys;
+  };
+
+  it('reads the counter item only where the answer shows counters', async () => {
+    const demo = apiClient(ctx.service.url, 'demo-key-0001');
+    const path = '/rest-api/campaign/100/limits';
+    expect((await demo.post(`${path}/set.do`, { dailyClicksLimit: '99' })).status).toBe(200);
+    expect(await keysReadBy(() => demo.get(`${path}.do`))).toContain('COUNTERS');
+    for (const send of [
+      () => demo.get(`${path}/history.do`),
+      () => demo.post(`${path}/reset.do`, { limitCounters: 'DAILY_CLICKS' }),
+    ]) {
+      const keys = await keysReadBy(send);
+      expect(keys).toContain('LIMIT');
+      expect(keys).not.toContain('COUNTERS');
+    }
   });
 });

@@ -53,13 +53,15 @@ export const entityLimitKeys = (type: EntityType, id: number, withCounters = tru
   ...(withCounters ? [countersKey(type, id)] : []),
 ];
 
-/** Entity, limit record and counter item in one BatchGetItem. */
+/** Entity, limit record and (unless the caller has no use for it) counter item in one BatchGetItem. */
 export const loadEntityLimit = async (
   store: TableStore,
   type: EntityType,
   id: number,
   now: Date,
-): Promise<EntityLimit> => entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id)), now);
+  withCounters = true,
+): Promise<EntityLimit> =>
+  entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, withCounters)), now);
 
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));
