@@ -32,8 +32,10 @@ import { changeAuthor, historyPage } from './limit-history';
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
 
-/** Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, limit, counters. */
-/** The level, the id, the caller's grants and the entity with its limit; the counters only where they are answered. */
+/**
+ * Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, the limit, and
+ * the counters where the answer shows them.
+ */
 const loadContext = async (
   { store, clock }: Ports<'store' | 'clock'>,
   request: ApiRequest,
