@@ -170,15 +170,17 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     },
 
     'limits.status': async (request) => {
-      const { policy, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: true });
+      const { policy, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: false });
       enforce(policy.read(grants));
+      // the chain starts with the entity itself: its limit and counters, read with its ancestors', pace it too
       const chain = await loadServingChain(store, loaded.entity!, now);
+      const { limit, counters } = chain[0]!;
       const visibility: Visibility = {
         entity: (entity) => accessLevel(grants, entity) !== undefined,
         cap: (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED',
         perAction: permissionLevel(grants, policy.perActionPermission) !== 'DISABLED',
       };
-      const pacing = loaded.limit ? pacingOf(loaded.limit, policy.grid, loaded.counters, now, visibility.cap) : [];
+      const pacing = limit ? pacingOf(limit, policy.grid, counters, now, visibility.cap) : [];
       return jsonResponse(200, { ...servingDecision(chain, now, visibility), pacing, countersAsOf: now.toISOString() });
     },
 

@@ -145,7 +145,7 @@ describe('what a limit operation reads', () => {
     return sortKeys;
   };
 
-  it('reads the counter item only where the answer shows counters', async () => {
+  it('reads a counter item only where the answer shows it, and once', async () => {
     const demo = apiClient(ctx.service.url, 'demo-key-0001');
     const path = '/rest-api/campaign/100/limits';
     expect((await demo.post(`${path}/set.do`, { dailyClicksLimit: '99' })).status).toBe(200);
@@ -158,5 +158,8 @@ describe('what a limit operation reads', () => {
       expect(keys).toContain('LIMIT');
       expect(keys).not.toContain('COUNTERS');
     }
+    // the serving status reads each counter item of the chain (campaign, advertiser) once
+    const status = await keysReadBy(() => demo.get(`${path}/status.do`));
+    expect(status.filter((key) => key === 'COUNTERS')).toHaveLength(2);
   });
 });
