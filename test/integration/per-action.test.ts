@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, importCatalog } from '../support/http';
-import { scanTable, useTestService } from '../support/local-service';
+import { probingRequests, scanTable, useTestService, type RequestProbe } from '../support/local-service';
 
 const ctx = useTestService();
 const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
@@ -238,23 +238,7 @@ describe('per-action limits', () => {
 });
 
 describe('the per-action list', () => {
-  type Probe = (command: string, input: Record<string, unknown>, send: () => Promise<unknown>) => Promise<unknown>;
-  /** Runs `call` with every request of the table's client going through `probe`. */
-  const probing = async <T>(probe: Probe, call: () => Promise<T>): Promise<T> => {
-    const { client } = ctx.service.dependencies.store;
-    client.middlewareStack.add(
-      (next, context) => async (args) =>
-        (await probe(String((context as { commandName?: string }).commandName), args.input as never, () =>
-          next(args),
-        )) as Awaited<ReturnType<typeof next>>,
-      { step: 'initialize', name: 'perActionProbe', priority: 'high' },
-    );
-    try {
-      return await call();
-    } finally {
-      client.middlewareStack.remove('perActionProbe');
-    }
-  };
+  const probing = <T>(probe: RequestProbe, call: () => Promise<T>) => probingRequests(ctx.service, probe, call);
 
   it('reads the entity and its per-action items in one round trip', async () => {
     const path = '/rest-api/per-action/limits/CAMPAIGN/100.do';
@@ -277,7 +261,7 @@ describe('the per-action list', () => {
   });
 
   it('answers a refusal rather than a failed read of the items it would not have shown', async () => {
-    const failingItemsQuery: Probe = async (command, input, send) => {
+    const failingItemsQuery: RequestProbe = async (command, input, send) => {
       const values = input.ExpressionAttributeValues as Record<string, unknown> | undefined;
       if (command === 'QueryCommand' && values?.[':prefix'] === 'ACT')
         throw Object.assign(new Error('Rate of requests exceeds the allowed throughput'), {

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/domain/auth/crypto';
 import { clearWarmCaches, WARM_CACHE_TTL_MS } from '../../shared/runtime/warm-cache';
 import { apiClient, hashAuth, importCatalog, postForm, setClock } from '../support/http';
-import { useTestService } from '../support/local-service';
+import { probingRequests, useTestService } from '../support/local-service';
 
 /**
  * A container remembers what it resolved (principals, grants) for at most WARM_CACHE_TTL_MS. These changes are
@@ -84,19 +84,15 @@ describe('refusals of a user name and secret', () => {
   const readsOf = async (send: () => Promise<Response>) => {
     clearWarmCaches();
     let reads = 0;
-    const { client } = ctx.service.dependencies.store;
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (/^(Get|BatchGet|Query)/.test(String((context as { commandName?: string }).commandName))) reads++;
-        return next(args);
+    const response = await probingRequests(
+      ctx.service,
+      (command, _input, next) => {
+        if (/^(Get|BatchGet|Query)/.test(command)) reads++;
+        return next();
       },
-      { step: 'initialize', name: 'readCounter' },
+      send,
     );
-    try {
-      expect((await send()).status).toBe(401);
-    } finally {
-      client.middlewareStack.remove('readCounter');
-    }
+    expect(response.status).toBe(401);
     return reads;
   };
 
@@ -123,25 +119,20 @@ describe('what a limit operation reads', () => {
   /** The sort keys of the items `send` asked DynamoDB for by key. */
   const keysReadBy = async (send: () => Promise<Response>) => {
     const sortKeys: string[] = [];
-    const { client } = ctx.service.dependencies.store;
-    client.middlewareStack.add(
-      (next) => async (args) => {
-        const input = args.input as {
+    const response = await probingRequests(
+      ctx.service,
+      (_command, input, next) => {
+        const { RequestItems = {}, Key } = input as {
           RequestItems?: Record<string, { Keys?: { SK: string }[] }>;
           Key?: { SK: string };
         };
-        for (const { Keys = [] } of Object.values(input.RequestItems ?? {}))
-          sortKeys.push(...Keys.map((key) => key.SK));
-        if (input.Key) sortKeys.push(input.Key.SK);
-        return next(args);
+        for (const { Keys = [] } of Object.values(RequestItems)) sortKeys.push(...Keys.map((key) => key.SK));
+        if (Key) sortKeys.push(Key.SK);
+        return next();
       },
-      { step: 'initialize', name: 'keyRecorder' },
+      send,
     );
-    try {
-      expect((await send()).status).toBe(200);
-    } finally {
-      client.middlewareStack.remove('keyRecorder');
-    }
+    expect(response.status).toBe(200);
     return sortKeys;
   };
 

@@ -39,3 +39,27 @@ export const scanTable = async (service: LocalService): Promise<Item[]> => {
   } while (startKey);
   return items.sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
 };
+
+/** What a probe sees of one DynamoDB request: its command's name and input; `send` passes it on. */
+export type RequestProbe = (
+  command: string,
+  input: Record<string, unknown>,
+  send: () => Promise<unknown>,
+) => Promise<unknown>;
+
+/** Runs `call` with every request of the service's table client going through `probe`, first in the SDK's stack. */
+export const probingRequests = async <T>(service: LocalService, probe: RequestProbe, call: () => Promise<T>) => {
+  const { client } = service.dependencies.store;
+  client.middlewareStack.add(
+    (next, context) => async (args) =>
+      (await probe(String((context as { commandName?: string }).commandName), args.input as never, () =>
+        next(args),
+      )) as Awaited<ReturnType<typeof next>>,
+    { step: 'initialize', name: 'requestProbe', priority: 'high' },
+  );
+  try {
+    return await call();
+  } finally {
+    client.middlewareStack.remove('requestProbe');
+  }
+};
