@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
-import { buildProxyEvent } from '../infra/local/api-gateway-event';
 import type { LocalService } from '../infra/local/local-service';
-import { ROUTES } from '../shared/api/route-table';
+import { prepareInvocation } from './lambda-invocation';
 
 export interface ColdStart {
   bundle: string;
@@ -47,23 +46,7 @@ if (template !== undefined) {
 process.stdout.write(JSON.stringify({ loaded, served, warm }));`;
 
 const apiEvent = (method: string, path: string, principal = true) => {
-  const route = ROUTES.find(
-    (candidate) =>
-      candidate.method === method &&
-      new RegExp(`^${candidate.path.replace(/\{[A-Za-z]+\}/g, '[^/]+?').replace(/\./g, '\\.')}$`).test(path),
-  )!;
-  const event = buildProxyEvent(
-    {
-      method,
-      url: new URL(`http://localhost${path}`),
-      headers: {},
-      body: '',
-      sourceIp: '127.0.0.1',
-      receivedAt: new Date(),
-      requestId: 'cold-start',
-    },
-    route,
-  );
+  const { event } = prepareInvocation({ method, path, headers: {} }, 'cold-start');
   if (principal)
     event.requestContext.authorizer = {
       authenticated: 'true',

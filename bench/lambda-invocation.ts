@@ -16,6 +16,28 @@ export interface PreparedInvocation {
   context: Context;
 }
 
+/** API Gateway's part of a request: the route it matches, the proxy event it builds, the Lambda context. */
+export const prepareInvocation = (request: BenchRequest, requestId: string): PreparedInvocation => {
+  const url = new URL(request.path, 'http://localhost');
+  const route = ROUTES.find(
+    (candidate) => candidate.method === request.method && matchPath(candidate.path, url.pathname),
+  );
+  if (!route) throw new Error(`no route for ${request.method} ${url.pathname}`);
+  const event = buildProxyEvent(
+    {
+      method: request.method,
+      url,
+      headers: request.headers,
+      body: request.body ?? '',
+      sourceIp: '127.0.0.1',
+      receivedAt: new Date(),
+      requestId,
+    },
+    route,
+  );
+  return { route, event, context: lambdaContext(route.family, 29_000) };
+};
+
 /**
  * The API's functions as Lambda runs them, in this process and without HTTP: the authorizer, then the family's
  * handler, built by the factories the functions export on the local service's dependencies. `prepare` is API
@@ -42,26 +64,7 @@ export const lambdaInvocations = (service: LocalService) => {
       return taken;
     },
 
-    prepare(request: BenchRequest, requestId: string): PreparedInvocation {
-      const url = new URL(request.path, 'http://localhost');
-      const route = ROUTES.find(
-        (candidate) => candidate.method === request.method && matchPath(candidate.path, url.pathname),
-      );
-      if (!route) throw new Error(`no route for ${request.method} ${url.pathname}`);
-      const event = buildProxyEvent(
-        {
-          method: request.method,
-          url,
-          headers: request.headers,
-          body: request.body ?? '',
-          sourceIp: '127.0.0.1',
-          receivedAt: new Date(),
-          requestId,
-        },
-        route,
-      );
-      return { route, event, context: lambdaContext(route.family, 29_000) };
-    },
+    prepare: prepareInvocation,
 
     async invoke({ route, event, context }: PreparedInvocation): Promise<APIGatewayProxyResult> {
       const refusal = route.authenticated ? await authorize(authorizer, event) : undefined;

@@ -80,8 +80,9 @@ const sendReplay = async (client: lib.DynamoDBDocumentClient, replay: Replay, qu
 /**
  * p50 and p99 of each operation as Lambda runs it (the authorizer, then the family's handler, in process) and
  * through the whole local stack (HTTP, the emulated API Gateway, the same functions), against the raw SDK calls
- * the same operation makes, on the same data. The three take turns call for call, the rounds going through every order
- * of the three, so that none always runs just after the same other; the raw calls replay the latest handler call's requests.
+ * the same operation makes, on the same data. The three take turns call for call, the rounds going through every
+ * order of the three, so that none always runs just after the same other; the raw calls replay the latest handler
+ * call's requests.
  */
 export const measureOverhead = async (
   service: LocalService,
