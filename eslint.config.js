@@ -34,8 +34,8 @@ const ARCHITECTURE_ZONES = [
   },
 ];
 
-/** Packages the pure domain may use: validation and hashing, nothing that does I/O. */
-const DOMAIN_PACKAGES = ['zod/mini', 'node:crypto'];
+/** Packages the pure domain may use: hashing, nothing that does I/O. */
+const DOMAIN_PACKAGES = ['node:crypto'];
 
 export default tseslint.config(
   {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { messageContributions, targetName, type Ancestry } from '../../../../shared/domain/delivery/contributions';
-import { deliveryEventSchema, type DeliveryEvent } from '../../../../shared/domain/delivery/delivery-event';
+import type { DeliveryEvent } from '../../../../shared/domain/delivery/delivery-event';
+import { deliveryEvent as event } from '../../../support/delivery-event';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const ancestry: Ancestry = {
   banners: new Map([[1000, { campaignId: 100, advertiserId: 10 }]]),
   placements: new Map([[200, { siteId: 20 }]]),
 };
-const event = (fields: Record<string, unknown>): DeliveryEvent => deliveryEventSchema.parse(fields);
 const of = (events: DeliveryEvent[]) => messageContributions(events, ancestry, now);
 const byName = (events: DeliveryEvent[]) =>
   new Map(of(events).contributions.map((contribution) => [targetName(contribution.target), contribution]));

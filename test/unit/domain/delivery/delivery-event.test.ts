@@ -1,34 +1,118 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  deliveryEventSchema,
+  DELIVERY_KINDS,
+  parseDeliveryEvent,
   parseDeliveryMessage,
   revenueMillis,
-  type DeliveryEvent,
 } from '../../../../shared/domain/delivery/delivery-event';
+import { deliveryEvent as event } from '../../../support/delivery-event';
 
-const event = (fields: Record<string, unknown>): DeliveryEvent => deliveryEventSchema.parse(fields);
+const KNOWN_FIELDS = ['kind', 'bannerId', 'placementId', 'actionId', 'revenue', 'count', 'at'];
+
+const reasonOf = (body: string) => {
+  const parsed = parseDeliveryMessage(body);
+  return parsed.ok ? undefined : parsed.reason;
+};
 
 describe('delivery events', () => {
   it('parse one event or an array, and name what is wrong with a malformed one', () => {
-    expect(parseDeliveryMessage('{"kind":"click","bannerId":1}')).toMatchObject({
+    expect(parseDeliveryMessage('{"kind":"click","bannerId":1}')).toEqual({
       ok: true,
       events: [{ kind: 'click', bannerId: 1, count: 1 }],
     });
     expect(
       parseDeliveryMessage('[{"kind":"click","bannerId":1},{"kind":"request","placementId":2,"count":3}]'),
-    ).toMatchObject({ ok: true });
+    ).toEqual({
+      ok: true,
+      events: [
+        { kind: 'click', bannerId: 1, count: 1 },
+        { kind: 'request', placementId: 2, count: 3 },
+      ],
+    });
     for (const [body, reason] of [
-      ['not json', 'not JSON'],
-      ['[]', 'empty'],
-      ['{"kind":"click"}', 'bannerId or placementId'],
-      ['{"kind":"request","bannerId":1}', 'supply side'],
-      ['{"kind":"click","bannerId":1,"actionId":7}', 'conversion'],
-      ['{"kind":"click","bannerId":1,"revenue":"0.0001"}', 'revenue'],
-      ['{"kind":"click","bannerId":1,"count":0}', 'count'],
-      ['[{"kind":"click","bannerId":1},{"kind":"click","bannerId":-1}]', '[1].bannerId'],
-      ['{"kind":"click","bannerId":1,"extra":true}', 'extra'],
+      ['not json', 'body is not JSON'],
+      ['[]', 'empty array'],
+      ['"click"', 'an event must be a JSON object'],
+      ['null', 'an event must be a JSON object'],
+      ['[[{"kind":"click","bannerId":1}]]', '[0]: an event must be a JSON object'],
+      ['{"bannerId":1}', 'kind: kind must be one of impression, click, conversion, opportunity, request'],
+      ['{"kind":"view","bannerId":1}', 'kind: kind must be one of'],
+      ['{"kind":"click"}', 'bannerId or placementId is required'],
+      ['{"kind":"request","bannerId":1}', 'request events count on the supply side only: placementId is required'],
+      ['{"kind":"click","bannerId":1,"actionId":7}', 'actionId goes with conversion events only'],
+      ['{"kind":"click","bannerId":"1"}', 'bannerId: bannerId must be a positive integer'],
+      ['{"kind":"click","bannerId":1.5}', 'bannerId: bannerId must be a positive integer'],
+      ['{"kind":"click","bannerId":9007199254740992}', 'bannerId: bannerId must be a positive integer'],
+      ['{"kind":"click","placementId":0}', 'placementId: placementId must be a positive integer'],
+      ['{"kind":"conversion","bannerId":1,"actionId":-3}', 'actionId: actionId must be a positive integer'],
+      ['{"kind":"click","bannerId":1,"revenue":"0.0001"}', 'revenue: revenue must be a non-negative decimal'],
+      ['{"kind":"click","bannerId":1,"revenue":"-1"}', 'revenue: revenue must be a non-negative decimal'],
+      ['{"kind":"click","bannerId":1,"revenue":1e21}', 'revenue: revenue must be a non-negative decimal'],
+      ['{"kind":"click","bannerId":1,"revenue":true}', 'revenue: revenue must be a decimal string'],
+      ['{"kind":"click","bannerId":1,"count":0}', 'count: count must be at least 1'],
+      ['{"kind":"click","bannerId":1,"count":1000001}', 'count: count must be at most 1000000'],
+      ['{"kind":"click","bannerId":1,"count":"2"}', 'count: count must be a whole number from 1 to 1000000'],
+      ['{"kind":"click","bannerId":1,"count":null}', 'count: count must be a whole number'],
+      ['[{"kind":"click","bannerId":1},{"kind":"click","bannerId":-1}]', '[1].bannerId: bannerId must be'],
+      ['{"kind":"click","bannerId":1,"extra":true,"more":1}', 'unknown field extra, more'],
+      ['{"kind":"click","bannerId":1,"revenue":"9999999999999.999","count":2}', 'revenue × count must be at most'],
     ] as const)
-      expect(parseDeliveryMessage(body), body).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+      expect(reasonOf(body), body).toEqual(expect.stringContaining(reason));
+  });
+
+  it('take an instant with seconds and an offset, on a day the calendar has', () => {
+    for (const at of ['2026-11-22T10:00:00Z', '2026-11-22T10:00:00.123+02:00', '2024-02-29T23:59:59-05:30'])
+      expect(parseDeliveryEvent({ kind: 'click', bannerId: 1, at }), at).toMatchObject({ ok: true, event: { at } });
+    for (const at of [
+      '2026-11-22',
+      '2026-11-22T10:00Z',
+      '2026-11-22T10:00:00',
+      '2026-02-29T10:00:00Z',
+      '2100-02-29T10:00:00Z',
+      '2026-04-31T10:00:00Z',
+      '2026-13-01T10:00:00Z',
+      '2026-11-22T24:00:00Z',
+      '2026-11-22T10:00:00+24:00',
+      1795376631109,
+    ])
+      expect(parseDeliveryEvent({ kind: 'click', bannerId: 1, at }), String(at)).toEqual({
+        ok: false,
+        field: 'at',
+        message: 'at must be an ISO-8601 instant',
+      });
+  });
+
+  it('answer every JSON value with events or a reason, and keep only the fields it knows', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const parsed = parseDeliveryMessage(JSON.stringify(value));
+        if (!parsed.ok) expect(parsed.reason).toMatch(/\S/);
+        else
+          for (const parsedEvent of parsed.events) {
+            expect(DELIVERY_KINDS).toContain(parsedEvent.kind);
+            expect(KNOWN_FIELDS).toEqual(expect.arrayContaining(Object.keys(parsedEvent)));
+          }
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            kind: fc.constantFrom(...DELIVERY_KINDS),
+            bannerId: fc.integer({ min: 1 }),
+            placementId: fc.integer({ min: 1 }),
+            revenue: fc.stringMatching(/^\d{1,13}(\.\d{1,3})?$/),
+            count: fc.integer({ min: 1, max: 1000 }),
+          },
+          { requiredKeys: ['kind', 'placementId'] },
+        ),
+        (fields) => {
+          const parsed = parseDeliveryEvent(fields);
+          expect(parsed).toEqual({ ok: true, event: { count: 1, ...fields } });
+        },
+      ),
+    );
   });
 
   it('keeps revenue exact in thousandths', () => {
