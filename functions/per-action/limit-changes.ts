@@ -18,7 +18,7 @@ import type { ApiRequest } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionCountersKey, actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/keys';
-import { resolveTarget } from './target';
+import { resolveTarget, targetOfPath } from './target';
 import { historyPut } from '../../shared/adapters/dynamodb/history-store';
 import { fieldChanges, type HistoryEntry } from '../../shared/domain/history/limit-history';
 import { changeAuthor } from '../../shared/handlers/limit-history';
@@ -53,8 +53,7 @@ export const changeActionLimit =
     // the action, its limit, the switch and the counters of the answer come with the entity, in one request (the
     // write changes no counter); a malformed actionId is refused after the permission checks
     const { type, id, read } = await resolveTarget(dependencies, request, {
-      typeText: request.pathParameters.type,
-      idText: request.pathParameters.entityId,
+      ...targetOfPath(request),
       accepted: ['ENABLED'],
       alsoRead: (type, id) =>
         requested === undefined

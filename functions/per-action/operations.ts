@@ -14,20 +14,18 @@ import { setActionSwitch } from './switch';
 import { historyPut } from '../../shared/adapters/dynamodb/history-store';
 import type { HistoryEntry } from '../../shared/domain/history/limit-history';
 import { changeAuthor } from '../../shared/handlers/limit-history';
-import { entityTypeParameter, markingDenials, resolveTarget } from './target';
+import { entityTypeParameter, markingDenials, resolveTarget, targetOfPath } from './target';
 
 /** A DynamoDB transaction holds at most 100 actions: the deletes and their history entry. */
 const MAX_IDS_PER_DELETE = 99;
 
 const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (request: ApiRequest) => {
   const { store, clock } = dependencies;
-  const query = { typeText: request.pathParameters.type, idText: request.pathParameters.entityId };
-  const type = entityTypeParameter(query.typeText, 'type');
-  const id = positiveId(query.idText, 'entityId');
+  const { type, id } = targetOfPath(request);
   // the per-action items are read beside the target's checks, in the same round trip, and answered only once
   // those pass; a refusal wins over a failed read, whichever comes back first
   const [target, perAction] = await Promise.allSettled([
-    resolveTarget(dependencies, request, { ...query, accepted: ['ENABLED', 'READONLY'] }),
+    resolveTarget(dependencies, request, { type, id, accepted: ['ENABLED', 'READONLY'] }),
     loadPerAction(store, type, id, clock.now()),
   ]);
   if (target.status === 'rejected') throw target.reason;
@@ -45,16 +43,13 @@ const deleteActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (re
   const { store, clock } = dependencies;
   const typeText = request.parameters.get('type');
   if (typeText === undefined) throw badRequest({ type: 'is required' });
-  entityTypeParameter(typeText, 'type');
+  const type = entityTypeParameter(typeText, 'type');
   const ids = request.parameters.list('ids');
   if (ids.length === 0) throw badRequest({ ids: 'at least one per-action limit id is required' });
   const wanted = [...new Set(ids.map((text) => positiveId(text, 'ids')))];
   if (wanted.length > MAX_IDS_PER_DELETE) throw badRequest({ ids: `at most ${MAX_IDS_PER_DELETE} ids per call` });
-  const { type, id } = await resolveTarget(dependencies, request, {
-    typeText,
-    idText: request.parameters.get('entityId') ?? '',
-    accepted: ['ENABLED'],
-  });
+  const id = positiveId(request.parameters.get('entityId') ?? '', 'entityId');
+  await resolveTarget(dependencies, request, { type, id, accepted: ['ENABLED'] });
   const { limits } = await loadPerAction(store, type, id, clock.now());
   const byId = new Map(limits.map((limit) => [limit.id, limit]));
   const foreign = wanted.find((limitId) => !byId.has(limitId));

@@ -9,6 +9,7 @@ import { actionLimitKey, actionSwitchKey, entityPK } from '../../shared/table/ke
 import { historyPut } from '../../shared/adapters/dynamodb/history-store';
 import type { HistoryEntry } from '../../shared/domain/history/limit-history';
 import { changeAuthor } from '../../shared/handlers/limit-history';
+import { positiveId } from '../../shared/handlers/request-values';
 import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './target';
 
 /** enable.do and disable.do: demand types only; Manage Capping and UPDATE on the owning advertiser as well. */
@@ -19,8 +20,8 @@ export const setActionSwitch =
     if (!isDemandType(type))
       throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
     const { id, entity, grants, read } = await resolveTarget(dependencies, request, {
-      typeText: type,
-      idText: request.pathParameters.entityId,
+      type,
+      id: positiveId(request.pathParameters.entityId, 'entityId'),
       accepted: ['ENABLED'],
       alsoRead: (type, id) => [actionSwitchKey(type, id)],
     });

@@ -37,20 +37,25 @@ export interface Target {
 }
 
 export interface TargetQuery {
-  typeText: string | undefined;
-  idText: string | undefined;
+  type: EntityType;
+  id: number;
   accepted: readonly PermissionLevel[];
   alsoRead?: (type: EntityType, id: number) => ItemKey[];
 }
 
-/** Type (400), entity (404), access (403), then the level's per-action permission (403 permissionDenied). */
+/** The `{type}/{entityId}` of a per-action path: the type (400), then the id (400). */
+export const targetOfPath = (request: ApiRequest): { type: EntityType; id: number } => ({
+  type: entityTypeParameter(request.pathParameters.type, 'type'),
+  id: positiveId(request.pathParameters.entityId, 'entityId'),
+});
+
+/** The entity (404), access (403), then the level's per-action permission (403 permissionDenied). */
 export const resolveTarget = async (
   ports: Ports<'store' | 'clock'>,
   request: ApiRequest,
   query: TargetQuery,
 ): Promise<Target> => {
-  const type = entityTypeParameter(query.typeText, 'type');
-  const id = positiveId(query.idText, 'entityId');
+  const { type, id } = query;
   const [grants, items] = await Promise.all([
     grantsOf(ports, principalOf(request).userId),
     ports.store.batchGet([entityKey(type, id), ...(query.alsoRead?.(type, id) ?? [])]),
