@@ -14,6 +14,7 @@ import {
   deleteLimitRequest,
   loadEntityLimit,
   loadLimit,
+  type EntityReads,
   nextId,
   saveLimitRequest,
 } from '../adapters/dynamodb/limit-store';
@@ -33,20 +34,16 @@ const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
 
 /**
- * Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, the limit, and
- * the counters where the answer shows them.
+ * Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, and the limit
+ * and the counters where the operation uses them.
  */
-const loadContext = async (
-  { store, clock }: Ports<'store' | 'clock'>,
-  request: ApiRequest,
-  { withCounters }: { withCounters: boolean },
-) => {
+const loadContext = async ({ store, clock }: Ports<'store' | 'clock'>, request: ApiRequest, reads: EntityReads) => {
   const policy = levelPolicy(request.route.level!);
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
   const [grants, loaded] = await Promise.all([
     grantsOf({ store, clock }, principalOf(request).userId),
-    loadEntityLimit(store, policy.entityType, id, now, withCounters),
+    loadEntityLimit(store, policy.entityType, id, now, reads),
   ]);
   requireUpdatableEntity(grants, policy.entityType, id, loaded.entity);
   return { policy, id, now, grants, loaded };
@@ -58,7 +55,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
   const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {
     const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: true });
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters');
     const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
     return optimisticWrite(async (attempt) => {
       const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
@@ -114,7 +111,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
   /** reset.do, by POST or by DELETE: checks everything, then queues; the hourly flush applies it. */
   const reset = async (request: ApiRequest) => {
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: false });
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit');
     enforce(policy.reset(grants));
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
     if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });
@@ -160,7 +157,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
   return {
     'limits.read': async (request) => {
-      const { policy, id, grants, loaded } = await loadContext(dependencies, request, { withCounters: true });
+      const { policy, id, grants, loaded } = await loadContext(dependencies, request, 'counters');
       enforce(policy.read(grants));
       const offset = optionalTimezoneOffset(request);
       return jsonResponse(
@@ -170,7 +167,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     },
 
     'limits.status': async (request) => {
-      const { policy, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: false });
+      const { policy, now, grants, loaded } = await loadContext(dependencies, request, 'entity');
       enforce(policy.read(grants));
       // the chain starts with the entity itself: its limit and counters, read with its ancestors', pace it too
       const chain = await loadServingChain(store, loaded.entity!, now);
@@ -185,7 +182,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     },
 
     'limits.history': async (request) => {
-      const { policy, id, grants } = await loadContext(dependencies, request, { withCounters: false });
+      const { policy, id, grants } = await loadContext(dependencies, request, 'entity');
       enforce(policy.read(grants));
       return historyPage(store, request, { policy, id, grants });
     },
@@ -197,7 +194,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     'limits.resetByDelete': (request) => reset(request),
 
     'limits.delete': async (request) => {
-      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { withCounters: false });
+      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit');
       enforce(policy.delete(grants));
       await optimisticWrite(async (attempt) => {
         const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);

@@ -47,21 +47,23 @@ export const entityLimitFromItems = (type: EntityType, id: number, items: readon
   };
 };
 
-export const entityLimitKeys = (type: EntityType, id: number, withCounters = true): ItemKey[] => [
+/** How much of an entity's partition a caller reads: the entity alone, with its limit, or with its counters too. */
+export type EntityReads = 'entity' | 'limit' | 'counters';
+
+export const entityLimitKeys = (type: EntityType, id: number, reads: EntityReads = 'counters'): ItemKey[] => [
   entityKey(type, id),
-  limitKey(type, id),
-  ...(withCounters ? [countersKey(type, id)] : []),
+  ...(reads !== 'entity' ? [limitKey(type, id)] : []),
+  ...(reads === 'counters' ? [countersKey(type, id)] : []),
 ];
 
-/** Entity, limit record and (unless the caller has no use for it) counter item in one BatchGetItem. */
+/** Entity, limit record and counter item, as far as the caller has a use for them, in one BatchGetItem. */
 export const loadEntityLimit = async (
   store: TableStore,
   type: EntityType,
   id: number,
   now: Date,
-  withCounters = true,
-): Promise<EntityLimit> =>
-  entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, withCounters)), now);
+  reads: EntityReads = 'counters',
+): Promise<EntityLimit> => entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, reads)), now);
 
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));

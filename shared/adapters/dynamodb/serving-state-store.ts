@@ -1,7 +1,7 @@
 import type { Entity } from '../../domain/access';
 import { entityLimitFromItems, entityLimitKeys } from './limit-store';
 import { ACTION_ITEMS_PREFIX, actionCountersFromItem, perActionFromItem } from './per-action-store';
-import { ACTION_LIMIT_PREFIX, actionCountersKey, actionSwitchKey, entityPK } from '../../table/keys';
+import { ACTION_LIMIT_PREFIX, actionCountersKey, actionSwitchKey, entityKey, entityPK } from '../../table/keys';
 import { ancestorsOf, isDemandType, levelOfType, type EntityType } from '../../domain/levels';
 import type { TableStore } from './table-store';
 import type { EntityServingState } from '../../domain/serving/serving-decision';
@@ -19,7 +19,12 @@ const servingChain = (entity: Entity): [EntityType, number][] => [
 export const loadServingChain = async (store: TableStore, entity: Entity, now: Date): Promise<EntityServingState[]> => {
   const chain = servingChain(entity);
   const [items, actionItems] = await Promise.all([
-    store.batchGet(chain.flatMap(([type, id]) => entityLimitKeys(type, id))),
+    // the entity itself is known already; its limit, its counters and its ancestors' are not
+    store.batchGet(
+      chain.flatMap(([type, id], index) =>
+        entityLimitKeys(type, id).filter((key) => index > 0 || key.SK !== entityKey(type, id).SK),
+      ),
+    ),
     Promise.all(chain.map(([type, id]) => store.queryPartition(entityPK(type, id), ACTION_ITEMS_PREFIX))),
   ]);
   return chain.map(([type, id], index) => {
@@ -27,7 +32,7 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
     const own = actionItems[index]!;
     const supply = !isDemandType(type);
     return {
-      entity: loaded.entity!,
+      entity: index === 0 ? entity : loaded.entity!,
       grid: levelOfType(type).grid,
       limit: loaded.limit,
       counters: loaded.counters,
