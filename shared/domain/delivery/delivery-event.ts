@@ -44,7 +44,7 @@ const isInstant = (value: unknown): value is string => {
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
 const countProblem = (count: unknown): string | undefined => {
-  if (!Number.isInteger(count)) return `count must be a whole number from 1 to ${MAX_COUNT}`;
+  if (!Number.isSafeInteger(count)) return `count must be a whole number from 1 to ${MAX_COUNT}`;
   if ((count as number) < 1) return 'count must be at least 1';
   return (count as number) > MAX_COUNT ? `count must be at most ${MAX_COUNT}` : undefined;
 };

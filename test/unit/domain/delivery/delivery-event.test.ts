@@ -54,6 +54,7 @@ describe('delivery events', () => {
       ['{"kind":"click","bannerId":1,"count":1000001}', 'count: count must be at most 1000000'],
       ['{"kind":"click","bannerId":1,"count":"2"}', 'count: count must be a whole number from 1 to 1000000'],
       ['{"kind":"click","bannerId":1,"count":null}', 'count: count must be a whole number'],
+      ['{"kind":"click","bannerId":1,"count":1e300}', 'count: count must be a whole number'],
       ['[{"kind":"click","bannerId":1},{"kind":"click","bannerId":-1}]', '[1].bannerId: bannerId must be'],
       ['{"kind":"click","bannerId":1,"extra":true,"more":1}', 'unknown field extra, more'],
       ['{"kind":"click","bannerId":1,"revenue":"9999999999999.999","count":2}', 'revenue × count must be at most'],
