@@ -21,7 +21,8 @@ export interface ColdStart {
   ratioToMinimal?: number;
 }
 
-const RUNS = 15;
+/** Fresh processes per bundle: the medians of 15 moved by up to 0.1 between runs on this machine. */
+export const COLD_START_RUNS = 31;
 const run = promisify(execFile);
 
 const MINIMAL = `import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
@@ -121,7 +122,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
   }
   // round by round, every bundle once and each round starting one bundle later, so that neither what slows the
   // machine for a while nor a place in the round favours one bundle
-  for (let i = 0; i < RUNS; i++)
+  for (let i = 0; i < COLD_START_RUNS; i++)
     for (const bundle of [...bundles.slice(i % bundles.length), ...bundles.slice(0, i % bundles.length)]) {
       const { stdout } = await run(process.execPath, [runner, bundle.outfile, bundle.eventFile], { env });
       const timing = JSON.parse(stdout) as { loaded: number; served?: number; warm?: number };

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { startBenchService } from './bench-service';
 import { benchBulkRead } from './bulk-read';
-import { measureColdStarts } from './cold-start';
+import { COLD_START_RUNS, measureColdStarts } from './cold-start';
 import { measureOverhead } from './overhead';
 import { countRequests } from './request-counts';
 import { recordRequests } from './request-recorder';
@@ -62,7 +62,7 @@ try {
 
   coldStarts = await measureColdStarts(service);
   console.log(
-    '3. Cold start: a fresh Node process loads the bundle and serves its first request (median of 15, the bundles taking turns; ms since process start)',
+    `3. Cold start: a fresh Node process loads the bundle and serves its first request (median of ${COLD_START_RUNS}, the bundles taking turns; ms since process start)`,
   );
   console.table(
     coldStarts.map((row) => ({
