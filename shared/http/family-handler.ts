@@ -4,33 +4,41 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { routesOf, type Family, type Operation, type Route } from '../api/route-table';
 import { matchPath } from '../api/path-template';
 import { ServiceBusy } from '../domain/errors';
-import { describeError, logger } from '../logger';
+import { beginInvocation, describeError, endInvocation, logger } from '../logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
 import { refuseHashReplay, type ReleaseReplayGuard } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { ApiError, notImplemented, unauthorized } from './api-error';
-import { corsMiddleware, NO_CORS, type CorsPolicy } from './cors';
+import { answerHeaders } from './answer-headers';
+import { NO_CORS, type CorsPolicy } from './cors';
 import { formBody } from './form-body';
 import { readParameters, type Parameters } from './parameters';
 import { errorResponse } from './response';
-import { requestIdHeader, requestIdOf } from './request-id';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { requestIdOf } from './request-id';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { metrics } from '../metrics';
 import { tracing } from '../tracing';
 
 /**
- * Every log line of an invocation names API Gateway's request id beside Lambda's; in Lambda, a cold start is
- * counted and the invocation's metrics are published as it ends.
+ * Every log line of an invocation names it (Lambda's request id and cold start, API Gateway's request id); in
+ * Lambda, a cold start is counted and the invocation's metrics are published as it ends. Registered first, so
+ * that its after and onError run last, once every other middleware has logged what it had to.
  */
 const observability = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
   const publish = process.env.AWS_LAMBDA_FUNCTION_NAME ? logMetrics(metrics, { captureColdStartMetric: true }) : {};
   return {
-    ...publish,
     before: async (request) => {
-      logger.appendKeys({ requestId: requestIdOf(request.event) });
+      beginInvocation(request.context, requestIdOf(request.event));
       await publish.before?.(request as never);
+    },
+    after: async (request) => {
+      await publish.after?.(request as never);
+      endInvocation();
+    },
+    onError: async (request) => {
+      await publish.onError?.(request as never);
+      endInvocation();
     },
   };
 };
@@ -148,10 +156,8 @@ export const createFamilyHandler = (
   // headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(tracing<APIGatewayProxyEvent, APIGatewayProxyResult>([ports.store.client]))
-    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(observability())
-    .use(corsMiddleware(ports.cors ?? NO_CORS))
-    .use(requestIdHeader())
+    .use(answerHeaders(ports.cors ?? NO_CORS))
     .use({
       onError: async (request) => {
         request.response = toErrorResponse(request.error, requestIdOf(request.event));

@@ -27,24 +27,32 @@ const malformedEscapes = (body: string): boolean => {
  * What must hold before the body parser runs: the body fits (413), a form's escapes are well formed and its pairs
  * countable (400), and its content type is where the parser looks for it, whatever case the client wrote.
  */
-const guardFormBody: Middleware = {
-  before: async ({ event }) => {
-    const body = rawBody(event);
-    if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new ApiError(413, 'The request body is larger than 1 MiB');
-    const contentType = headerValue(event.headers, 'content-type') ?? '';
-    if (!FORM_CONTENT_TYPE.test(contentType)) return;
-    if (malformedEscapes(body))
-      throw new ApiError(400, 'Malformed form body: invalid percent-encoding', { body: 'invalid percent-encoding' });
-    if (body.split('&').length > MAX_FORM_PAIRS)
-      throw new ApiError(400, `A form body may hold at most ${MAX_FORM_PAIRS} parameters`, {
-        body: 'too many parameters',
-      });
-    event.headers = { ...event.headers, 'content-type': contentType.replace(/^[^;]*/, (type) => type.toLowerCase()) };
-  },
+const guardFormBody = (event: APIGatewayProxyEvent): void => {
+  const body = rawBody(event);
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new ApiError(413, 'The request body is larger than 1 MiB');
+  const contentType = headerValue(event.headers, 'content-type') ?? '';
+  if (!FORM_CONTENT_TYPE.test(contentType)) return;
+  if (malformedEscapes(body))
+    throw new ApiError(400, 'Malformed form body: invalid percent-encoding', { body: 'invalid percent-encoding' });
+  if (body.split('&').length > MAX_FORM_PAIRS)
+    throw new ApiError(400, `A form body may hold at most ${MAX_FORM_PAIRS} parameters`, {
+      body: 'too many parameters',
+    });
+  event.headers = { ...event.headers, 'content-type': contentType.replace(/^[^;]*/, (type) => type.toLowerCase()) };
 };
 
 /**
  * Form bodies, base64 or not, are parsed by `@middy/http-urlencode-body-parser` after the guard; a body of another
- * type is left as it came, and the parameter reader answers 400 for it.
+ * type is left as it came, and the parameter reader answers 400 for it. A request without a body (every read)
+ * has nothing for either to do.
  */
-export const formBody = (): Middleware[] => [guardFormBody, httpUrlencodeBodyParser({ disableContentTypeError: true })];
+export const formBody = (): Middleware => {
+  const parser = httpUrlencodeBodyParser({ disableContentTypeError: true });
+  return {
+    before: async (request) => {
+      if (request.event.body === null || request.event.body === undefined || request.event.body === '') return;
+      guardFormBody(request.event);
+      await parser.before!(request as never);
+    },
+  };
+};

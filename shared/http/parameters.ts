@@ -47,9 +47,12 @@ export interface ParameterSource {
   isBase64Encoded?: boolean;
 }
 
+/** A header by name, whatever case the client wrote it in; the first one when it came in several cases. */
 export const headerValue = (headers: ParameterSource['headers'], name: string): string | undefined => {
+  if (!headers) return undefined;
   const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === wanted) return value;
+  for (const key of Object.keys(headers))
+    if (key.length === wanted.length && key.toLowerCase() === wanted) return headers[key];
   return undefined;
 };
 

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/http/api-error';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { formBody } from '../../../shared/http/form-body';
-import { readParameters, type ParameterSource } from '../../../shared/http/parameters';
+import { headerValue, readParameters, type ParameterSource } from '../../../shared/http/parameters';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 /** What a family handler does: the form-body middleware (guard, then the body parser), then the reader. */
 const read = async (source: ParameterSource) => {
   const request = { event: { ...source } as unknown as APIGatewayProxyEvent } as Parameters<
-    NonNullable<ReturnType<typeof formBody>[number]['before']>
+    NonNullable<ReturnType<typeof formBody>['before']>
   >[0];
-  for (const middleware of formBody()) await middleware.before?.(request);
+  await formBody().before?.(request);
   return readParameters(request.event as ParameterSource);
 };
 
@@ -101,5 +101,22 @@ describe('request parameters', () => {
     const parameters = await read({ headers: FORM, body: 'a=1&a=2&b=3&b=3' });
     expect(await status(() => parameters.get('a'))).toBe(400);
     expect(parameters.get('b')).toBe('3');
+  });
+});
+
+describe('a header', () => {
+  it('is found whatever case the client wrote, the first of several spellings winning', () => {
+    const headers = { 'X-API-KEY': 'first', 'x-api-key': 'second', 'x-api-keys': 'other', Origin: 'https://ui' };
+    expect(headerValue(headers, 'x-api-key')).toBe('first');
+    expect(headerValue(headers, 'ORIGIN')).toBe('https://ui');
+    expect(headerValue(headers, 'cookie')).toBeUndefined();
+    expect(headerValue(null, 'cookie')).toBeUndefined();
+  });
+
+  it('is read from the body only when there is one: a bodiless request is left as it came', async () => {
+    const request = { event: { headers: FORM, body: null } as unknown as APIGatewayProxyEvent };
+    await formBody().before?.(request as never);
+    expect(request.event.body).toBeNull();
+    expect(readParameters(request.event as ParameterSource).names()).toEqual([]);
   });
 });

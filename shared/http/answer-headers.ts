@@ -1,0 +1,25 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { REQUEST_ID_HEADER } from '../api/browser-headers';
+import { corsHeaders, type CorsPolicy } from './cors';
+import { headerValue } from './parameters';
+import { requestIdOf } from './request-id';
+
+/** Every answer of a family handler, errors included, names its request and carries the CORS headers. */
+export const answerHeaders = (policy: CorsPolicy): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
+  const add = async (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
+    const { event, response } = request;
+    if (!response) return;
+    const requestId = requestIdOf(event);
+    // a new answer: an operation may hand back one it shares between calls
+    request.response = {
+      ...response,
+      headers: {
+        ...response.headers,
+        ...(policy.allowedOrigins.length > 0 ? corsHeaders(policy, headerValue(event.headers, 'origin')) : {}),
+        ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+      },
+    };
+  };
+  return { after: add, onError: add };
+};
