@@ -1,5 +1,10 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { buildProxyEvent, lambdaContext } from '../infra/local/api-gateway-event';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from '../infra/local/api-gateway-event';
 import { createFamilyHandlers, createLocalAuthorizer } from '../infra/local/family-handlers';
 import type { LocalService } from '../infra/local/local-service';
 import { authorize } from '../infra/local/local-server';
@@ -9,14 +14,22 @@ import type { ResetRequest } from '../shared/domain/resets/reset-request';
 import type { ResetQueue } from '../shared/resets/reset-queue';
 import type { BenchRequest } from './operations';
 
-/** An invocation as API Gateway has it ready: the route, its proxy event and the Lambda context. */
+/** An invocation as API Gateway has it ready: the route, its proxy event, the authorizer's event, the Lambda context. */
 export interface PreparedInvocation {
   route: Route;
   event: APIGatewayProxyEvent;
+  /** On an authenticated route. */
+  authorizerEvent?: APIGatewayRequestAuthorizerEvent;
   context: Context;
 }
 
-/** API Gateway's part of a request: the route it matches, the proxy event it builds, the Lambda context. */
+/** An invocation's answer, and the time the functions took: the authorizer's invocation and the family's. */
+export interface Invoked {
+  result: APIGatewayProxyResult;
+  functionsMs: number;
+}
+
+/** API Gateway's part of a request: the route it matches, the events it builds, the Lambda context. */
 export const prepareInvocation = (request: BenchRequest, requestId: string): PreparedInvocation => {
   const url = new URL(request.path, 'http://localhost');
   const route = ROUTES.find(
@@ -35,13 +48,18 @@ export const prepareInvocation = (request: BenchRequest, requestId: string): Pre
     },
     route,
   );
-  return { route, event, context: lambdaContext(route.family, 29_000) };
+  return {
+    route,
+    event,
+    ...(route.authenticated ? { authorizerEvent: buildAuthorizerEvent(event) } : {}),
+    context: lambdaContext(route.family, 29_000),
+  };
 };
 
 /**
  * The API's functions as Lambda runs them, in this process and without HTTP: the authorizer, then the family's
  * handler, built by the factories the functions export on the local service's dependencies. `prepare` is API
- * Gateway's part (routing, building the event), done before the clock starts; `invoke` is ours.
+ * Gateway's part (routing, building the events), done before the clock starts; `invoke` times ours.
  */
 export const lambdaInvocations = (service: LocalService) => {
   let queued: ResetRequest[] = [];
@@ -66,9 +84,25 @@ export const lambdaInvocations = (service: LocalService) => {
 
     prepare: prepareInvocation,
 
-    async invoke({ route, event, context }: PreparedInvocation): Promise<APIGatewayProxyResult> {
-      const refusal = route.authenticated ? await authorize(authorizer, event) : undefined;
-      return refusal ?? handlers[route.family](event, context);
+    /**
+     * The authorizer, then the family's handler, each timed on its own: what API Gateway does between them
+     * (reading the policy, putting the authorizer's context into the proxy event) is not the functions' time.
+     */
+    async invoke({ route, event, authorizerEvent, context }: PreparedInvocation): Promise<Invoked> {
+      let functionsMs = 0;
+      const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+        const started = performance.now();
+        try {
+          return await work();
+        } finally {
+          functionsMs += performance.now() - started;
+        }
+      };
+      const refusal = authorizerEvent
+        ? await authorize((input) => timed(() => authorizer(input)), event, authorizerEvent)
+        : undefined;
+      const result = refusal ?? (await timed(() => handlers[route.family](event, context)));
+      return { result, functionsMs };
     },
   };
 };

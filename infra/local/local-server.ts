@@ -129,10 +129,11 @@ const preflight = (
 export const authorize = async (
   authorizer: Authorizer,
   event: APIGatewayProxyEvent,
+  authorizerEvent: APIGatewayRequestAuthorizerEvent = buildAuthorizerEvent(event),
 ): Promise<APIGatewayProxyResult | undefined> => {
   let result: APIGatewayAuthorizerResult;
   try {
-    result = await authorizer(buildAuthorizerEvent(event));
+    result = await authorizer(authorizerEvent);
   } catch (error) {
     if (error instanceof Error && error.message === 'Unauthorized') return envelope(401, 'Unauthorized');
     // as the stack's AUTHORIZER_FAILURE gateway response: a failing dependency of the authorizer is worth a retry
