@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
 
 export interface ClientOptions {
@@ -7,9 +7,17 @@ export interface ClientOptions {
   region?: string;
 }
 
+/**
+ * The SDK writes no log lines here, as by default; but given a logger with `info` (its default has one that does
+ * nothing), its logging middleware builds a filtered copy of every request and answer to hand it, a walk of every
+ * item read. Without `info` and `error` the copies are never made. Its `debug` and `warn` go nowhere.
+ */
+const SDK_LOGGER = { debug: () => undefined, warn: () => undefined } as unknown as DynamoDBClientConfig['logger'];
+
 export const createDynamoDbClient = ({ endpoint, region }: ClientOptions = {}): DynamoDBClient =>
   new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'us-east-1',
+    logger: SDK_LOGGER,
     ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
 
