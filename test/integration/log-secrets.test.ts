@@ -1,28 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // before any module of the service loads: its logger takes its level once, as in Lambda
 vi.hoisted(() => {
   process.env.LOG_LEVEL = 'info';
 });
+import { captureOutput } from '../support/captured-output';
 import { hashAuth, postForm, withQuery } from '../support/http';
 import { useTestService } from '../support/local-service';
 
 const ctx = useTestService();
 
 describe('logs', () => {
-  let written = '';
-  beforeEach(() => {
-    written = '';
-    const capture = (chunk: unknown) => {
-      written += String(chunk);
-      return true;
-    };
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  const written = captureOutput();
 
   it('never carry passwords, tokens, hashes, API keys or session ids, even when something fails', async () => {
     const base = ctx.service.url;
@@ -52,8 +41,8 @@ describe('logs', () => {
       ctx.service.dependencies.mailer = mailer;
     }
 
-    expect(written).toContain('password reset mail failed');
-    for (const secret of secrets) expect(written).not.toContain(secret);
+    expect(written()).toContain('password reset mail failed');
+    for (const secret of secrets) expect(written()).not.toContain(secret);
   });
 
   it('writes one JSON line per request, with the route template and never a credential', async () => {
@@ -61,7 +50,7 @@ describe('logs', () => {
       headers: { 'X-Api-Key': 'demo-key-0001' },
     });
     await fetch(`${ctx.service.url}/rest-api/auth/0123456789abcdef0123456789abcdef/login.do`);
-    const lines = written
+    const lines = written()
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -77,7 +66,7 @@ describe('logs', () => {
       requestId: read.headers.get('x-request-id'),
     });
     expect(lines[1]).toMatchObject({ route: '/rest-api/auth/{authToken}/login.do', status: 404 });
-    expect(written).not.toContain('demo-key-0001');
-    expect(written).not.toContain('0123456789abcdef0123456789abcdef');
+    expect(written()).not.toContain('demo-key-0001');
+    expect(written()).not.toContain('0123456789abcdef0123456789abcdef');
   });
 });

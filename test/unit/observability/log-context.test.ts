@@ -1,11 +1,12 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // before the logger loads: it takes its level, and how the container started, once, as in Lambda
 vi.hoisted(() => {
   process.env.LOG_LEVEL = 'info';
   process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 });
+import { captureOutput } from '../../support/captured-output';
 import { createFamilyHandler } from '../../../shared/http/family-handler';
 import { jsonResponse } from '../../../shared/http/response';
 import { logger } from '../../../shared/logger';
@@ -46,23 +47,13 @@ const handler = createFamilyHandler(
 );
 
 describe('log lines of a family handler', () => {
-  let written = '';
+  const written = captureOutput();
   const lines = () =>
-    written
+    written()
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  beforeEach(() => {
-    written = '';
-    const capture = (chunk: unknown) => {
-      written += String(chunk);
-      return true;
-    };
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  });
   afterEach(() => {
-    vi.restoreAllMocks();
     fail = false;
   });
 
