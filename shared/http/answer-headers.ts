@@ -16,7 +16,7 @@ export const answerHeaders = (policy: CorsPolicy): middy.MiddlewareObj<APIGatewa
       ...response,
       headers: {
         ...response.headers,
-        ...(policy.allowedOrigins.length > 0 ? corsHeaders(policy, headerValue(event.headers, 'origin')) : {}),
+        ...corsHeaders(policy, headerValue(event.headers, 'origin')),
         ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
       },
     };

@@ -50,7 +50,7 @@ export const formBody = (): Middleware => {
   const parser = httpUrlencodeBodyParser({ disableContentTypeError: true });
   return {
     before: async (request) => {
-      if (request.event.body === null || request.event.body === undefined || request.event.body === '') return;
+      if (!request.event.body) return;
       guardFormBody(request.event);
       await parser.before!(request as never);
     },
