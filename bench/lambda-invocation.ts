@@ -12,6 +12,7 @@ import { matchPath } from '../shared/api/path-template';
 import { ROUTES, type Route } from '../shared/api/route-table';
 import type { ResetRequest } from '../shared/domain/resets/reset-request';
 import type { ResetQueue } from '../shared/resets/reset-queue';
+import type { TableStore } from '../shared/adapters/dynamodb/table-store';
 import type { BenchRequest } from './operations';
 
 /** An invocation as API Gateway has it ready: the route, its proxy event, the authorizer's event, the Lambda context. */
@@ -58,10 +59,11 @@ export const prepareInvocation = (request: BenchRequest, requestId: string): Pre
 
 /**
  * The API's functions as Lambda runs them, in this process and without HTTP: the authorizer, then the family's
- * handler, built by the factories the functions export on the local service's dependencies. `prepare` is API
- * Gateway's part (routing, building the events), done before the clock starts; `invoke` times ours.
+ * handler, built by the factories the functions export on the local service's dependencies (with `store` instead
+ * of its own, if given). `prepare` is API Gateway's part (routing, building the events), done before the clock
+ * starts; `invoke` times ours.
  */
-export const lambdaInvocations = (service: LocalService) => {
+export const lambdaInvocations = (service: LocalService, store: TableStore = service.dependencies.store) => {
   let queued: ResetRequest[] = [];
   // the reset queue is an AWS call too: its sends are recorded (by reference: the replay copies them before its
   // clock starts) to be replayed beside DynamoDB's
@@ -71,7 +73,7 @@ export const lambdaInvocations = (service: LocalService) => {
       await service.dependencies.resetQueue.enqueue(request);
     },
   };
-  const dependencies = { ...service.dependencies, resetQueue };
+  const dependencies = { ...service.dependencies, store, resetQueue };
   const handlers = createFamilyHandlers(dependencies);
   const authorizer = createLocalAuthorizer(dependencies);
   return {

@@ -1,10 +1,22 @@
-import * as lib from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import type { LocalService } from '../infra/local/local-service';
+import { createDynamoDbClient } from '../shared/adapters/dynamodb/dynamodb-client';
+import { TableStore } from '../shared/adapters/dynamodb/table-store';
 import { lambdaInvocations } from './lambda-invocation';
 import { BENCH_OPERATIONS, send } from './operations';
 import type { ResetRequest } from '../shared/domain/resets/reset-request';
 import type { ResetQueue } from '../shared/resets/reset-queue';
-import type { RecordedCommand, recordRequests } from './request-recorder';
+import { recordRequests, type RecordedCommand } from './request-recorder';
 
 export interface Overhead {
   operation: string;
@@ -24,17 +36,16 @@ export interface Overhead {
   stackRatioP50: number;
 }
 
-/** The document-client command that sends each low-level command. */
-const COMMANDS: Record<string, new (input: never) => lib.ServiceInputTypes & object> = {
-  GetItemCommand: lib.GetCommand,
-  PutItemCommand: lib.PutCommand,
-  UpdateItemCommand: lib.UpdateCommand,
-  DeleteItemCommand: lib.DeleteCommand,
-  QueryCommand: lib.QueryCommand,
-  BatchGetItemCommand: lib.BatchGetCommand,
-  BatchWriteItemCommand: lib.BatchWriteCommand,
-  TransactWriteItemsCommand: lib.TransactWriteCommand,
-} as never;
+const COMMANDS: Record<string, new (input: never) => object> = {
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+  DeleteItemCommand,
+  QueryCommand,
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  TransactWriteItemsCommand,
+};
 
 const MEASURED = [
   'limit read',
@@ -54,7 +65,7 @@ const percentile = (values: number[], p: number): number => {
 
 /** The same AWS requests an operation sent, ready to go again: its DynamoDB commands, then its reset-queue sends. */
 interface Replay {
-  commands: lib.ServiceInputTypes[];
+  commands: object[];
   queued: ResetRequest[];
 }
 
@@ -68,7 +79,7 @@ const replayOf = (sent: readonly RecordedCommand[], queued: readonly ResetReques
 });
 
 /** Sends a replay's requests in their order, as the operation did. */
-const sendReplay = async (client: lib.DynamoDBDocumentClient, replay: Replay, queue: ResetQueue): Promise<void> => {
+const sendReplay = async (client: DynamoDBClient, replay: Replay, queue: ResetQueue): Promise<void> => {
   for (const command of replay.commands)
     // a conditional write that loses on replay costs the same round trip
     await client.send(command as never).catch((error: Error) => {
@@ -78,20 +89,30 @@ const sendReplay = async (client: lib.DynamoDBDocumentClient, replay: Replay, qu
 };
 
 /**
+ * The table as a Lambda function has it (`storeFromEnvironment`): the SDK's middleware resolved once per kind of
+ * request. The recorder is added before its first request, as the cache requires.
+ */
+const lambdaTable = (service: LocalService) => {
+  const store = new TableStore(
+    createDynamoDbClient({ endpoint: service.dynamoEndpoint, cacheMiddleware: true }),
+    service.dependencies.store.tableName,
+  );
+  return { store, recorder: recordRequests(store.client) };
+};
+
+/**
  * p50 and p99 of each operation as Lambda runs it (the authorizer, then the family's handler, in process) and
  * through the whole local stack (HTTP, the emulated API Gateway, the same functions), against the raw SDK calls
  * the same operation makes, on the same data. The three take turns call for call, the rounds going through every
  * order of the three, so that none always runs just after the same other; the raw calls replay the latest handler
- * call's requests.
+ * call's requests on the same client. The stack goes through the local server, whose client resolves the SDK's
+ * middleware on every request.
  */
-export const measureOverhead = async (
-  service: LocalService,
-  recorder: ReturnType<typeof recordRequests>,
-  iterations: number,
-): Promise<Overhead[]> => {
+export const measureOverhead = async (service: LocalService, iterations: number): Promise<Overhead[]> => {
   const results: Overhead[] = [];
-  const client = service.dependencies.store.client;
-  const lambda = lambdaInvocations(service);
+  const { store, recorder } = lambdaTable(service);
+  const client = store.client;
+  const lambda = lambdaInvocations(service, store);
   const timed = async (work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();

@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 export interface RecordedCommand {
   commandName: string;
@@ -25,7 +25,7 @@ export const roundTrips = (sent: readonly RecordedCommand[]): number => {
  * Records every DynamoDB request a client sends (once per command, before the SDK's retries): what an
  * operation costs, and the exact commands to replay raw for the overhead measure.
  */
-export const recordRequests = (client: DynamoDBDocumentClient) => {
+export const recordRequests = (client: DynamoDBClient) => {
   let recording: RecordedCommand[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {

@@ -42,7 +42,7 @@ try {
     })),
   );
 
-  overhead = await measureOverhead(service, recorder, OVERHEAD_ITERATIONS);
+  overhead = await measureOverhead(service, OVERHEAD_ITERATIONS);
   console.log(
     `2. Handler overhead: the functions as Lambda runs them, and the whole local stack, against the same DynamoDB requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
   );

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient } from '../../shared/adapters/dynamodb/document-client';
+import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
 
 export class JavaMissingError extends Error {
   constructor() {

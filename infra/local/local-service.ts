@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
 import type { Dependencies } from '../../shared/runtime/dependencies';
-import { createDocumentClient, createDynamoDbClient } from '../../shared/adapters/dynamodb/document-client';
+import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { ControllableClock } from './controllable-clock';
@@ -102,7 +102,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   try {
     const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
     const streamArn = await ensureTable(client, tableName);
-    const store = new TableStore(createDocumentClient(client), tableName);
+    const store = new TableStore(client, tableName);
     const clock = new ControllableClock();
     const outbox = new OutboxMailer(clock);
     const config = { appBaseUrl: '' };

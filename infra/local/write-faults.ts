@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 const WRITE_COMMANDS = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
 
@@ -10,7 +10,7 @@ export class WriteFaults {
   private pending = new Set<number>();
   private seen = 0;
 
-  constructor(client: DynamoDBDocumentClient) {
+  constructor(client: DynamoDBClient) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         if (WRITE_COMMANDS.test(String((context as { commandName?: string }).commandName)) && this.pending.size > 0) {

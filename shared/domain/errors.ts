@@ -3,7 +3,7 @@
 /** A conditional write found the item other than expected: a lost optimistic-locking race, a used token. */
 export class WriteConflict extends Error {
   /** The item as it stood, when the store returned it. */
-  constructor(readonly current?: unknown) {
+  constructor(readonly current?: Record<string, unknown>) {
     super('The item changed or exists');
     this.name = 'WriteConflict';
   }

@@ -12,7 +12,7 @@ import type { DeadLetterSink } from '../ports/dead-letters';
 import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
 import { SqsResetQueue } from '../adapters/sqs/sqs-reset-queue';
 import { SqsResetSource } from '../adapters/sqs/sqs-reset-source';
-import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb/document-client';
+import { createDynamoDbClient } from '../adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
 
@@ -42,7 +42,7 @@ type Environment = NodeJS.ProcessEnv;
 
 export const storeFromEnvironment = (env: Environment = process.env): TableStore =>
   new TableStore(
-    createDocumentClient(createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT })),
+    createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT, cacheMiddleware: true }),
     env.TABLE_NAME ?? DEFAULT_TABLE_NAME,
   );
 

@@ -26,7 +26,7 @@ const SDK_CLIENTS: Record<FunctionName, string[]> = {
   'per-action': ['dynamodb'],
   'delivery-recorder': ['dynamodb', 'eventbridge', 'sqs'],
   'reset-flush': ['dynamodb', 'sqs'],
-  'history-events': ['dynamodb', 'eventbridge'],
+  'history-events': ['eventbridge'],
 };
 
 const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];

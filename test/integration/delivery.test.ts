@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
@@ -224,7 +224,7 @@ describe('recording delivery', () => {
       }));
       const summary = await deliver(events);
       expect(summary.recordedEvents).toBe(10_000);
-      const updates = send.mock.calls.filter(([command]) => command instanceof UpdateCommand).length;
+      const updates = send.mock.calls.filter(([command]) => command instanceof UpdateItemCommand).length;
       // 50 banners + 5 campaigns + 1 advertiser: one counter item each, every period and the no-conversion state in it
       expect(updates).toBe(56);
     } finally {

@@ -123,11 +123,11 @@ describe('what a limit operation reads', () => {
       ctx.service,
       (_command, input, next) => {
         const { RequestItems = {}, Key } = input as {
-          RequestItems?: Record<string, { Keys?: { SK: string }[] }>;
-          Key?: { SK: string };
+          RequestItems?: Record<string, { Keys?: { SK: { S: string } }[] }>;
+          Key?: { SK: { S: string } };
         };
-        for (const { Keys = [] } of Object.values(RequestItems)) sortKeys.push(...Keys.map((key) => key.SK));
-        if (Key) sortKeys.push(Key.SK);
+        for (const { Keys = [] } of Object.values(RequestItems)) sortKeys.push(...Keys.map((key) => key.SK.S));
+        if (Key) sortKeys.push(Key.SK.S);
         return next();
       },
       send,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../infra/local/local-service';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { plainItem } from '../../shared/adapters/dynamodb/attribute-values';
 
 /** A local service on the shared DynamoDB Local, in a table of its own, on a free port. */
 export const startTestService = (options: LocalServiceOptions = {}): Promise<LocalService> =>
@@ -29,12 +30,12 @@ export const useTestService = (options: LocalServiceOptions = {}): { readonly se
 export const scanTable = async (service: LocalService): Promise<Item[]> => {
   const { store } = service.dependencies;
   const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Record<string, AttributeValue> | undefined;
   do {
     const page = await store.client.send(
       new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: startKey, ConsistentRead: true }),
     );
-    items.push(...(page.Items ?? []));
+    items.push(...(page.Items ?? []).map(plainItem));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items.sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));

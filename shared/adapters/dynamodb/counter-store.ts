@@ -1,5 +1,4 @@
-import { NumberValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { NumberValue, type UpdateInput } from './attribute-values';
 import type { CounterWrite, PendingMessage } from '../../domain/delivery/counter-plan';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
@@ -7,10 +6,9 @@ import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/e
 import { WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/metrics';
 import type { ItemKey } from '../../table/keys';
-import { exactNumbers } from './document-client';
 import type { Item, TableStore } from './table-store';
 
-type Update = Omit<UpdateCommandInput, 'TableName'>;
+type Update = UpdateInput;
 
 /** `dailyImpressions`, `totalBudget`: a counter's attribute is named as the read shape names the counter. */
 export const counterAttribute = (period: Period, metric: Metric): string =>
@@ -19,7 +17,7 @@ const keyAttribute = (period: Period): string => `${period}Key`;
 const SEQUENCE_PREFIX = 'seq:';
 const TOTAL_KEY = 'T';
 
-/** Decimal text of a stored number, whichever way the document client handed it over. */
+/** Decimal text of a stored number, whichever way the store handed it over (a number, or a NumberValue). */
 const numberText = (value: unknown): string | undefined =>
   value === undefined || value === null ? undefined : String(value);
 
@@ -142,17 +140,6 @@ export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update =
 /** Races on one item are short: each lost one brings the item back, and the next write is planned from it. */
 const MAX_ATTEMPTS = 8;
 
-/** The item a failed condition returned: the SDK leaves it in DynamoDB's own shape. */
-const itemOfConflict = (current: unknown): Item | undefined => {
-  if (!current || typeof current !== 'object') return undefined;
-  const values = Object.values(current as Record<string, unknown>);
-  const raw =
-    values.length > 0 && values.every((entry) => entry !== null && typeof entry === 'object' && !Array.isArray(entry));
-  return raw
-    ? unmarshall(current as Parameters<typeof unmarshall>[0], { wrapNumbers: exactNumbers })
-    : (current as Item);
-};
-
 export interface AppliedCounterWrite {
   write?: CounterWrite;
   /** The attributes the write set, as they are now. */
@@ -180,7 +167,7 @@ export const applyToCounterItem = async (
       return { write, after: (await store.update(counterWriteRequest(key, write))) ?? {}, skipped: write.skipped };
     } catch (error) {
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
-      state = counterState(itemOfConflict(error.current), periods, metrics);
+      state = counterState(error.current, periods, metrics);
     }
   }
 };

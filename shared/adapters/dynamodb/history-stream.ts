@@ -1,10 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { LimitChanged } from '../../domain/history/limit-changed';
 import { ENTITY_TYPES, type EntityType } from '../../domain/levels';
 import { HISTORY_PREFIX } from '../../table/keys';
-import { exactNumbers } from './document-client';
+import { plainItem } from './attribute-values';
 import { entryOf } from './history-store';
 
 /** What the trigger's filter criteria pass (the stack declares the same): a new item under `HISTORY#`. */
@@ -21,7 +20,7 @@ export const limitChangedOf = (record: DynamoDBRecord): LimitChanged | undefined
   const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
   if (!isNewHistoryEntry(record) || !image) return undefined;
   if (!ENTITY_TYPES.includes(type as EntityType)) return undefined;
-  const item = unmarshall(image as Record<string, AttributeValue>, { wrapNumbers: exactNumbers });
+  const item = plainItem(image as Record<string, AttributeValue>);
   return {
     entityType: type as EntityType,
     entityId: Number(id),

@@ -1,4 +1,4 @@
-import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { PutInput } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
 import { countersKey, entityKey, LIMIT_SK, limitKey, sequenceKey, type ItemKey } from '../../table/keys';
@@ -76,7 +76,7 @@ export const saveLimitRequest = (
   previous: { id: number; version: number } | undefined,
   limitId: number,
   now: Date,
-): Omit<PutCommandInput, 'TableName'> => ({
+): PutInput => ({
   Item: {
     ...limitKey(type, entityId),
     id: limitId,

@@ -1,5 +1,5 @@
 import { WriteConflict } from '../../domain/errors';
-import type { DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DeleteInput } from './attribute-values';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
 
@@ -20,7 +20,7 @@ export const expiringItem = (key: ItemKey, now: Date, lifetimeMs: number, fields
 });
 
 /** Deletes the item only while it is still valid, and tells what was there either way. */
-export const consumeRequest = (key: ItemKey, now: Date): Omit<DeleteCommandInput, 'TableName'> => ({
+export const consumeRequest = (key: ItemKey, now: Date): DeleteInput => ({
   Key: key,
   ConditionExpression: 'attribute_exists(PK) AND validUntil > :now',
   ExpressionAttributeValues: { ':now': now.getTime() },

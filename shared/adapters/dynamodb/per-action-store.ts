@@ -1,4 +1,4 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteInput } from './attribute-values';
 import { inParallel } from '../../concurrency';
 import { currentCounters } from '../../domain/delivery/counter-state';
 import { WriteConflict } from '../../domain/errors';
@@ -67,7 +67,7 @@ export const savePerActionRequest = (
   record: Omit<PerActionLimit, 'version'>,
   previousVersion: number | undefined,
   switchOn: boolean,
-): TransactWriteCommandInput => ({
+): TransactWriteInput => ({
   TransactItems: [
     {
       Put: {
@@ -96,10 +96,7 @@ export const savePerActionRequest = (
 });
 
 /** Deletes records only if each is still the record read (same id): all or nothing. */
-export const deletePerActionRequest = (
-  tableName: string,
-  limits: readonly PerActionLimit[],
-): TransactWriteCommandInput => ({
+export const deletePerActionRequest = (tableName: string, limits: readonly PerActionLimit[]): TransactWriteInput => ({
   TransactItems: limits.map((limit) => ({
     Delete: {
       TableName: tableName,

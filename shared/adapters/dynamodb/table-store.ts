@@ -1,25 +1,39 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
   QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type DeleteCommandInput,
-  type PutCommandInput,
-  type QueryCommandInput,
-  type TransactWriteCommandInput,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+  type DeleteItemInput,
+  type DynamoDBClient,
+  type PutItemInput,
+  type QueryInput,
+  type UpdateItemInput,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import {
+  plainItem,
+  storedItem,
+  storedRequest,
+  storedTransaction,
+  type DeleteInput,
+  type Item,
+  type PutInput,
+  type QueryRequest,
+  type StoredItem,
+  type TransactWriteInput,
+  type UpdateInput,
+} from './attribute-values';
 import { ServiceBusy, WriteConflict } from '../../domain/errors';
 import { inParallel } from '../../concurrency';
 import type { ItemKey } from '../../table/keys';
 
-export type Item = Record<string, unknown>;
+export type { Item };
 
 const BATCH_GET_LIMIT = 100;
 const BATCH_WRITE_LIMIT = 25;
@@ -43,7 +57,7 @@ const THROTTLING_ERRORS = new Set([
 
 /** SDK exceptions in the domain's words: a failed condition or cancelled transaction, throttling. */
 const translateStoreError = (error: unknown): unknown => {
-  if (error instanceof ConditionalCheckFailedException) return new WriteConflict(error.Item);
+  if (error instanceof ConditionalCheckFailedException) return new WriteConflict(error.Item && plainItem(error.Item));
   if (error instanceof TransactionCanceledException) return new WriteConflict();
   if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) return new ServiceBusy(error);
   return error;
@@ -58,7 +72,7 @@ const backoff = (attempt: number): Promise<void> =>
  */
 export class TableStore {
   constructor(
-    readonly client: DynamoDBDocumentClient,
+    readonly client: DynamoDBClient,
     readonly tableName: string,
   ) {}
 
@@ -73,32 +87,34 @@ export class TableStore {
 
   async get(key: ItemKey, consistent = true): Promise<Item | undefined> {
     const result = await this.guarded(() =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent })),
+      this.client.send(
+        new GetItemCommand({ TableName: this.tableName, Key: storedItem(key), ConsistentRead: consistent }),
+      ),
     );
-    return result.Item;
+    return result.Item && plainItem(result.Item);
   }
 
   /** Items of the keys that exist, in no particular order; 100 keys a request, several requests at once. */
   async batchGet(keys: readonly ItemKey[]): Promise<Item[]> {
     const perChunk = await inParallel(chunks(keys, BATCH_GET_LIMIT), BATCH_GET_CONCURRENCY, (chunk) =>
-      this.batchGetChunk(chunk),
+      this.batchGetChunk(chunk.map(storedItem)),
     );
     return perChunk.flat();
   }
 
-  private async batchGetChunk(chunk: ItemKey[]): Promise<Item[]> {
+  private async batchGetChunk(chunk: StoredItem[]): Promise<Item[]> {
     const items: Item[] = [];
-    let pending: ItemKey[] = chunk;
+    let pending = chunk;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed after retries');
       if (attempt > 0) await backoff(attempt);
       const result = await this.guarded(() =>
         this.client.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+          new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
         ),
       );
-      items.push(...(result.Responses?.[this.tableName] ?? []));
-      pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as ItemKey[] | undefined) ?? [];
+      for (const item of result.Responses?.[this.tableName] ?? []) items.push(plainItem(item));
+      pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
     }
     return items;
   }
@@ -112,65 +128,72 @@ export class TableStore {
     });
   }
 
-  async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+  async query(request: QueryRequest): Promise<Item[]> {
+    const input = storedRequest<QueryInput>({ ...request, TableName: this.tableName });
     const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
+    let startKey: StoredItem | undefined;
     do {
       const result = await this.guarded(() =>
-        this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey })),
+        this.client.send(new QueryCommand(startKey ? { ...input, ExclusiveStartKey: startKey } : input)),
       );
-      items.push(...(result.Items ?? []));
+      for (const item of result.Items ?? []) items.push(plainItem(item));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return items;
   }
 
   /** One page of a query, as DynamoDB answers it (for callers that page themselves). */
-  async queryPage(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+  async queryPage(request: QueryRequest): Promise<Item[]> {
     const result = await this.guarded(() =>
-      this.client.send(new QueryCommand({ ...input, TableName: this.tableName })),
+      this.client.send(new QueryCommand(storedRequest<QueryInput>({ ...request, TableName: this.tableName }))),
     );
-    return result.Items ?? [];
+    return (result.Items ?? []).map(plainItem);
   }
 
-  async put(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
-    await this.guarded(() => this.client.send(new PutCommand({ ...input, TableName: this.tableName })));
+  async put(request: PutInput): Promise<void> {
+    await this.guarded(() =>
+      this.client.send(new PutItemCommand(storedRequest<PutItemInput>({ ...request, TableName: this.tableName }))),
+    );
   }
 
-  async update(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
+  async update(request: UpdateInput): Promise<Item | undefined> {
     const result = await this.guarded(() =>
-      this.client.send(new UpdateCommand({ ...input, TableName: this.tableName })),
+      this.client.send(
+        new UpdateItemCommand(storedRequest<UpdateItemInput>({ ...request, TableName: this.tableName })),
+      ),
     );
-    return result.Attributes;
+    return result.Attributes && plainItem(result.Attributes);
   }
 
-  async delete(input: Omit<DeleteCommandInput, 'TableName'>): Promise<Item | undefined> {
+  async delete(request: DeleteInput): Promise<Item | undefined> {
     const result = await this.guarded(() =>
-      this.client.send(new DeleteCommand({ ...input, TableName: this.tableName })),
+      this.client.send(
+        new DeleteItemCommand(storedRequest<DeleteItemInput>({ ...request, TableName: this.tableName })),
+      ),
     );
-    return result.Attributes;
+    return result.Attributes && plainItem(result.Attributes);
   }
 
   /** Writes a transaction built elsewhere; the caller names the table in each action. */
-  async transactWrite(input: TransactWriteCommandInput): Promise<void> {
-    await this.guarded(() => this.client.send(new TransactWriteCommand(input)));
+  async transactWrite(input: TransactWriteInput): Promise<void> {
+    await this.guarded(() => this.client.send(new TransactWriteItemsCommand(storedTransaction(input))));
   }
 
   /** Puts and deletes in batches of 25, retrying what DynamoDB leaves unprocessed. Not atomic. */
   async batchWrite(puts: readonly Item[], deletes: readonly ItemKey[] = []): Promise<void> {
-    const requests = [
-      ...puts.map((Item) => ({ PutRequest: { Item } })),
-      ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
+    const requests: WriteRequest[] = [
+      ...puts.map((item) => ({ PutRequest: { Item: storedItem(item) } })),
+      ...deletes.map((key) => ({ DeleteRequest: { Key: storedItem(key) } })),
     ];
     for (const chunk of chunks(requests, BATCH_WRITE_LIMIT)) {
-      let pending: typeof chunk = chunk;
+      let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > UNPROCESSED_RETRIES) throw new Error('BatchWriteItem left items unprocessed after retries');
         if (attempt > 0) await backoff(attempt);
         const result = await this.guarded(() =>
-          this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } })),
+          this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: pending } })),
         );
-        pending = (result.UnprocessedItems?.[this.tableName] as typeof chunk | undefined) ?? [];
+        pending = result.UnprocessedItems?.[this.tableName] ?? [];
       }
     }
   }
