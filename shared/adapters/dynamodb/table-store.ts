@@ -96,6 +96,8 @@ export class TableStore {
 
   /** Items of the keys that exist, in no particular order; 100 keys a request, several requests at once. */
   async batchGet(keys: readonly ItemKey[]): Promise<Item[]> {
+    // most reads are one request: they skip the chunking and the worker pool
+    if (keys.length <= BATCH_GET_LIMIT) return keys.length === 0 ? [] : this.batchGetChunk(keys.map(storedItem));
     const perChunk = await inParallel(chunks(keys, BATCH_GET_LIMIT), BATCH_GET_CONCURRENCY, (chunk) =>
       this.batchGetChunk(chunk.map(storedItem)),
     );
