@@ -4,16 +4,25 @@ import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
 import { WriteConflict } from '../../domain/errors';
-import type { Metric, Period } from '../../domain/limits/metrics';
+import { METRICS, PERIODS, type Metric, type Period } from '../../domain/limits/metrics';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
 
 type Update = UpdateInput;
 
 /** `dailyImpressions`, `totalBudget`: a counter's attribute is named as the read shape names the counter. */
-export const counterAttribute = (period: Period, metric: Metric): string =>
-  `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
-const keyAttribute = (period: Period): string => `${period}Key`;
+const COUNTER_ATTRIBUTES = Object.fromEntries(
+  PERIODS.map((period) => [
+    period,
+    Object.fromEntries(
+      METRICS.map((metric) => [metric, `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`]),
+    ),
+  ]),
+) as Record<Period, Record<Metric, string>>;
+
+export const counterAttribute = (period: Period, metric: Metric): string => COUNTER_ATTRIBUTES[period][metric];
+const KEY_ATTRIBUTES = Object.fromEntries(PERIODS.map((period) => [period, `${period}Key`])) as Record<Period, string>;
+const keyAttribute = (period: Period): string => KEY_ATTRIBUTES[period];
 const SEQUENCE_PREFIX = 'seq:';
 const TOTAL_KEY = 'T';
 

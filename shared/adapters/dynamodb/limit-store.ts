@@ -35,9 +35,8 @@ export const limitFromItem = (item: Item | undefined): LimitRecord | undefined =
 
 /** Splits the items of one entity's batch read into entity, limit and counters. */
 export const entityLimitFromItems = (type: EntityType, id: number, items: readonly Item[], now: Date): EntityLimit => {
-  const bySortKey = new Map(
-    items.filter((item) => item.PK === entityKey(type, id).PK).map((item) => [String(item.SK), item]),
-  );
+  const { PK } = entityKey(type, id);
+  const bySortKey = new Map(items.filter((item) => item.PK === PK).map((item) => [String(item.SK), item]));
   const state = counterState(bySortKey.get(countersKey(type, id).SK), PERIODS, METRICS);
   return {
     entity: entityFromItem(bySortKey.get('ENTITY')),
