@@ -50,8 +50,11 @@ export const LEVELS: readonly LevelDefinition[] = [
   level('PLACEMENT', 'supply', ['SITE']),
 ];
 
-export const levelOfType = (type: EntityType): LevelDefinition => LEVELS.find((row) => row.entityType === type)!;
-export const levelNamed = (name: LimitLevel): LevelDefinition => LEVELS.find((row) => row.level === name)!;
+const BY_TYPE = new Map(LEVELS.map((row) => [row.entityType, row]));
+const BY_NAME = new Map(LEVELS.map((row) => [row.level, row]));
+
+export const levelOfType = (type: EntityType): LevelDefinition => BY_TYPE.get(type)!;
+export const levelNamed = (name: LimitLevel): LevelDefinition => BY_NAME.get(name)!;
 
 export const levelsOfSide = (side: Side): LevelDefinition[] => LEVELS.filter((row) => row.side === side);
 

@@ -30,6 +30,14 @@ const TOTAL_KEY = 'T';
 const numberText = (value: unknown): string | undefined =>
   value === undefined || value === null ? undefined : String(value);
 
+/** Units of a stored counter; a whole number the store handed over as a JavaScript number skips the decimal text. */
+const storedUnits = (value: unknown, scale: bigint): bigint | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? BigInt(value) * scale
+    : value === undefined || value === null
+      ? undefined
+      : unitsFromText(String(value), scale);
+
 /** A counter item as the domain sees it; an absent item is empty. Never fails on what it finds. */
 export const counterState = (
   item: Item | undefined,
@@ -43,8 +51,8 @@ export const counterState = (
     if (typeof key === 'string') state.keys[period] = key;
     const tally: Tally = {};
     for (const metric of metrics) {
-      const text = numberText(item[counterAttribute(period, metric)]);
-      if (text !== undefined) tally[metric] = unitsFromText(text, unitScale(metric));
+      const units = storedUnits(item[counterAttribute(period, metric)], unitScale(metric));
+      if (units !== undefined) tally[metric] = units;
     }
     if (Object.keys(tally).length > 0) state.counters[period] = tally;
   }
@@ -53,7 +61,7 @@ export const counterState = (
       state.applied[name.slice(SEQUENCE_PREFIX.length)] = value;
   const quietSince = Number(numberText(item.quietSince));
   if (Number.isFinite(quietSince)) state.quietSince = quietSince;
-  state.impressionsSinceConversion = unitsFromText(numberText(item.impressionsSinceConversion) ?? '0', 1n);
+  state.impressionsSinceConversion = storedUnits(item.impressionsSinceConversion, 1n) ?? 0n;
   return state;
 };
 

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NumberValue, plainItem } from '../../../shared/adapters/dynamodb/attribute-values';
+import { counterState } from '../../../shared/adapters/dynamodb/counter-store';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
+
+/** A counter item as the table store hands it over: DynamoDB's answer, numbers exact. */
+const stored = (attributes: Record<string, { N: string } | { S: string }>) =>
+  plainItem({ PK: { S: 'CAMPAIGN#1' }, SK: { S: 'COUNTERS' }, ...attributes });
+
+describe('reading a counter item', () => {
+  it('reads whole counts, budgets in thousandths and counts beyond 2^53 exactly', () => {
+    const state = counterState(
+      stored({
+        dailyKey: { S: 'D#2026-11-24' },
+        dailyImpressions: { N: '42' },
+        dailyBudget: { N: '500.125' },
+        totalImpressions: { N: '9007199254740993' },
+        totalBudget: { N: '7' },
+        impressionsSinceConversion: { N: '12' },
+      }),
+      PERIODS,
+      METRICS,
+    );
+    expect(state.keys).toEqual({ daily: 'D#2026-11-24', total: 'T' });
+    expect(state.counters.daily).toEqual({ impressions: 42n, budget: 500_125n });
+    expect(state.counters.total).toEqual({ impressions: 9_007_199_254_740_993n, budget: 7000n });
+    expect(state.impressionsSinceConversion).toBe(12n);
+  });
+
+  it('reads a whole number handed over as a number as it reads its decimal text', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.constantFrom(...METRICS), (value, metric) => {
+        const attribute = `total${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
+        const asNumber = counterState({ [attribute]: value }, PERIODS, METRICS);
+        const asText = counterState({ [attribute]: NumberValue.from(String(value)) }, PERIODS, METRICS);
+        expect(asNumber.counters).toEqual(asText.counters);
+      }),
+    );
+  });
+
+  it('reads what it cannot read as 0, and never fails', () => {
+    const state = counterState(
+      { dailyImpressions: -3, weeklyImpressions: 'lots', impressionsSinceConversion: 1.5 },
+      PERIODS,
+      METRICS,
+    );
+    expect(state.counters.daily).toEqual({ impressions: 0n });
+    expect(state.counters.weekly).toEqual({ impressions: 0n });
+    expect(state.impressionsSinceConversion).toBe(1n);
+  });
+});
