@@ -13,6 +13,7 @@ import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
 import { SqsResetQueue } from '../adapters/sqs/sqs-reset-queue';
 import { SqsResetSource } from '../adapters/sqs/sqs-reset-source';
 import { createDynamoDbClient } from '../adapters/dynamodb/dynamodb-client';
+import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
 
@@ -47,19 +48,19 @@ export const storeFromEnvironment = (env: Environment = process.env): TableStore
   );
 
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
-  new SesMailer(new SESv2Client({}), env.MAIL_FROM ?? 'no-reply@example.invalid');
+  new SesMailer(new SESv2Client(LAMBDA_CLIENT_OPTIONS), env.MAIL_FROM ?? 'no-reply@example.invalid');
 
 export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue =>
-  new SqsResetQueue(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
+  new SqsResetQueue(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL ?? '');
 
 export const resetSourceFromEnvironment = (env: Environment = process.env): ResetSource =>
-  new SqsResetSource(new SQSClient({}), env.RESET_QUEUE_URL ?? '');
+  new SqsResetSource(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL ?? '');
 
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
-  new EventBridgePublisher(new EventBridgeClient({}), env.EVENT_BUS_NAME ?? 'default');
+  new EventBridgePublisher(new EventBridgeClient(LAMBDA_CLIENT_OPTIONS), env.EVENT_BUS_NAME ?? 'default');
 
 export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient({}), env.DELIVERY_DLQ_URL ?? '');
+  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL ?? '');
 
 export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
   allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),

@@ -1,4 +1,5 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SDK_LOGGER } from '../sdk-client-options';
 
 export interface ClientOptions {
   /** DynamoDB Local's URL; absent in AWS. */
@@ -11,13 +12,6 @@ export interface ClientOptions {
    */
   cacheMiddleware?: boolean;
 }
-
-/**
- * The SDK writes no log lines here, as by default; but given a logger with `info` (its default has one that does
- * nothing), its logging middleware builds a filtered copy of every request and answer to hand it, a walk of every
- * item read. Without `info` and `error` the copies are never made. Its `debug` and `warn` go nowhere.
- */
-const SDK_LOGGER = { debug: () => undefined, warn: () => undefined } as unknown as DynamoDBClientConfig['logger'];
 
 /**
  * The low-level client: the table store converts items itself (`attribute-values.ts`), since the SDK's document

@@ -1,7 +1,6 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/adapters/dynamodb/dynamodb-client';
-import { storeFromEnvironment } from '../../../shared/runtime/dependencies';
 
 /** Answers every request of `client` in process, after the SDK's own middleware has run. */
 const answerInProcess = (client: DynamoDBClient, onRequest: (context: Record<string, unknown>) => void = () => {}) =>
@@ -26,28 +25,11 @@ const logCopiesOfOneCall = async (client: DynamoDBClient): Promise<number> => {
   return filter.mock.calls.length;
 };
 
-/** How many of three requests of one kind went through the middleware stack as it was resolved before the first. */
-const requestsOnTheFirstStack = async (client: DynamoDBClient): Promise<number> => {
-  answerInProcess(client);
-  await client.send(getItem());
-  let seen = 0;
-  client.middlewareStack.add((next) => (args) => (seen++, next(args)), { step: 'initialize', name: 'addedLater' });
-  await client.send(getItem());
-  await client.send(getItem());
-  return 2 - seen;
-};
-
 const local = { endpoint: 'http://127.0.0.1:1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 describe('the DynamoDB client', () => {
   it('makes no copies of requests and answers for a logger, where the SDK by default does', async () => {
     expect(await logCopiesOfOneCall(new DynamoDBClient({ region: 'us-east-1', ...local }))).toBeGreaterThan(0);
     expect(await logCopiesOfOneCall(createDynamoDbClient({ endpoint: local.endpoint }))).toBe(0);
-  });
-
-  it("in a Lambda function resolves the SDK's middleware once per kind of request; locally on every request", async () => {
-    const lambda = storeFromEnvironment({ DYNAMODB_ENDPOINT: local.endpoint }).client;
-    expect(await requestsOnTheFirstStack(lambda)).toBe(2);
-    expect(await requestsOnTheFirstStack(createDynamoDbClient({ endpoint: local.endpoint }))).toBe(0);
   });
 });

@@ -1,0 +1,79 @@
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createDynamoDbClient } from '../../../shared/adapters/dynamodb/dynamodb-client';
+import type { LimitReached } from '../../../shared/domain/delivery/limit-reached';
+import {
+  deadLettersFromEnvironment,
+  eventsFromEnvironment,
+  mailerFromEnvironment,
+  resetQueueFromEnvironment,
+  resetSourceFromEnvironment,
+  storeFromEnvironment,
+} from '../../../shared/runtime/dependencies';
+
+type SdkClient = Pick<DynamoDBClient, 'middlewareStack'>;
+
+/** The AWS client an adapter was built with. */
+const clientOf = (adapter: object): SdkClient => (adapter as unknown as { client: SdkClient }).client;
+
+/**
+ * How many of three calls went through the middleware stack as it was resolved before the first: every request is
+ * answered in process, and a middleware added after the first call counts the calls that pass it.
+ */
+const requestsOnTheFirstStack = async (client: SdkClient, call: () => Promise<unknown>): Promise<number> => {
+  client.middlewareStack.add(
+    () => async (args) => ({ output: answerTo(args.input as { MessageBody?: string }) as never, response: {} }),
+    { step: 'initialize', priority: 'low', name: 'answerInProcess' },
+  );
+  await call();
+  let seen = 0;
+  client.middlewareStack.add((next) => (args) => (seen++, next(args)), { step: 'initialize', name: 'addedLater' });
+  await call();
+  await call();
+  return 2 - seen;
+};
+
+/** An empty answer; SQS's carries the MD5 of the message body, which the SDK checks. */
+const answerTo = ({ MessageBody }: { MessageBody?: string }) => ({
+  $metadata: {},
+  ...(MessageBody !== undefined ? { MD5OfMessageBody: createHash('md5').update(MessageBody).digest('hex') } : {}),
+});
+
+const queueUrl = 'https://sqs.us-east-1.amazonaws.com/000000000000/queue';
+const reset = {
+  entityType: 'CAMPAIGN',
+  entityId: 1,
+  limitId: 1,
+  counters: ['DAILY_CLICKS'],
+  requestedAt: '2026-11-24T00:00:00.000Z',
+  requestedBy: 1,
+} as never;
+
+describe('the AWS clients a Lambda function builds', () => {
+  const dynamoDb = storeFromEnvironment({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' }).client;
+  const getItem = () => dynamoDb.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'CAMPAIGN#1' } } }));
+  const resetQueue = resetQueueFromEnvironment({ RESET_QUEUE_URL: queueUrl });
+  const resetSource = resetSourceFromEnvironment({ RESET_QUEUE_URL: queueUrl });
+  const deadLetters = deadLettersFromEnvironment({ DELIVERY_DLQ_URL: queueUrl });
+  const events = eventsFromEnvironment({});
+  const mailer = mailerFromEnvironment({});
+  const calls: [string, SdkClient, () => Promise<unknown>][] = [
+    ['DynamoDB', dynamoDb, getItem],
+    ['the reset queue', clientOf(resetQueue), () => resetQueue.enqueue(reset)],
+    ['the reset source', clientOf(resetSource), () => resetSource.receive(1)],
+    ['the dead letters', clientOf(deadLetters), () => deadLetters.send('{}', 'a reason')],
+    ['EventBridge', clientOf(events), () => events.publishLimitReached([{} as LimitReached])],
+    ['SES', clientOf(mailer), () => mailer.send({ to: 'a@example.com', subject: 's', text: 't' })],
+  ];
+
+  it.each(calls)("%s: resolve the SDK's middleware once per kind of request", async (_name, client, call) => {
+    expect(await requestsOnTheFirstStack(client, call)).toBe(2);
+  });
+
+  it('while the local server resolves it on every request, for its fault injection and probes', async () => {
+    const local = createDynamoDbClient({ endpoint: 'http://127.0.0.1:1' });
+    const send = () => local.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'CAMPAIGN#1' } } }));
+    expect(await requestsOnTheFirstStack(local, send)).toBe(0);
+  });
+});
