@@ -10,7 +10,6 @@ import type { LocalService } from '../infra/local/local-service';
 import { authorize } from '../infra/local/local-server';
 import { matchPath } from '../shared/api/path-template';
 import { ROUTES, type Route } from '../shared/api/route-table';
-import type { ResetRequest } from '../shared/domain/resets/reset-request';
 import type { ResetQueue } from '../shared/resets/reset-queue';
 import type { TableStore } from '../shared/adapters/dynamodb/table-store';
 import type { BenchRequest } from './operations';
@@ -59,31 +58,15 @@ export const prepareInvocation = (request: BenchRequest, requestId: string): Pre
 
 /**
  * The API's functions as Lambda runs them, in this process and without HTTP: the authorizer, then the family's
- * handler, built by the factories the functions export on the local service's dependencies (with `store` instead
- * of its own, if given). `prepare` is API Gateway's part (routing, building the events), done before the clock
+ * handler, built by the factories the functions export on the local service's dependencies, with the table store
+ * and the reset queue given. `prepare` is API Gateway's part (routing, building the events), done before the clock
  * starts; `invoke` times ours.
  */
-export const lambdaInvocations = (service: LocalService, store: TableStore = service.dependencies.store) => {
-  let queued: ResetRequest[] = [];
-  // the reset queue is an AWS call too: its sends are recorded (by reference: the replay copies them before its
-  // clock starts) to be replayed beside DynamoDB's
-  const resetQueue: ResetQueue = {
-    enqueue: async (request) => {
-      queued.push(request);
-      await service.dependencies.resetQueue.enqueue(request);
-    },
-  };
-  const dependencies = { ...service.dependencies, store, resetQueue };
+export const lambdaInvocations = (service: LocalService, aws: { store: TableStore; resetQueue: ResetQueue }) => {
+  const dependencies = { ...service.dependencies, ...aws };
   const handlers = createFamilyHandlers(dependencies);
   const authorizer = createLocalAuthorizer(dependencies);
   return {
-    /** The reset requests sent since the last call. */
-    takeQueued(): ResetRequest[] {
-      const taken = queued;
-      queued = [];
-      return taken;
-    },
-
     prepare: prepareInvocation,
 
     /**

@@ -1,3 +1,4 @@
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import {
   BatchGetItemCommand,
   BatchWriteItemCommand,
@@ -7,15 +8,14 @@ import {
   QueryCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
-  type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import type { LocalService } from '../infra/local/local-service';
 import { createDynamoDbClient } from '../shared/adapters/dynamodb/dynamodb-client';
 import { TableStore } from '../shared/adapters/dynamodb/table-store';
 import { lambdaInvocations } from './lambda-invocation';
 import { BENCH_OPERATIONS, send } from './operations';
-import type { ResetRequest } from '../shared/domain/resets/reset-request';
-import type { ResetQueue } from '../shared/resets/reset-queue';
+import { SqsResetQueue } from '../shared/adapters/sqs/sqs-reset-queue';
+import { startSqsEndpoint } from './sqs-endpoint';
 import { recordRequests, type RecordedCommand } from './request-recorder';
 
 export interface Overhead {
@@ -37,6 +37,7 @@ export interface Overhead {
 }
 
 const COMMANDS: Record<string, new (input: never) => object> = {
+  SendMessageCommand,
   GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
@@ -63,41 +64,47 @@ const percentile = (values: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-/** The same AWS requests an operation sent, ready to go again: its DynamoDB commands, then its reset-queue sends. */
-interface Replay {
-  commands: object[];
-  queued: ResetRequest[];
-}
+/** The same AWS requests an operation sent, ready to go again in their order, each through its client. */
+type Replay = { clientName: string; command: object }[];
 
-const replayOf = (sent: readonly RecordedCommand[], queued: readonly ResetRequest[]): Replay => ({
-  commands: sent.map(({ commandName, input }) => {
+const replayOf = (sent: readonly RecordedCommand[]): Replay =>
+  sent.map(({ clientName, commandName, input }) => {
     const Command = COMMANDS[commandName];
     if (!Command) throw new Error(`no replay for ${commandName}`);
-    return new Command(structuredClone(input) as never);
-  }),
-  queued: queued.map((request) => structuredClone(request)),
-});
+    return { clientName, command: new Command(structuredClone(input) as never) };
+  });
+
+/** An SDK client, as far as a replay uses it. */
+interface Sender {
+  send(command: never): Promise<unknown>;
+}
 
 /** Sends a replay's requests in their order, as the operation did. */
-const sendReplay = async (client: DynamoDBClient, replay: Replay, queue: ResetQueue): Promise<void> => {
-  for (const command of replay.commands)
+const sendReplay = async (clients: Record<string, Sender>, replay: Replay): Promise<void> => {
+  for (const { clientName, command } of replay)
     // a conditional write that loses on replay costs the same round trip
-    await client.send(command as never).catch((error: Error) => {
+    await clients[clientName]!.send(command as never).catch((error: Error) => {
       if (!/ConditionalCheckFailed|TransactionCanceled/.test(error.name)) throw error;
     });
-  for (const request of replay.queued) await queue.enqueue(request);
 };
 
 /**
- * The table as a Lambda function has it (`storeFromEnvironment`): the SDK's middleware resolved once per kind of
- * request. The recorder is added before its first request, as the cache requires.
+ * The table and the reset queue as a Lambda function has them (`storeFromEnvironment`, `resetQueueFromEnvironment`):
+ * the SDK's middleware resolved once per kind of request; the queue on an SQS endpoint in this process. The
+ * recorder is added before their first request, as the cache requires.
  */
-const lambdaTable = (service: LocalService) => {
+const lambdaClients = async (service: LocalService) => {
   const store = new TableStore(
     createDynamoDbClient({ endpoint: service.dynamoEndpoint, cacheMiddleware: true }),
     service.dependencies.store.tableName,
   );
-  return { store, recorder: recordRequests(store.client) };
+  const sqs = await startSqsEndpoint();
+  return {
+    aws: { store, resetQueue: new SqsResetQueue(sqs.client, sqs.queueUrl) },
+    clients: { DynamoDBClient: store.client, SQSClient: sqs.client },
+    recorder: recordRequests(store.client, sqs.client),
+    stop: sqs.stop,
+  };
 };
 
 /**
@@ -110,72 +117,74 @@ const lambdaTable = (service: LocalService) => {
  */
 export const measureOverhead = async (service: LocalService, iterations: number): Promise<Overhead[]> => {
   const results: Overhead[] = [];
-  const { store, recorder } = lambdaTable(service);
-  const client = store.client;
-  const lambda = lambdaInvocations(service, store);
+  const { aws, clients, recorder, stop } = await lambdaClients(service);
+  const lambda = lambdaInvocations(service, aws);
   const timed = async (work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();
     return performance.now() - started;
   };
-  for (const operation of BENCH_OPERATIONS.filter((candidate) => MEASURED.includes(candidate.name))) {
-    const handler: number[] = [];
-    const stack: number[] = [];
-    const raw: number[] = [];
-    let latest: { sent: RecordedCommand[]; queued: ResetRequest[] } = { sent: [], queued: [] };
-    const viaHandler = async (i: number) => {
-      const invocation = lambda.prepare(operation.request(undefined, i), `bench-${i}`);
-      lambda.takeQueued();
-      let functionsMs = 0;
-      const sent = await recorder.during(async () => {
-        const invoked = await lambda.invoke(invocation);
-        if (invoked.result.statusCode !== 200)
-          throw new Error(`${operation.name} answered ${invoked.result.statusCode}`);
-        functionsMs = invoked.functionsMs;
+  try {
+    for (const operation of BENCH_OPERATIONS.filter((candidate) => MEASURED.includes(candidate.name))) {
+      const handler: number[] = [];
+      const stack: number[] = [];
+      const raw: number[] = [];
+      let latest: RecordedCommand[] = [];
+      const viaHandler = async (i: number) => {
+        const invocation = lambda.prepare(operation.request(undefined, i), `bench-${i}`);
+        let functionsMs = 0;
+        const sent = await recorder.during(async () => {
+          const invoked = await lambda.invoke(invocation);
+          if (invoked.result.statusCode !== 200)
+            throw new Error(`${operation.name} answered ${invoked.result.statusCode}`);
+          functionsMs = invoked.functionsMs;
+        });
+        handler.push(functionsMs);
+        latest = sent;
+      };
+      const viaStack = async (i: number) => {
+        // another value than the handler's call, so that this one changes the record too
+        const request = operation.request(undefined, i + 25);
+        stack.push(
+          await timed(async () => {
+            const response = await send(service, request);
+            await response.arrayBuffer();
+            if (response.status !== 200) throw new Error(`${operation.name} answered ${response.status}`);
+          }),
+        );
+      };
+      const viaRaw = async () => {
+        const replay = replayOf(latest);
+        raw.push(await timed(() => sendReplay(clients, replay)));
+      };
+      await viaHandler(-1);
+      handler.length = 0;
+      const orders = [
+        [viaHandler, viaStack, viaRaw],
+        [viaHandler, viaRaw, viaStack],
+        [viaStack, viaHandler, viaRaw],
+        [viaStack, viaRaw, viaHandler],
+        [viaRaw, viaHandler, viaStack],
+        [viaRaw, viaStack, viaHandler],
+      ];
+      for (let i = 0; i < iterations; i++) for (const measure of orders[i % orders.length]!) await measure(i);
+      const round = (value: number) => Math.round(value * 100) / 100;
+      const p50 = { handler: percentile(handler, 50), stack: percentile(stack, 50), raw: percentile(raw, 50) };
+      results.push({
+        operation: operation.name,
+        handlerP50Ms: round(p50.handler),
+        handlerP99Ms: round(percentile(handler, 99)),
+        stackP50Ms: round(p50.stack),
+        stackP99Ms: round(percentile(stack, 99)),
+        rawP50Ms: round(p50.raw),
+        rawP99Ms: round(percentile(raw, 99)),
+        ratioP50: round(p50.handler / p50.raw),
+        addedP50Ms: round(p50.handler - p50.raw),
+        stackRatioP50: round(p50.stack / p50.raw),
       });
-      handler.push(functionsMs);
-      latest = { sent, queued: lambda.takeQueued() };
-    };
-    const viaStack = async (i: number) => {
-      // another value than the handler's call, so that this one changes the record too
-      const request = operation.request(undefined, i + 25);
-      stack.push(
-        await timed(async () => {
-          const response = await send(service, request);
-          await response.arrayBuffer();
-          if (response.status !== 200) throw new Error(`${operation.name} answered ${response.status}`);
-        }),
-      );
-    };
-    const viaRaw = async () => {
-      const replay = replayOf(latest.sent, latest.queued);
-      raw.push(await timed(() => sendReplay(client, replay, service.dependencies.resetQueue)));
-    };
-    await viaHandler(-1);
-    handler.length = 0;
-    const orders = [
-      [viaHandler, viaStack, viaRaw],
-      [viaHandler, viaRaw, viaStack],
-      [viaStack, viaHandler, viaRaw],
-      [viaStack, viaRaw, viaHandler],
-      [viaRaw, viaHandler, viaStack],
-      [viaRaw, viaStack, viaHandler],
-    ];
-    for (let i = 0; i < iterations; i++) for (const measure of orders[i % orders.length]!) await measure(i);
-    const round = (value: number) => Math.round(value * 100) / 100;
-    const p50 = { handler: percentile(handler, 50), stack: percentile(stack, 50), raw: percentile(raw, 50) };
-    results.push({
-      operation: operation.name,
-      handlerP50Ms: round(p50.handler),
-      handlerP99Ms: round(percentile(handler, 99)),
-      stackP50Ms: round(p50.stack),
-      stackP99Ms: round(percentile(stack, 99)),
-      rawP50Ms: round(p50.raw),
-      rawP99Ms: round(percentile(raw, 99)),
-      ratioP50: round(p50.handler / p50.raw),
-      addedP50Ms: round(p50.handler - p50.raw),
-      stackRatioP50: round(p50.stack / p50.raw),
-    });
+    }
+  } finally {
+    await stop();
   }
   return results;
 };

@@ -1,6 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 
 export interface RecordedCommand {
+  /** The SDK client that sent it: `DynamoDBClient`, `SQSClient`. */
+  clientName: string;
   commandName: string;
   input: unknown;
   /** When it was sent and answered (ms, performance clock): what runs in parallel, what in series. */
@@ -22,29 +25,31 @@ export const roundTrips = (sent: readonly RecordedCommand[]): number => {
 };
 
 /**
- * Records every DynamoDB request a client sends (once per command, before the SDK's retries): what an
+ * Records every request the clients send (once per command, before the SDK's retries), in the order sent: what an
  * operation costs, and the exact commands to replay raw for the overhead measure.
  */
-export const recordRequests = (client: DynamoDBClient) => {
+export const recordRequests = (...clients: Pick<DynamoDBClient | SQSClient, 'middlewareStack'>[]) => {
   let recording: RecordedCommand[] = [];
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const entry: RecordedCommand = {
-        commandName: String((context as { commandName?: string }).commandName),
-        // the input as sent, by reference: the replay copies it before its clock starts
-        input: args.input,
-        startedAt: performance.now(),
-        endedAt: Number.POSITIVE_INFINITY,
-      };
-      recording.push(entry);
-      try {
-        return await next(args);
-      } finally {
-        entry.endedAt = performance.now();
-      }
-    },
-    { step: 'initialize', name: 'benchRequestRecorder', priority: 'high' },
-  );
+  for (const client of clients)
+    (client.middlewareStack as DynamoDBClient['middlewareStack']).add(
+      (next, context) => async (args) => {
+        const entry: RecordedCommand = {
+          clientName: String((context as { clientName?: string }).clientName),
+          commandName: String((context as { commandName?: string }).commandName),
+          // the input as sent, by reference: the replay copies it before its clock starts
+          input: args.input,
+          startedAt: performance.now(),
+          endedAt: Number.POSITIVE_INFINITY,
+        };
+        recording.push(entry);
+        try {
+          return await next(args);
+        } finally {
+          entry.endedAt = performance.now();
+        }
+      },
+      { step: 'initialize', name: 'benchRequestRecorder', priority: 'high' },
+    );
   return {
     /** Runs `work` and returns what it sent. */
     async during(work: () => Promise<unknown>): Promise<RecordedCommand[]> {
