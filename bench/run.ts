@@ -44,7 +44,7 @@ try {
 
   overhead = await measureOverhead(service, OVERHEAD_ITERATIONS);
   console.log(
-    `2. Handler overhead: the functions as Lambda runs them, and the whole local stack, against the same DynamoDB requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
+    `2. Handler overhead: the functions as Lambda runs them, and the whole local stack, against the same AWS requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
   );
   console.table(
     overhead.map((row) => ({
