@@ -1,7 +1,5 @@
 import type { TransactWriteInput } from './attribute-values';
-import { inParallel } from '../../concurrency';
 import { currentCounters } from '../../domain/delivery/counter-state';
-import { WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/metrics';
 import { ACTION_LIMIT_PREFIX, actionCountersKey, actionLimitKey, actionSwitchKey, entityPK } from '../../table/keys';
 import { counterAttribute, counterState } from './counter-store';
@@ -107,32 +105,29 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
   })),
 });
 
+const CLEARED_ACTION_COUNTERS = Object.fromEntries(
+  [
+    ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
+    'dailyKey',
+  ].map((attribute, index) => [`#c${index}`, attribute]),
+);
+
 /**
- * Clears the counters of the given actions on an entity, so that a limit created again starts from zero; each item
- * keeps which delivery messages it applied, so that one delivered again later cannot count a second time.
+ * Clears the counters of one action on an entity, in the transaction that deletes its limit, so that a limit
+ * created again starts from zero; the item keeps which delivery messages it applied, so that one delivered again
+ * later cannot count a second time.
  */
-export const clearActionCounters = async (
-  store: TableStore,
-  type: EntityType,
-  id: number,
-  actionIds: readonly number[],
-): Promise<void> => {
-  const names = Object.fromEntries(
-    [
-      ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
-      'dailyKey',
-    ].map((attribute, index) => [`#c${index}`, attribute]),
-  );
-  await inParallel(actionIds, 16, async (actionId) => {
-    try {
-      await store.update({
-        Key: actionCountersKey(type, id, actionId),
-        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-        ExpressionAttributeNames: names,
-        ConditionExpression: 'attribute_exists(PK)',
-      });
-    } catch (error) {
-      if (!(error instanceof WriteConflict)) throw error;
-    }
-  });
-};
+export const clearActionCountersItem = (tableName: string, type: EntityType, id: number, actionId: number) => ({
+  Update: {
+    TableName: tableName,
+    Key: actionCountersKey(type, id, actionId),
+    UpdateExpression: `REMOVE ${Object.keys(CLEARED_ACTION_COUNTERS).join(', ')}`,
+    ExpressionAttributeNames: CLEARED_ACTION_COUNTERS,
+  },
+});
+
+/** A transaction's items that delete per-action limits, each only if still the record read, and clear their counters. */
+export const deletePerActionItems = (tableName: string, limits: readonly PerActionLimit[]) => [
+  ...deletePerActionRequest(tableName, limits).TransactItems,
+  ...limits.map((limit) => clearActionCountersItem(tableName, limit.entityType, limit.entityId, limit.actionId)),
+];
