@@ -78,7 +78,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         });
       // a dry run checks everything and writes nothing: not the record, not even a record id
       const fields = limitChanges(limit, plan.next);
-      const changes = Object.keys(fields).length > 0;
+      // creating a record is a change even when every setting keeps its default
+      const changes = !limit || Object.keys(fields).length > 0;
       const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
       // a write that changes nothing writes nothing, and so records nothing
       if (!dryRun && changes) {

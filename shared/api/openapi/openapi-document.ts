@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
-import { ROUTES, type Operation, type Route } from '../route-table';
+import { isWriteRoute, ROUTES, type Operation, type Route } from '../route-table';
 import { ERROR_EXAMPLES, requestExamples, responseExamples } from './examples';
 import { API_GUIDE } from './guide';
 import { describeFields, FIELD_GLOSSARY, pathParameterDescription } from './glossary';
@@ -66,13 +66,15 @@ const schemaConverter = (components: Record<string, unknown>) => {
   return convert;
 };
 
+const dryRunMark = z.literal(true).optional().describe('present when dryRun=true: nothing was written');
+
 const perActionWriteResult = z.object({
   success: z.literal(true),
   actionLimit: actionLimitEntry
     .partial({ id: true })
     .describe('the record; a dry run that would create it answers it without `id`'),
   actionLimitsEnabled: z.boolean().optional(),
-  dryRun: z.literal(true).optional().describe('present when dryRun=true: nothing was written'),
+  dryRun: dryRunMark,
 });
 
 const gridOf = (level: LimitLevel) => levelNamed(level).grid;
@@ -156,15 +158,25 @@ const specOf = (route: Route): OperationSpec => {
         entityId: z.int().positive(),
         ids: idArray.min(1).max(99).describe('the per-action limit ids to delete, all or none: at most 99'),
       }),
-      response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()) }),
+      response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()), dryRun: dryRunMark }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.enable': () => ({
-      response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }),
+      response: z.object({
+        success: z.literal(true),
+        entityId: z.int(),
+        actionLimitsEnabled: z.boolean(),
+        dryRun: dryRunMark,
+      }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.disable': () => ({
-      response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }),
+      response: z.object({
+        success: z.literal(true),
+        entityId: z.int(),
+        actionLimitsEnabled: z.boolean(),
+        dryRun: dryRunMark,
+      }),
       errors: [400, 401, 403, 404],
     }),
   };
@@ -235,6 +247,20 @@ const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =
     return { name, in: 'query' as const, required: !optional, description, schema };
   });
 
+/** Every write route takes `dryRun`; where its own form or query does not list it, it is listed as a query parameter. */
+const dryRunParameter = (route: Route, spec: OperationSpec, jsonSchema: Convert) =>
+  isWriteRoute(route) && !spec.form?.shape.dryRun && !spec.query?.shape.dryRun
+    ? [
+        {
+          name: 'dryRun',
+          in: 'query' as const,
+          required: false,
+          description: 'true: every check runs and the answer is the write\'s own plus "dryRun": true; nothing changes',
+          schema: jsonSchema(booleanText),
+        },
+      ]
+    : [];
+
 const SECURITY = [{ apiKey: [] }, { hashUsername: [], hashTimestamp: [], hash: [] }, { session: [] }];
 
 /** The OpenAPI 3.1 document of the service: every route of the route table, nothing else. */
@@ -285,7 +311,11 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       summary: route.summary,
       description: OPERATION_DESCRIPTIONS[route.operation],
       tags: [route.family],
-      parameters: [...pathParameters(route, jsonSchema), ...queryParameters(spec.query, jsonSchema)],
+      parameters: [
+        ...pathParameters(route, jsonSchema),
+        ...queryParameters(spec.query, jsonSchema),
+        ...dryRunParameter(route, spec, jsonSchema),
+      ],
       ...(spec.form
         ? {
             requestBody: {
