@@ -71,7 +71,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
   {
     name: 'set.do (existing record)',
     floor: 5,
-    why: 'authorizer 2, shares 1, entity/record/buckets 1, the conditional put 1',
+    why: 'authorizer 2, shares 1, entity/record/buckets/history version 1, one transaction: the conditional put and the history entry 1',
     prepare: (service) => send(service, form('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: '99' })),
     request: (_, i) => form('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: String(100 + (i % 50)) }),
   },
@@ -86,6 +86,13 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     floor: 4,
     why: 'authorizer 2, shares 1, entity and record 1 (the reset itself goes to SQS)',
     request: () => form('/rest-api/campaign/100/limits/reset.do', { limitCounters: 'DAILY_CLICKS' }),
+  },
+  {
+    name: 'DELETE limits.do',
+    floor: 5,
+    why: 'authorizer 2, shares 1, entity, record and history version 1, one transaction: the record, its counters and the history entry 1',
+    prepare: (service) => send(service, form('/rest-api/campaign/101/limits/set.do', { dailyClicksLimit: '5' })),
+    request: () => ({ method: 'DELETE', path: '/rest-api/campaign/101/limits.do', headers }),
   },
   {
     name: 'per-action list',

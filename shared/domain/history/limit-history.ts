@@ -109,9 +109,7 @@ export const visibleEntry = (entry: HistoryEntry, visibility: HistoryVisibility)
   // an entry is recorded only when something changed: one whose changes are all hidden is left out whole, what
   // the request merely sent (ignoredFields) does not keep it
   const onlyHiddenFields = Object.keys(entry.fields ?? {}).length > 0 && Object.keys(fields ?? {}).length === 0;
-  const touchedSomethingShown =
-    !onlyHiddenFields &&
-    (limitCounters === undefined || limitCounters.length > 0);
+  const touchedSomethingShown = !onlyHiddenFields && (limitCounters === undefined || limitCounters.length > 0);
   if (!touchedSomethingShown) return undefined;
   const shown: HistoryEntry = { ...entry };
   delete shown.ignoredFields;
