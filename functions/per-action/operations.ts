@@ -1,5 +1,6 @@
 import { deletePerActionItems, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
 import { optimisticWrite } from '../../shared/handlers/optimistic-write';
+import { MAX_IDS_PER_DELETE } from '../../shared/domain/per-action/per-action-change';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest, notFound } from '../../shared/http/api-error';
@@ -12,12 +13,6 @@ import { historyWrites, loadHistoryVersion } from '../../shared/adapters/dynamod
 import type { HistoryEntry } from '../../shared/domain/history/limit-history';
 import { changeAuthor } from '../../shared/handlers/limit-history';
 import { entityTypeParameter, markingDenials, resolveTarget, targetOfPath } from './target';
-
-/**
- * A DynamoDB transaction holds at most 100 actions: two per limit (its delete, its counters cleared) and two for
- * the history entry (the entity's history version, the entry).
- */
-export const MAX_IDS_PER_DELETE = 49;
 
 const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (request: ApiRequest) => {
   const { store, clock } = dependencies;

@@ -50,8 +50,9 @@ quote it when asking the operator.
 
 # Beyond the basics
 
-- **Dry runs**: \`dryRun=true\` on set.do, update.do and per-action add and update runs every check and answers what
-  the write would, plus \`"dryRun": true\`; nothing is written.
+- **Dry runs**: \`dryRun=true\` on every write (set, update, reset, delete, and per-action add, update, delete, enable
+  and disable) runs every check and answers what the write would, plus \`"dryRun": true\`; nothing changes (no
+  history, no queued reset).
 - **Pacing and forecast**: \`status.do\` answers \`pacing\`: per cap, what even pacing expects by now, the pace, the
   rate, the projection to the period end and when the cap will be reached.
 - **Change history**: \`history.do\` answers who changed the limits, when and how, newest first, in pages.

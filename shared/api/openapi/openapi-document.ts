@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
+import { MAX_IDS_PER_DELETE } from '../../domain/per-action/per-action-change';
 import { isWriteRoute, ROUTES, type Operation, type Route } from '../route-table';
 import { ERROR_EXAMPLES, requestExamples, responseExamples } from './examples';
 import { API_GUIDE } from './guide';
@@ -156,7 +157,10 @@ const specOf = (route: Route): OperationSpec => {
       form: z.object({
         type: entityTypeParameter,
         entityId: z.int().positive(),
-        ids: idArray.min(1).max(99).describe('the per-action limit ids to delete, all or none: at most 99'),
+        ids: idArray
+          .min(1)
+          .max(MAX_IDS_PER_DELETE)
+          .describe(`the per-action limit ids to delete, all or none: at most ${MAX_IDS_PER_DELETE}`),
       }),
       response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()), dryRun: dryRunMark }),
       errors: [400, 401, 403, 404],
