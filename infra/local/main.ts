@@ -1,7 +1,7 @@
 import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { describeFailure, failWith, readArguments, readJsonFile } from '../../scripts/command-line';
+import { describeFailure, failWith, parsePort, readArguments, readJsonFile } from '../../scripts/command-line';
 import { parseCatalog } from '../../shared/catalog/catalog-validation';
 import {
   CatalogRejectedError,
@@ -28,11 +28,7 @@ const { values: options } = readArguments(USAGE, {
 });
 if (options.empty && options.catalog) failWith('Give --catalog FILE or --empty, not both.');
 
-const portText = options.port ?? process.env.PORT ?? '3000';
-const port =
-  /^\d{1,5}$/.test(portText) && Number(portText) <= 65535
-    ? Number(portText)
-    : failWith(`Invalid port "${portText}": give a number from 0 to 65535.`);
+const port = parsePort(options.port ?? process.env.PORT ?? '3000');
 const host = options.host ?? process.env.HOST ?? '127.0.0.1';
 const catalogFile = options.empty ? null : (options.catalog ?? process.env.CATALOG_FILE ?? DEMO_CATALOG_FILE);
 
