@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../support/local-service';
+import { answerMismatch, DOCUMENTED_URL, examplesOf, type ExampleStep } from './shell-examples';
+
+/** The pages whose `sh` examples run, in the order a reader meets them. */
+const RUNNABLE_PAGES = ['README.md', 'docs/partner-guide.md', 'docs/local-server.md', 'docs/troubleshooting.md'];
+const PAGES = [...RUNNABLE_PAGES, 'CONTRIBUTING.md', 'docs/architecture.md'];
+const read = (page: string) => readFileSync(page, 'utf8');
+
+const END_OF_STEP = '@@end-of-step@@';
+const run = promisify(execFile);
+
+/**
+ * All steps as one bash script, so that a variable one block sets (a token, a cookie jar) serves the next. Each
+ * step's output ends with a marker; curl writes each answer's status to stderr, where the page cannot see it.
+ */
+const script = (steps: ExampleStep[], url: string) =>
+  [
+    `curl() { command curl -w '%{stderr}@@status %{http_code}\\n' "$@"; }`,
+    ...steps.map(
+      (step) =>
+        `{\n${step.command.replaceAll(DOCUMENTED_URL, url)}\n}; printf '\\n${END_OF_STEP}\\n'; printf '${END_OF_STEP}\\n' >&2`,
+    ),
+  ].join('\n');
+
+const ctx = useTestService();
+
+describe('the documentation', () => {
+  it('answers every sh example as the page shows, run in order on a fresh local server', async () => {
+    const steps = RUNNABLE_PAGES.filter(existsSync).flatMap((page) => examplesOf(page, read(page)));
+    expect(steps.filter((step) => step.expected).length).toBeGreaterThan(30);
+    // an sh block talks to the server; what would build, start or deploy belongs in a console block
+    expect(steps.filter((step) => /\bnp[mx] /.test(step.command)).map((step) => step.command)).toEqual([]);
+    const { stdout, stderr } = await run('bash', ['-c', script(steps, ctx.service.url)], {
+      timeout: 25_000,
+      cwd: tmpdir(),
+    });
+    const outputs = stdout.split(`\n${END_OF_STEP}\n`);
+    const statuses = stderr.split(`${END_OF_STEP}\n`).map((text) => [...text.matchAll(/@@status (\d+)/g)].at(-1)?.[1]);
+    const failures = steps.flatMap((step, index) => {
+      if (!step.expected) return [];
+      const where = `${step.page}:${step.line} ${step.command.split('\n')[0]}`;
+      const status = Number(statuses[index]);
+      if (step.expected.status !== undefined && status !== step.expected.status)
+        return [`${where}\n  status ${status}, the page shows ${step.expected.status}`];
+      if (step.expected.status === undefined && status >= 400)
+        return [`${where}\n  status ${status}: an error the page does not show`];
+      const found = answerMismatch(step.expected.body, outputs[index]!);
+      return found ? [`${where}\n  ${found}`] : [];
+    });
+    expect(failures.join('\n')).toBe('');
+  }, 30_000);
+
+  it('README stays a front door of at most 200 lines', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it('every page has a table of contents, and every relative link and anchor resolves', () => {
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replaceAll(' ', '-');
+    const anchors = (page: string) =>
+      new Set([...read(page).matchAll(/^#{1,6} (.+)$/gm)].map((heading) => slug(heading[1]!)));
+    const broken: string[] = [];
+    for (const page of PAGES.filter(existsSync)) {
+      if (page !== 'README.md') expect(read(page), page).toMatch(/^## Contents$/m);
+      for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [file, anchor] = target!.split('#');
+        const linked = file ? resolve(dirname(page), file) : resolve(page);
+        if (!existsSync(linked)) broken.push(`${page}: ${target}`);
+        else if (anchor && linked.endsWith('.md') && !anchors(linked).has(anchor)) broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(existsSync(join('docs', 'partner-guide.md'))).toBe(true);
+  });
+});
