@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,8 +9,16 @@ import { answerMismatch, DOCUMENTED_URL, examplesOf, type ExampleStep } from './
 
 /** The pages whose `sh` examples run, in the order a reader meets them. */
 const RUNNABLE_PAGES = ['README.md', 'docs/partner-guide.md', 'docs/local-server.md', 'docs/troubleshooting.md'];
-const PAGES = [...RUNNABLE_PAGES, 'CONTRIBUTING.md', 'docs/architecture.md'];
 const read = (page: string) => readFileSync(page, 'utf8');
+/** README, every page it links to, and every page in docs/: each has a table of contents, but for the changelog. */
+const PAGES = [
+  ...new Set([
+    'README.md',
+    ...[...read('README.md').matchAll(/\]\(([^)#\s]+\.md)\)/g)].map((link) => link[1]!),
+    ...readdirSync('docs').map((file) => join('docs', file)),
+  ]),
+];
+const WITHOUT_CONTENTS = ['README.md', 'CHANGELOG.md'];
 
 const END_OF_STEP = '@@end-of-step@@';
 const run = promisify(execFile);
@@ -32,7 +40,7 @@ const ctx = useTestService();
 
 describe('the documentation', () => {
   it('answers every sh example as the page shows, run in order on a fresh local server', async () => {
-    const steps = RUNNABLE_PAGES.filter(existsSync).flatMap((page) => examplesOf(page, read(page)));
+    const steps = RUNNABLE_PAGES.flatMap((page) => examplesOf(page, read(page)));
     expect(steps.filter((step) => step.expected).length).toBeGreaterThan(30);
     // an sh block talks to the server; what would build, start or deploy belongs in a console block
     expect(steps.filter((step) => /\bnp[mx] /.test(step.command)).map((step) => step.command)).toEqual([]);
@@ -67,12 +75,17 @@ describe('the documentation', () => {
         .toLowerCase()
         .replace(/[^\p{L}\p{N} _-]/gu, '')
         .replaceAll(' ', '-');
+    const prose = (page: string) => read(page).replace(/^```[\s\S]*?^```$/gm, '');
     const anchors = (page: string) =>
-      new Set([...read(page).matchAll(/^#{1,6} (.+)$/gm)].map((heading) => slug(heading[1]!)));
+      new Set([...prose(page).matchAll(/^#{1,6} (.+)$/gm)].map((heading) => slug(heading[1]!)));
     const broken: string[] = [];
-    for (const page of PAGES.filter(existsSync)) {
-      if (page !== 'README.md') expect(read(page), page).toMatch(/^## Contents$/m);
-      for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
+    for (const page of PAGES) {
+      if (!existsSync(page)) {
+        broken.push(`README.md: ${page}`);
+        continue;
+      }
+      if (!WITHOUT_CONTENTS.includes(page)) expect(read(page), page).toMatch(/^## Contents$/m);
+      for (const [, target] of prose(page).matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue;
         const [file, anchor] = target!.split('#');
         const linked = file ? resolve(dirname(page), file) : resolve(page);
@@ -81,6 +94,6 @@ describe('the documentation', () => {
       }
     }
     expect(broken).toEqual([]);
-    expect(existsSync(join('docs', 'partner-guide.md'))).toBe(true);
+    expect(PAGES).toContain('docs/partner-guide.md');
   });
 });
