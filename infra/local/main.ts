@@ -17,7 +17,9 @@ const USAGE = `Usage: npm start -- [--port N] [--host H] [--data DIR] [--catalog
   --host     address to bind (env HOST, default 127.0.0.1)
   --data     persist DynamoDB Local's data in DIR (env DATA_DIR; default: in memory)
   --catalog  load FILE instead of the demo catalog (env CATALOG_FILE)
-  --empty    load no catalog`;
+  --empty    load no catalog
+  env LOG_LEVEL: info (default: one short line per request), debug (JSON lines, the access log tools read),
+  warn, error or silent`;
 
 const { values: options } = readArguments(USAGE, {
   port: { type: 'string' },

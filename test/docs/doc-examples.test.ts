@@ -45,7 +45,7 @@ describe('the documentation', () => {
     // an sh block talks to the server; what would build, start or deploy belongs in a console block
     expect(steps.filter((step) => /\bnp[mx] /.test(step.command)).map((step) => step.command)).toEqual([]);
     const { stdout, stderr } = await run('bash', ['-c', script(steps, ctx.service.url)], {
-      timeout: 25_000,
+      timeout: 60_000,
       cwd: tmpdir(),
     });
     const outputs = stdout.split(`\n${END_OF_STEP}\n`);
@@ -62,7 +62,7 @@ describe('the documentation', () => {
       return found ? [`${where}\n  ${found}`] : [];
     });
     expect(failures.join('\n')).toBe('');
-  }, 30_000);
+  }, 90_000);
 
   it('README stays a front door of at most 200 lines', () => {
     expect(read('README.md').split('\n').length).toBeLessThanOrEqual(200);
