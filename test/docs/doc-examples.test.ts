@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../shared/api/error-codes';
 import { useTestService } from '../support/local-service';
 import { answerMismatch, DOCUMENTED_URL, examplesOf, type ExampleStep } from './shell-examples';
 
@@ -63,6 +64,12 @@ describe('the documentation', () => {
     });
     expect(failures.join('\n')).toBe('');
   }, 90_000);
+
+  it('the partner guide explains every error code the service answers', () => {
+    const guide = read('docs/partner-guide.md');
+    const missing = Object.keys(ERROR_CODES).filter((code) => !guide.includes(`| \`${code}\` |`));
+    expect(missing).toEqual([]);
+  });
 
   it('README stays a front door of at most 200 lines', () => {
     expect(read('README.md').split('\n').length).toBeLessThanOrEqual(200);
