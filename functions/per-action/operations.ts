@@ -49,7 +49,7 @@ const deleteActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (re
   // the limits, their counters and the history entry go in one transaction, or nothing changes
   await optimisticWrite(async () => {
     const now = clock.now();
-    const [{ limits }, historyVersion] = await Promise.all([
+    const [{ limits, countersStored }, historyVersion] = await Promise.all([
       loadPerAction(store, type, id, now),
       loadHistoryVersion(store, type, id),
     ]);
@@ -67,7 +67,7 @@ const deleteActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (re
     };
     await store.transactWrite({
       TransactItems: [
-        ...deletePerActionItems(store.tableName, doomed),
+        ...deletePerActionItems(store.tableName, doomed, countersStored),
         ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
       ],
     });

@@ -25,9 +25,9 @@ export const MAX_LIMITS_PER_DISABLE = 48;
  */
 const readSwitch = async (store: TableStore, target: { type: EntityType; id: number }, enabled: boolean, now: Date) => {
   const { type, id } = target;
-  const [current, { limits }, historyVersion] = await Promise.all([
+  const [current, { limits, countersStored }, historyVersion] = await Promise.all([
     store.get(actionSwitchKey(type, id)),
-    enabled ? Promise.resolve({ limits: [] }) : loadPerAction(store, type, id, now),
+    enabled ? Promise.resolve({ limits: [], countersStored: () => false }) : loadPerAction(store, type, id, now),
     loadHistoryVersion(store, type, id),
   ]);
   const switching = (current?.enabled === true) !== enabled;
@@ -35,7 +35,7 @@ const readSwitch = async (store: TableStore, target: { type: EntityType; id: num
     throw badRequest({
       entityId: `has ${limits.length} per-action limits; disable.do removes at most ${MAX_LIMITS_PER_DISABLE} at once: delete some with delete.do first`,
     });
-  return { switching, limits, historyVersion };
+  return { switching, limits, countersStored, historyVersion };
 };
 
 /** enable.do and disable.do: demand types only; Manage Capping and UPDATE on the owning advertiser as well. */
@@ -57,7 +57,7 @@ export const setActionSwitch =
       throw permissionDenied(`UPDATE access to the owning advertiser ${advertiserId} is required`);
     await optimisticWrite(async () => {
       const now = clock.now();
-      const { switching, limits, historyVersion } = await readSwitch(store, { type, id }, enabled, now);
+      const { switching, limits, countersStored, historyVersion } = await readSwitch(store, { type, id }, enabled, now);
       if (dryRun || (!switching && limits.length === 0)) return;
       const entry: HistoryEntry = {
         at: now.toISOString(),
@@ -68,7 +68,7 @@ export const setActionSwitch =
       await store.transactWrite({
         TransactItems: [
           { Put: { TableName: store.tableName, Item: { ...actionSwitchKey(type, id), enabled } } },
-          ...deletePerActionItems(store.tableName, limits),
+          ...deletePerActionItems(store.tableName, limits, countersStored),
           ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
         ],
       });

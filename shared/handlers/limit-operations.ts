@@ -10,7 +10,7 @@ import type { CapDefinition } from '../domain/limits/cap-grid';
 import { levelPolicy } from '../domain/limits/level-policy';
 import { planLimitChange } from '../domain/limits/limit-change';
 import {
-  clearLimitCountersRequest,
+  clearLimitCountersItem,
   deleteLimitRequest,
   loadEntityLimit,
   loadLimitForWrite,
@@ -208,12 +208,12 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
 
     'limits.delete': async (request) => {
       const dryRun = isDryRun(request);
-      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit', true);
+      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters', true);
       enforce(policy.delete(grants));
       // the record, its counters and the history entry go together, or nothing changes
       if (!dryRun)
         await optimisticWrite(async (attempt) => {
-          const { limit, historyVersion } =
+          const { limit, historyVersion, counterItemStored } =
             attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
           if (!limit) return;
           const entry: HistoryEntry = {
@@ -226,7 +226,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
           await store.transactWrite({
             TransactItems: [
               { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
-              { Update: { TableName: tableName, ...clearLimitCountersRequest(policy.entityType, id) } },
+              clearLimitCountersItem(tableName, policy.entityType, id, counterItemStored),
               ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
             ],
           });

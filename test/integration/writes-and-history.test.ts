@@ -49,6 +49,34 @@ describe('history in commit order', () => {
   });
 });
 
+describe('entries written before versions', () => {
+  it('still list, after every versioned entry, and page with their cursors', async () => {
+    const { store } = ctx.service.dependencies;
+    const legacy = (at: string, dailyClicksLimit: number) => ({
+      PK: 'BANNER#1000',
+      SK: `HISTORY#${at}#3f1c2b9e-1111-2222-3333-${String(dailyClicksLimit).padStart(12, '0')}`,
+      at,
+      operation: 'update',
+      by: { userId: 1, username: 'demo', method: 'apiKey' },
+      fields: { dailyClicksLimit: { from: dailyClicksLimit - 1, to: dailyClicksLimit } },
+    });
+    await store.put({ Item: legacy('2026-01-01T00:00:00.000Z', 2) });
+    await store.put({ Item: legacy('2026-01-02T00:00:00.000Z', 3) });
+    // a clock behind the old entries' times changes nothing: versions order the new ones after them
+    await setClock(ctx.service.url, { now: '2025-01-01T00:00:00Z' });
+    await demo().post('/rest-api/banner/1000/limits/set.do', { dailyClicksLimit: '4' });
+    const seen: unknown[] = [];
+    let query = '?limit=1';
+    for (let page = 0; page < 5 && query; page++) {
+      const response = await demo().get(`/rest-api/banner/1000/limits/history.do${query}`);
+      const body = (await response.json()) as Page;
+      seen.push(...body.changes.map((change) => change.fields!.dailyClicksLimit!.to));
+      query = body.next ? `?limit=1&before=${body.next}` : '';
+    }
+    expect(seen).toEqual([4, 3, 2]);
+  });
+});
+
 describe('history of caps a caller cannot see', () => {
   it('leaves out an entry that changed only hidden caps, and never names their counters', async () => {
     const path = '/rest-api/banner/1002';

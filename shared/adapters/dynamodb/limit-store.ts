@@ -1,4 +1,4 @@
-import type { PutInput, UpdateInput } from './attribute-values';
+import type { PutInput } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
 import {
@@ -24,6 +24,8 @@ export interface EntityLimit {
   /** The counter item as stored, and the counters that count at the time of the read. */
   counterState: CounterState;
   counters: CurrentCounters;
+  /** Whether the entity has a counter item at all (a delete clears it, or checks that none appeared). */
+  counterItemStored: boolean;
   /** The version of the entity's newest history entry (read only for writes; 0 otherwise). */
   historyVersion: number;
 }
@@ -53,6 +55,7 @@ export const entityLimitFromItems = (type: EntityType, id: number, items: readon
     limit: limitFromItem(bySortKey.get(LIMIT_SK)),
     counterState: state,
     counters: currentCounters(state, now),
+    counterItemStored: bySortKey.has(countersKey(type, id).SK),
     historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
   };
 };
@@ -89,16 +92,20 @@ export const loadEntityLimit = async (
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));
 
-/** A write's second and later attempts: the record and the entity's history version, read again together. */
+/** A write's second and later attempts: the record, the entity's history version and its counter item, again together. */
 export const loadLimitForWrite = async (
   store: TableStore,
   type: EntityType,
   id: number,
-): Promise<{ limit?: LimitRecord; historyVersion: number }> => {
-  const items = await store.batchGet([limitKey(type, id), historyHeadKey(type, id)]);
+): Promise<{ limit?: LimitRecord; historyVersion: number; counterItemStored: boolean }> => {
+  const items = await store.batchGet([limitKey(type, id), historyHeadKey(type, id), countersKey(type, id)]);
   const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
   const limit = limitFromItem(bySortKey.get(LIMIT_SK));
-  return { ...(limit ? { limit } : {}), historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)) };
+  return {
+    ...(limit ? { limit } : {}),
+    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
+    counterItemStored: bySortKey.has(countersKey(type, id).SK),
+  };
 };
 
 /** Puts the record at `version + 1`, on condition that it is still at the version read (or still absent). */
@@ -147,22 +154,35 @@ export const deleteLimitRequest = (type: EntityType, id: number, version: number
   ExpressionAttributeValues: { ':version': version },
 });
 
-/**
- * Clears every counter and the no-conversion state of an entity whose record is deleted, in the delete's
- * transaction. The counter item keeps which delivery messages it applied, so that one delivered again after the
- * delete cannot count a second time.
- */
-export const clearLimitCountersRequest = (type: EntityType, id: number): UpdateInput & { UpdateExpression: string } => {
-  const cleared = [
+const CLEARED_COUNTERS = Object.fromEntries(
+  [
     ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
     ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
     'quietSince',
     'impressionsSinceConversion',
-  ];
-  const names = Object.fromEntries(cleared.map((attribute, index) => [`#c${index}`, attribute]));
-  return {
-    Key: countersKey(type, id),
-    UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-    ExpressionAttributeNames: names,
-  };
-};
+  ].map((attribute, index) => [`#c${index}`, attribute]),
+);
+
+/**
+ * The delete's transaction item for the entity's counters: every counter and the no-conversion state cleared (the
+ * item keeps which delivery messages it applied, so that one delivered again after the delete cannot count a
+ * second time), or, when there was no counter item, a check that none appeared meanwhile (the delete then reads
+ * again).
+ */
+export const clearLimitCountersItem = (tableName: string, type: EntityType, id: number, stored: boolean) =>
+  stored
+    ? {
+        Update: {
+          TableName: tableName,
+          Key: countersKey(type, id),
+          UpdateExpression: `REMOVE ${Object.keys(CLEARED_COUNTERS).join(', ')}`,
+          ExpressionAttributeNames: CLEARED_COUNTERS,
+        },
+      }
+    : {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: countersKey(type, id),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      };
