@@ -7,7 +7,7 @@ import { ServiceBusy } from '../domain/errors';
 import { beginInvocation, describeError, endInvocation, logger } from '../logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
-import { refuseHashReplay, type ReleaseReplayGuard } from '../auth/hash-replay';
+import { refuseHashReplay, type ReleaseReplayGuard, type SignedRequest } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { ApiError, notImplemented, unauthorized } from './api-error';
 import { answerHeaders } from './answer-headers';
@@ -85,22 +85,15 @@ export const toErrorResponse = (error: unknown, requestId?: string): APIGatewayP
 const resolvePrincipal = async (
   ports: AuthenticationPorts,
   event: APIGatewayProxyEvent,
-  parameters: Parameters,
+  signed: SignedRequest,
 ): Promise<{ principal: Principal; releaseReplayGuard?: ReleaseReplayGuard }> => {
   const fromAuthorizer = principalFromEvent(event);
-  const credentials = fromAuthorizer ? undefined : hashCredentials((name) => parameters.get(name));
+  const credentials = fromAuthorizer ? undefined : hashCredentials((name) => signed.parameters.get(name));
   if (!fromAuthorizer && !credentials) throw unauthorized();
   const principal = fromAuthorizer ?? (await authenticate(ports, credentials!));
   if (principal.method !== 'hash') return { principal };
   const { store, clock } = ports;
-  const release = await refuseHashReplay(
-    store,
-    principal.userId,
-    event.httpMethod,
-    event.path,
-    parameters,
-    clock.now(),
-  );
+  const release = await refuseHashReplay(store, principal.userId, signed, clock.now());
   return { principal, ...(release ? { releaseReplayGuard: release } : {}) };
 };
 
@@ -108,18 +101,14 @@ const runOperation =
   (route: Route, handler: OperationHandler | undefined, ports: AuthenticationPorts) =>
   async (event: APIGatewayProxyEvent) => {
     const parameters = readParameters(event);
+    const pathParameters = matchPath(route.path, event.path) ?? {};
+    const signed = { method: event.httpMethod, route: route.path, pathParameters, parameters };
     const { principal, releaseReplayGuard } = route.authenticated
-      ? await resolvePrincipal(ports, event, parameters)
+      ? await resolvePrincipal(ports, event, signed)
       : { principal: undefined, releaseReplayGuard: undefined };
     if (!handler) throw notImplemented();
     try {
-      return await handler({
-        route,
-        event,
-        pathParameters: matchPath(route.path, event.path) ?? {},
-        parameters,
-        principal,
-      });
+      return await handler({ route, event, pathParameters, parameters, principal });
     } catch (error) {
       // a failed operation changed nothing: the identical request may be sent again
       await releaseReplayGuard?.().catch((release) =>
