@@ -66,6 +66,9 @@ const LOCAL_BODY_LIMIT = 64 * MAX_BODY_BYTES;
 
 class BodyTooLarge extends Error {}
 
+/** The client hung up before its request was read. */
+class ClientAborted extends Error {}
+
 const readBody = (request: IncomingMessage, limit: number): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -80,7 +83,7 @@ const readBody = (request: IncomingMessage, limit: number): Promise<string> =>
       chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
+    request.on('error', (error) => reject(request.complete ? error : new ClientAborted()));
   });
 
 const send = (response: ServerResponse, result: APIGatewayProxyResult): void => {
@@ -200,20 +203,23 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
       ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
       : [400, 'Bad Request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ success: false, code: errorCodeOf(status), message });
+  const requestId = randomUUID();
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
+  logger.info('request', { route: null, status, requestId });
 };
 
 /**
  * One JSON line per request, as API Gateway's access log has it: the route's template rather than the path (a
  * login token travels in one), and never a header, query or body, so never a credential.
  */
-const logAccess = (request: IncomingMessage, status: number, startedAt: number, exchange: Exchange) =>
+const logAccess = (request: IncomingMessage, status: number | null, startedAt: number, exchange: Exchange) =>
   logger.info('request', {
     method: request.method,
     route: exchange.route ?? null,
     status,
+    ...(status === null ? { aborted: true } : {}),
     durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
     ...(exchange.principalId ? { principalId: exchange.principalId } : {}),
     requestId: exchange.requestId,
@@ -244,10 +250,14 @@ export const createLocalServer = (parts: GatewayParts): Server =>
     work
       .catch((error: unknown) => {
         if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');
+        if (error instanceof ClientAborted) return error;
         logger.error('local server failed', { requestId: exchange.requestId, ...describeError(error) });
         return envelope(500, 'Internal error');
       })
       .then((result) => {
+        // nobody is left to answer: no status was sent, and the server did not fail
+        if (result instanceof ClientAborted || request.socket.destroyed)
+          return logAccess(request, null, startedAt, exchange);
         send(response, stampRequestId(result, exchange.requestId));
         logAccess(request, result.statusCode, startedAt, exchange);
       });

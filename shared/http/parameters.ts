@@ -99,12 +99,28 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
   return values;
 };
 
+/**
+ * What is left of a malformed percent-escape once the query is decoded (by API Gateway, or the local server as
+ * it does): a `%` not followed by two hex digits is kept as written, bytes that are not UTF-8 become U+FFFD.
+ */
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})|\uFFFD/;
+
+/** A query string whose escapes cannot be read is a 400 naming each parameter, never a value silently altered. */
+const refuseMalformedEscapes = (values: ReadonlyMap<string, string[]>): void => {
+  const errors: Record<string, string> = {};
+  for (const [name, list] of values)
+    if (MALFORMED_ESCAPE.test(name) || list.some((value) => MALFORMED_ESCAPE.test(value)))
+      errors[name] = 'malformed percent-encoding: write % as %25, and other bytes as %XX of their UTF-8';
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+};
+
 const queryValues = (event: ParameterSource): Map<string, string[]> => {
   const values = new Map<string, string[]>();
   for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {}))
     if (list) values.set(name, list);
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
     if (value !== undefined && !values.has(name)) values.set(name, [value]);
+  refuseMalformedEscapes(values);
   return normalised(values);
 };
 
