@@ -27,8 +27,9 @@ No credential, a bad one, a stale hash, a replayed write, an expired session or 
 credential that is revoked stops working within 60 seconds.
 
 **Usage plans.** Each partner is metered under its own API Gateway usage plan (rate, burst and daily quota): an
-API-key caller by its key, a hash or session caller by the metering key on its profile. Over the rate or the
-quota API Gateway answers **429**; retry after a pause, with backoff. A **503** carries \`Retry-After\` (seconds):
+API-key caller by its key, a hash or session caller by the metering key on its profile; a partner signing in the
+form body by the service, after its hash is verified, with a keyed partner's numbers. Over the rate or the quota the
+answer is **429** \`RATE_LIMITED\`; retry after a pause, with backoff. A **503** carries \`Retry-After\` (seconds):
 nothing was changed, and the same request may be sent again.
 
 # Requests
