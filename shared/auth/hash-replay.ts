@@ -9,7 +9,8 @@ import { hashUseKey } from '../table/keys';
 /** Methods whose replay would change something: an identical one inside the window is refused. */
 const GUARDED_METHODS: ReadonlySet<string> = new Set(['POST', 'DELETE']);
 
-const CREDENTIALS: ReadonlySet<string> = new Set(CREDENTIAL_PARAMETERS);
+/** Left out of the canonical form: the credentials are in the guard's key, and the others only shape the answer. */
+const NOT_THE_REQUEST: ReadonlySet<string> = new Set([...CREDENTIAL_PARAMETERS, 'output', 'json', 'callback']);
 
 /** A whole number as the handlers read it: `0122` and `122` are one id, one cap. */
 const canonicalValue = (value: string): string => (/^\d+$/.test(value) ? BigInt(value).toString() : value);
@@ -31,8 +32,9 @@ export interface SignedRequest {
 
 /**
  * The canonical form of a signed request: method, route template, path parameters with numeric ids as numbers, and
- * the decoded parameters sorted by name with their distinct values sorted. The credential parameters are left out:
- * the key of the guard holds the user and the timestamp, and the hash is theirs (in whatever letter case it came).
+ * the decoded parameters sorted by name with their distinct values sorted. The credential parameters are left out
+ * (the key of the guard holds the user and the timestamp, and the hash is theirs, in whatever letter case it came),
+ * and so are those that only shape the answer (`output`, `json`, `callback`).
  */
 export const canonicalRequest = ({ method, route, pathParameters, parameters }: SignedRequest): string =>
   JSON.stringify([
@@ -43,7 +45,7 @@ export const canonicalRequest = ({ method, route, pathParameters, parameters }: 
       .map((name) => [name, canonicalValue(pathParameters[name]!)]),
     parameters
       .names()
-      .filter((name) => !CREDENTIALS.has(name))
+      .filter((name) => !NOT_THE_REQUEST.has(name))
       .sort()
       .map((name) => [name, canonicalValues(parameters, name)]),
   ]);

@@ -23,18 +23,23 @@ const value = fc.constantFrom('1', '7', 'true', 'ALL', 'DAILY_CLICKS', 'a b');
 const pairs = fc.uniqueArray(fc.tuple(name, value), { selector: ([n]) => n, maxLength: 4 });
 
 describe('the canonical form of a signed request', () => {
-  it(`is the same however the request is spelled: order, repeats, leading zeros, hash case (seed ${SEED})`, () => {
+  it(`is the same however the request is spelled: order, repeats, leading zeros, hash case, answer format (seed ${SEED})`, () => {
     fc.assert(
-      fc.property(pairs, fc.string({ minLength: 32, maxLength: 32 }), (sent, hash) => {
-        const signedAs = (h: string): [string, string][] => [
-          ['username', 'demo'],
-          ['timestamp', '1'],
-          ['hash', h],
-        ];
-        const plain = canonical([...signedAs(hash.toLowerCase()), ...sent]);
-        const respelled: [string, string][] = [...sent.slice().reverse(), ...sent, ...signedAs(hash.toUpperCase())];
-        expect(canonical(respelled, '000122')).toBe(plain);
-      }),
+      fc.property(
+        pairs,
+        fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 }),
+        (sent, hash) => {
+          const signedAs = (h: string): [string, string][] => [
+            ['username', 'demo'],
+            ['timestamp', '1'],
+            ['hash', h],
+          ];
+          const plain = canonical([...signedAs(hash.toLowerCase()), ...sent]);
+          const respelled: [string, string][] = [...sent.slice().reverse(), ...sent, ...signedAs(hash.toUpperCase())];
+          expect(canonical(respelled, '000122')).toBe(plain);
+          expect(canonical([...respelled, ['output', 'json'], ['callback', 'cb']])).toBe(plain);
+        },
+      ),
       { seed: SEED },
     );
   });
