@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { buildReferencePage, REFERENCE_PAGE_POLICY } from '../../shared/api/openapi/reference-page';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
+import { logAccess } from './access-log';
 
 export type FamilyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type Authorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -207,23 +208,7 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
-  logger.info('request', { route: null, status, requestId });
 };
-
-/**
- * One JSON line per request, as API Gateway's access log has it: the route's template rather than the path (a
- * login token travels in one), and never a header, query or body, so never a credential.
- */
-const logAccess = (request: IncomingMessage, status: number | null, startedAt: number, exchange: Exchange) =>
-  logger.info('request', {
-    method: request.method,
-    route: exchange.route ?? null,
-    status,
-    ...(status === null ? { aborted: true } : {}),
-    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
-    ...(exchange.principalId ? { principalId: exchange.principalId } : {}),
-    requestId: exchange.requestId,
-  });
 
 export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
@@ -255,10 +240,17 @@ export const createLocalServer = (parts: GatewayParts): Server =>
         return envelope(500, 'Internal error');
       })
       .then((result) => {
-        // nobody is left to answer: no status was sent, and the server did not fail
-        if (result instanceof ClientAborted || request.socket.destroyed)
-          return logAccess(request, null, startedAt, exchange);
-        send(response, stampRequestId(result, exchange.requestId));
-        logAccess(request, result.statusCode, startedAt, exchange);
+        // nobody is left to answer: no status is sent, and the server did not fail
+        const aborted = result instanceof ClientAborted || request.socket.destroyed;
+        if (!aborted) send(response, stampRequestId(result, exchange.requestId));
+        logAccess({
+          method: request.method ?? 'GET',
+          path: url.pathname,
+          route: exchange.route,
+          status: aborted ? null : result.statusCode,
+          durationMs: performance.now() - startedAt,
+          principalId: exchange.principalId,
+          requestId: exchange.requestId,
+        });
       });
   }).on('clientError', answerUnparseable);

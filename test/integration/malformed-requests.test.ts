@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
-// before any module of the service loads: its logger takes its level once, as in Lambda
+// before any module of the service loads: its logger takes its level once, as in Lambda (debug: the JSON access line)
 vi.hoisted(() => {
-  process.env.LOG_LEVEL = 'info';
+  process.env.LOG_LEVEL = 'debug';
 });
 import { captureOutput } from '../support/captured-output';
 import { useTestService } from '../support/local-service';
