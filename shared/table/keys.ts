@@ -13,6 +13,7 @@ export const PARTITION_PREFIX = {
   reset: 'RESET#',
   resetRate: 'RESETRATE#',
   hashUse: 'HASHUSE#',
+  meter: 'METER#',
   sequence: 'SEQUENCE#',
   action: 'ACTION#',
 } as const;
@@ -76,6 +77,11 @@ export const resetTokenKey = (tokenDigest: string): ItemKey => ({
 export const hashUseKey = (userId: number, timestamp: string, requestDigest: string): ItemKey => ({
   PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}#${requestDigest}`,
   SK: 'HASHUSE',
+});
+/** One user's requests in one UTC day, for partners metered by the family handlers (signature in a form body). */
+export const meterKey = (userId: number, day: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.meter}${userId}`,
+  SK: `DAY#${day}`,
 });
 /** When the last reset e-mail went to one address (by digest). */
 export const resetRateKey = (emailDigest: string): ItemKey => ({
