@@ -1,0 +1,23 @@
+import fc from 'fast-check';
+import { beforeAll, describe, it } from 'vitest';
+import { MODEL_CATALOG } from '../model/model-catalog';
+import { counterModelProperty } from '../support/counter-model-property';
+import { importCatalog } from '../support/http';
+import { useTestService } from '../support/local-service';
+
+/**
+ * The counters against the reference model (`test/model/`): generated messages over several days, kinds and
+ * entities, in FIFO groups, regrouped, redelivered, raced, with write faults, through the real recorder on
+ * DynamoDB Local. A failure prints fast-check's seed and path; `npm run fuzz -- --seed S --path P` replays it.
+ */
+const ctx = useTestService({ catalogFile: null });
+
+beforeAll(async () => {
+  await importCatalog(ctx.service.url, MODEL_CATALOG);
+});
+
+describe('delivery counters against the reference model', () => {
+  it('come to what the model computes, whatever the order, grouping, redelivery, race or fault', async () => {
+    await fc.assert(counterModelProperty(ctx.service), { numRuns: 200, verbose: 1 });
+  }, 180_000);
+});

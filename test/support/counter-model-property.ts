@@ -1,0 +1,42 @@
+import { deepStrictEqual } from 'node:assert/strict';
+import fc from 'fast-check';
+import type { LocalService } from '../../infra/local/local-service';
+import { CounterModel } from '../model/counter-model';
+import { generatedCase, type GeneratedCase } from '../model/generated-case';
+import { FifoTransport } from './fifo-transport';
+import { deleteCounterItems, modelView, storedCounterItems, storedView, type CounterView } from './stored-counters';
+
+const sorted = (entries: Iterable<[string, CounterView]>) =>
+  Object.fromEntries([...entries].sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * Runs one generated case through the real recorder on the service's table and compares every counter item
+ * with the reference model; the counters are deleted afterwards, so cases do not see each other. The
+ * no-conversion state is compared in orderly cases (see `GeneratedCase.orderly`).
+ */
+export const checkCase = async (service: LocalService, generated: GeneratedCase, caseId: string): Promise<void> => {
+  const model = new CounterModel();
+  for (const message of generated.messages) model.apply(message);
+  const transport = new FifoTransport(service, generated, caseId);
+  try {
+    await transport.run(generated.steps);
+    deepStrictEqual(transport.log.failedWithoutFaults, [], 'messages handed back without a fault injected');
+    deepStrictEqual(transport.remaining(), 0, 'messages left on the queue');
+    const stored = await storedCounterItems(service);
+    deepStrictEqual(
+      sorted([...stored].map(([name, item]) => [name, storedView(item, generated.orderly)])),
+      sorted([...model.items].map(([name, item]) => [name, modelView(item, generated.orderly)])),
+      'stored counters (actual) against the model (expected)',
+    );
+  } finally {
+    service.faults.set([]);
+    service.clock.set(null);
+    await deleteCounterItems(service, (await storedCounterItems(service)).values());
+  }
+};
+
+/** The model-based property, for `npm test` and `npm run fuzz`. */
+export const counterModelProperty = (service: LocalService) => {
+  let cases = 0;
+  return fc.asyncProperty(generatedCase, (generated) => checkCase(service, generated, `case${++cases}`));
+};
