@@ -62,11 +62,14 @@ export const countedAt = (event: ModelEvent, sentAt: number, toleranceMs: number
   return at > sentAt + toleranceMs ? sentAt : at;
 };
 
-/** impressions since the last conversion and when the quiet time began (the last conversion, else the first impression). */
+/**
+ * Impressions at or after the last conversion, and when the quiet time began: the last conversion, else the first
+ * impression.
+ */
 export const noConversionState = (item: ModelItem): { quietSince: number; impressions: bigint } | undefined => {
   if (item.impressions.length === 0 && item.conversions.length === 0) return undefined;
   const last = item.conversions.length > 0 ? Math.max(...item.conversions) : undefined;
-  const since = item.impressions.filter(({ at }) => last === undefined || at > last);
+  const since = item.impressions.filter(({ at }) => last === undefined || at >= last);
   return {
     quietSince: last ?? Math.min(...item.impressions.map(({ at }) => at)),
     impressions: since.reduce((sum, { count }) => sum + count, 0n),

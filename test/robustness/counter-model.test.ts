@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
+import { TEST_SIZE } from '../model/generated-case';
 import { MODEL_CATALOG } from '../model/model-catalog';
-import { counterModelProperty } from '../support/counter-model-property';
+import { REGRESSION_CASES } from '../model/regression-cases';
+import { checkCase, counterModelProperty } from '../support/counter-model-property';
 import { importCatalog } from '../support/http';
 import { useTestService } from '../support/local-service';
 
@@ -18,6 +20,10 @@ beforeAll(async () => {
 
 describe('delivery counters against the reference model', () => {
   it('come to what the model computes, whatever the order, grouping, redelivery, race or fault', async () => {
-    await fc.assert(counterModelProperty(ctx.service), { numRuns: 200, verbose: 1 });
+    await fc.assert(counterModelProperty(ctx.service, TEST_SIZE), { numRuns: 200 });
   }, 180_000);
+
+  it.each(Object.entries(REGRESSION_CASES))('%s', async (name, generated) => {
+    await checkCase(ctx.service, generated, `regression-${name.replaceAll(' ', '-')}`);
+  });
 });

@@ -1,0 +1,26 @@
+import type { GeneratedCase } from './generated-case';
+
+const NOV_29_NOON = Date.parse('2026-11-29T12:00:00Z');
+const ONE_BATCH = { size: 10, firstGroup: 0, timedOut: false, raced: false };
+const ONE_BY_ONE = { ...ONE_BATCH, size: 1 };
+
+/** Counterexamples the model-based test found, shrunk, kept as fixed cases (`checkCase` runs each). */
+export const REGRESSION_CASES: Record<string, GeneratedCase> = {
+  // an impression at the instant of the last conversion counted when it came in a later batch, not in the same one
+  'an impression at the instant of the last conversion, in a later batch': {
+    orderly: true,
+    messages: [
+      { group: 0, sentAt: NOV_29_NOON, events: [{ kind: 'conversion', bannerId: 9100, count: 1 }] },
+      { group: 0, sentAt: NOV_29_NOON, events: [{ kind: 'impression', bannerId: 9100, count: 1 }] },
+    ],
+    steps: [ONE_BY_ONE],
+  },
+  'an impression at the instant of the last conversion, in the same batch': {
+    orderly: true,
+    messages: [
+      { group: 0, sentAt: NOV_29_NOON, events: [{ kind: 'conversion', bannerId: 9100, count: 1 }] },
+      { group: 0, sentAt: NOV_29_NOON, events: [{ kind: 'impression', bannerId: 9100, count: 1 }] },
+    ],
+    steps: [ONE_BATCH],
+  },
+};
