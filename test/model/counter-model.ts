@@ -63,16 +63,23 @@ export const countedAt = (event: ModelEvent, sentAt: number, toleranceMs: number
 };
 
 /**
- * Impressions at or after the last conversion, and when the quiet time began: the last conversion, else the first
- * impression.
+ * When the quiet time began (the last conversion, else the first impression) and the impressions since the last
+ * conversion. An impression at the very instant of the last conversion cannot be ordered against it by its time:
+ * the rules leave it open whether it counts, so the count is a range, exact whenever there is no such tie.
  */
-export const noConversionState = (item: ModelItem): { quietSince: number; impressions: bigint } | undefined => {
+export const noConversionState = (
+  item: ModelItem,
+): { quietSince: number; impressions: { least: bigint; most: bigint } } | undefined => {
   if (item.impressions.length === 0 && item.conversions.length === 0) return undefined;
   const last = item.conversions.length > 0 ? Math.max(...item.conversions) : undefined;
-  const since = item.impressions.filter(({ at }) => last === undefined || at >= last);
+  const sum = (counted: (at: number) => boolean) =>
+    item.impressions.filter(({ at }) => counted(at)).reduce((total, { count }) => total + count, 0n);
   return {
     quietSince: last ?? Math.min(...item.impressions.map(({ at }) => at)),
-    impressions: since.reduce((sum, { count }) => sum + count, 0n),
+    impressions: {
+      least: sum((at) => last === undefined || at > last),
+      most: sum((at) => last === undefined || at >= last),
+    },
   };
 };
 

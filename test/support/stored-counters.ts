@@ -74,7 +74,11 @@ export const storedView = (item: Item, withNoConversion: boolean): CounterView =
   return { periods, ...(noConversion ? { noConversion } : {}) };
 };
 
-export const modelView = (item: ModelItem, withNoConversion: boolean): CounterView => {
+/**
+ * The model's view of an item. The no-conversion count is a range when an impression ties with the last
+ * conversion: a stored count inside it reads as that count, one outside as the range.
+ */
+export const modelView = (item: ModelItem, withNoConversion: boolean, stored?: CounterView): CounterView => {
   const periods: CounterView['periods'] = {};
   for (const [period, { key, counts }] of Object.entries(item.periods))
     periods[period] = {
@@ -86,8 +90,10 @@ export const modelView = (item: ModelItem, withNoConversion: boolean): CounterVi
       ),
     };
   const state = withNoConversion ? noConversionState(item) : undefined;
-  return {
-    periods,
-    ...(state ? { noConversion: { quietSince: state.quietSince, impressions: String(state.impressions) } } : {}),
-  };
+  if (!state) return { periods };
+  const { least, most } = state.impressions;
+  const storedCount = stored?.noConversion?.impressions;
+  const inRange = storedCount !== undefined && BigInt(storedCount) >= least && BigInt(storedCount) <= most;
+  const impressions = inRange ? storedCount : least === most ? String(least) : `${least} to ${most}`;
+  return { periods, noConversion: { quietSince: state.quietSince, impressions } };
 };
