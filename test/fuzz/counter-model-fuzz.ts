@@ -3,9 +3,7 @@ import fc from 'fast-check';
 import { startLocalService } from '../../infra/local/local-service';
 import { failWith, readArguments } from '../../scripts/command-line';
 import { FUZZ_SIZE, generatedCase } from '../model/generated-case';
-import { MODEL_CATALOG } from '../model/model-catalog';
-import { checkCase } from '../support/counter-model-property';
-import { importCatalog } from '../support/http';
+import { checkCase, prepareService } from '../support/counter-model-property';
 
 const USAGE = `Usage: npm run fuzz -- [--runs N] [--seed S] [--path P]
   Runs N generated delivery cases (default 10000) through the delivery recorder on a DynamoDB Local of its own
@@ -31,7 +29,7 @@ const started = Date.now();
 let cases = 0;
 const rate = () => (cases / ((Date.now() - started) / 1000)).toFixed(1);
 try {
-  await importCatalog(service.url, MODEL_CATALOG);
+  await prepareService(service);
   console.log(`Fuzzing the delivery counters: ${runs} cases, seed ${seed}`);
   const property = fc.asyncProperty(generatedCase(FUZZ_SIZE), async (generated) => {
     await checkCase(service, generated, `case${++cases}`);

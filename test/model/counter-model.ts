@@ -46,6 +46,10 @@ const METRIC: Record<ModelKind, ModelMetric> = {
 
 const ACTION_PERIODS: readonly ModelPeriod[] = ['daily', 'total'];
 
+/** `DAILY_IMPRESSIONS`, `TOTAL_REVENUE`: a counter's name in reset.do. */
+export const resetName = (period: ModelPeriod, metric: ModelMetric): string =>
+  `${period.toUpperCase()}_${metric === 'budget' ? 'REVENUE' : metric.toUpperCase()}`;
+
 /** The documented tolerance: an event dated more than this after its message was received counts at receipt. */
 export const DEFAULT_FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -91,6 +95,22 @@ export class CounterModel {
 
   apply(message: ModelMessage): void {
     for (const event of message.events) this.applyEvent(event, countedAt(event, message.sentAt, this.toleranceMs));
+  }
+
+  /**
+   * A reset applied by the flush at `now`: the named counters (`DAILY_IMPRESSIONS`, `TOTAL_REVENUE`, or every one
+   * with `ALL_LIMITS`) of the entity's own item to 0, in the periods the item is in now; a period the item has
+   * not reached or has left already reads as 0.
+   */
+  reset(entity: string, name: string, now: number): void {
+    const item = this.items.get(`${entity}/COUNTERS`);
+    if (!item) return;
+    for (const period of MODEL_PERIODS) {
+      const current = item.periods[period];
+      if (!current || current.key !== periodKey(period, now)) continue;
+      for (const metric of Object.keys(current.counts) as ModelMetric[])
+        if (name === 'ALL_LIMITS' || name === resetName(period, metric)) current.counts[metric] = 0n;
+    }
   }
 
   private applyEvent(event: ModelEvent, at: number): void {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ModelEvent, ModelKind } from './counter-model';
-import { ACTION_IDS, BANNER_IDS, PLACEMENT_IDS } from './model-catalog';
+import { ACTION_IDS, BANNER_IDS, ENTITIES, isSupply, PLACEMENT_IDS } from './model-catalog';
 
 /**
  * One generated case: messages in FIFO groups, received over several days, and how the platform hands them to
@@ -27,11 +27,19 @@ export interface DeliveryStep {
   raced: boolean;
 }
 
+/** A reset.do of one entity's counters, flushed once the messages before `afterMessage` are all delivered. */
+export interface GeneratedReset {
+  afterMessage: number;
+  entity: string;
+  name: string;
+}
+
 export interface GeneratedCase {
   /** One group, events without `at`: the no-conversion state is then defined by arrival order as well. */
   orderly: boolean;
   messages: GeneratedMessage[];
   steps: DeliveryStep[];
+  reset?: GeneratedReset;
 }
 
 const MINUTE = 60_000;
@@ -116,6 +124,18 @@ const step: fc.Arbitrary<DeliveryStep> = fc
   })
   .map(({ faultAt, ...rest }) => ({ ...rest, ...(faultAt !== undefined ? { faultAt } : {}) }));
 
+const DEMAND_RESETS = ['DAILY_IMPRESSIONS', 'WEEKLY_CLICKS', 'MONTHLY_REVENUE', 'TOTAL_OPPORTUNITIES', 'ALL_LIMITS'];
+const SUPPLY_RESETS = ['DAILY_REQUESTS', 'WEEKLY_CONVERSIONS', 'TOTAL_IMPRESSIONS', 'ALL_LIMITS'];
+
+const reset = (messages: number): fc.Arbitrary<GeneratedReset> =>
+  fc
+    .record({ afterMessage: fc.integer({ min: 1, max: messages }), entity: fc.constantFrom(...ENTITIES) })
+    .chain(({ afterMessage, entity }) =>
+      fc
+        .constantFrom(...(isSupply(entity) ? SUPPLY_RESETS : DEMAND_RESETS))
+        .map((name) => ({ afterMessage, entity, name })),
+    );
+
 /** The most messages, events per message and delivery steps a case has. */
 export interface CaseSize {
   messages: number;
@@ -129,9 +149,15 @@ export const FUZZ_SIZE: CaseSize = { messages: 8, events: 3, steps: 6 };
 
 export const generatedCase = (size: CaseSize): fc.Arbitrary<GeneratedCase> =>
   fc.boolean().chain((orderly) =>
-    fc.record({
-      orderly: fc.constant(orderly),
-      messages: messages(orderly, size),
-      steps: fc.array(step, { minLength: 0, maxLength: size.steps }),
-    }),
+    messages(orderly, size).chain((list) =>
+      fc.record(
+        {
+          orderly: fc.constant(orderly),
+          messages: fc.constant(list),
+          steps: fc.array(step, { minLength: 0, maxLength: size.steps }),
+          reset: reset(list.length),
+        },
+        { requiredKeys: ['orderly', 'messages', 'steps'] },
+      ),
+    ),
   );

@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { TEST_SIZE } from '../model/generated-case';
-import { MODEL_CATALOG } from '../model/model-catalog';
 import { REGRESSION_CASES } from '../model/regression-cases';
-import { checkCase, counterModelProperty } from '../support/counter-model-property';
-import { importCatalog } from '../support/http';
+import { checkCase, counterModelProperty, prepareService } from '../support/counter-model-property';
 import { useTestService } from '../support/local-service';
 
 /**
@@ -21,7 +19,7 @@ const replay = {
 };
 
 beforeAll(async () => {
-  await importCatalog(ctx.service.url, MODEL_CATALOG);
+  await prepareService(ctx.service);
 });
 
 describe('delivery counters against the reference model', () => {

@@ -3,9 +3,33 @@ import fc from 'fast-check';
 import type { LocalService } from '../../infra/local/local-service';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { CounterModel } from '../model/counter-model';
-import { generatedCase, type CaseSize, type GeneratedCase } from '../model/generated-case';
+import { generatedCase, type CaseSize, type GeneratedCase, type GeneratedReset } from '../model/generated-case';
+import { ENTITIES, MODEL_API_KEY, MODEL_CATALOG } from '../model/model-catalog';
+import { apiClient, importCatalog, postJson } from './http';
 import { FifoTransport } from './fifo-transport';
 import { deleteCounterItems, modelView, storedCounterItems, storedView, type CounterView } from './stored-counters';
+
+/** reset.do through the API, then the hourly flush run now, at `now`. */
+const resetNow = async (service: LocalService, reset: GeneratedReset, now: number): Promise<void> => {
+  const [type, id] = reset.entity.split('#');
+  const path = `/rest-api/${type!.toLowerCase()}/${id}/limits/reset.do`;
+  service.clock.set(new Date(now));
+  const asked = await apiClient(service.url, MODEL_API_KEY).post(path, { limitCounters: reset.name });
+  if (asked.status !== 200) throw new Error(`${path} ${reset.name}: ${asked.status} ${await asked.text()}`);
+  const flushed = (await (await postJson(`${service.url}/_local/flush`, {})).json()) as { applied: number };
+  deepStrictEqual(flushed.applied, 1, `the flush applied ${path} ${reset.name}`);
+};
+
+/** The catalog, and a limit on every entity (a reset needs one). */
+export const prepareService = async (service: LocalService): Promise<void> => {
+  await importCatalog(service.url, MODEL_CATALOG);
+  for (const entity of ENTITIES) {
+    const [type, id] = entity.split('#');
+    const path = `/rest-api/${type!.toLowerCase()}/${id}/limits/set.do`;
+    const answer = await apiClient(service.url, MODEL_API_KEY).post(path, { totalImpressionsLimit: '4000000000' });
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
+  }
+};
 
 const sorted = (entries: Iterable<[string, CounterView]>) =>
   Object.fromEntries([...entries].sort(([a], [b]) => a.localeCompare(b)));
@@ -17,11 +41,22 @@ const sorted = (entries: Iterable<[string, CounterView]>) =>
  */
 export const checkCase = async (service: LocalService, generated: GeneratedCase, caseId: string): Promise<void> => {
   const model = new CounterModel();
-  for (const message of generated.messages) model.apply(message);
-  const transport = new FifoTransport(service, generated, caseId);
+  const transport = new FifoTransport(service, caseId);
+  const { messages, reset } = generated;
+  const split = reset?.afterMessage ?? messages.length;
   let stored: Map<string, Item> | undefined;
   try {
+    for (const message of messages.slice(0, split)) model.apply(message);
+    transport.send(generated, 0, split);
     await transport.run(generated.steps);
+    if (reset) {
+      const now = messages[split - 1]!.sentAt;
+      await resetNow(service, reset, now);
+      model.reset(reset.entity, reset.name, now);
+      for (const message of messages.slice(split)) model.apply(message);
+      transport.send(generated, split, messages.length);
+      await transport.run(generated.steps);
+    }
     deepStrictEqual(transport.log.failedWithoutFaults, [], 'messages handed back without a fault injected');
     deepStrictEqual(transport.remaining(), 0, 'messages left on the queue');
     stored = await storedCounterItems(service);

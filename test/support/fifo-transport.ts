@@ -35,16 +35,19 @@ export class FifoTransport {
 
   constructor(
     private readonly service: LocalService,
-    generated: GeneratedCase,
-    caseId: string,
+    private readonly caseId: string,
   ) {
     this.record = createRecorder(service.dependencies);
     this.pending = [[], [], []];
-    generated.messages.forEach((message, index) =>
+  }
+
+  /** Puts the case's messages from `first` up to `end` on the queue. */
+  send(generated: GeneratedCase, first: number, end: number): void {
+    generated.messages.slice(first, end).forEach((message, offset) =>
       this.pending[message.group]!.push({
-        messageId: `${caseId}-m${index}`,
-        group: `${caseId}-g${message.group}`,
-        sequence: String(10_000_000 + index),
+        messageId: `${this.caseId}-m${first + offset}`,
+        group: `${this.caseId}-g${message.group}`,
+        sequence: String(10_000_000 + first + offset),
         sentAt: message.sentAt,
         body: JSON.stringify(message.events),
       }),

@@ -80,15 +80,12 @@ export const storedView = (item: Item, withNoConversion: boolean): CounterView =
  */
 export const modelView = (item: ModelItem, withNoConversion: boolean, stored?: CounterView): CounterView => {
   const periods: CounterView['periods'] = {};
-  for (const [period, { key, counts }] of Object.entries(item.periods))
-    periods[period] = {
-      key,
-      counts: Object.fromEntries(
-        Object.entries(counts)
-          .filter(([, units]) => units !== 0n)
-          .map(([metric, units]) => [metric, String(units)]),
-      ),
-    };
+  for (const [period, { key, counts }] of Object.entries(item.periods)) {
+    const nonZero = Object.entries(counts).filter(([, units]) => units !== 0n);
+    // the total has no key of its own: all its counters at 0 (reset) look like none
+    if (period !== 'total' || nonZero.length > 0)
+      periods[period] = { key, counts: Object.fromEntries(nonZero.map(([metric, units]) => [metric, String(units)])) };
+  }
   const state = withNoConversion ? noConversionState(item) : undefined;
   if (!state) return { periods };
   const { least, most } = state.impressions;

@@ -83,27 +83,27 @@ const noConversionWrite = (
   const impressions = kept.flatMap((message) => message.contribution.impressions);
   const conversions = kept.flatMap((message) => message.contribution.conversions);
   if (impressions.length === 0 && conversions.length === 0) return undefined;
-  const after = (instant: number | undefined) =>
-    impressions.filter(({ at }) => instant === undefined || at > instant).reduce((sum, { count }) => sum + count, 0n);
+  const atOrAfter = (instant: number | undefined) =>
+    impressions.filter(({ at }) => instant === undefined || at >= instant).reduce((sum, { count }) => sum + count, 0n);
   const lastConversion = conversions.length > 0 ? Math.max(...conversions) : undefined;
   if (lastConversion === undefined) {
     const firstAt = Math.min(...impressions.map(({ at }) => at));
-    return { mode: 'add', impressions: after(state?.quietSince), firstAt };
+    return { mode: 'add', impressions: atOrAfter(state?.quietSince), firstAt };
   }
   if (!state)
     return {
       mode: 'set',
       quietSince: lastConversion,
-      impressions: after(lastConversion),
+      impressions: atOrAfter(lastConversion),
       expect: { kind: 'absentOrAtMost', at: lastConversion },
     };
-  // a later conversion is already stored: only this batch's impressions after it count
+  // a later conversion is already stored: only this batch's impressions since it count
   if (state.quietSince !== undefined && state.quietSince > lastConversion)
-    return { mode: 'add', impressions: after(state.quietSince), firstAt: state.quietSince };
+    return { mode: 'add', impressions: atOrAfter(state.quietSince), firstAt: state.quietSince };
   return {
     mode: 'set',
     quietSince: lastConversion,
-    impressions: after(lastConversion),
+    impressions: atOrAfter(lastConversion),
     expect: { kind: 'exactly', at: state.quietSince ?? null },
   };
 };
