@@ -5,7 +5,7 @@ import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { inParallel } from '../concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';
 import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
-import { sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
+import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
 import { unitScale, unitsFromText } from '../domain/delivery/exact-units';
 import {
@@ -126,15 +126,16 @@ const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Pro
   );
 };
 
-const writeTo = (store: TableStore, target: CounterTarget, pending: readonly PendingMessage[]) =>
+const writeTo = (store: TableStore, target: CounterTarget, pending: readonly PendingMessage[], now: Date) =>
   target.actionId === undefined
-    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS)
+    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS, now)
     : applyToCounterItem(
         store,
         actionCountersKey(target.type, target.id, target.actionId),
         pending,
         ACTION_PERIODS,
         ACTION_METRICS,
+        now,
       );
 
 const crossingsOf = (target: CounterTarget, applied: AppliedCounterWrite, caps: readonly CapOnCounter[], at: Date) => {
@@ -153,6 +154,10 @@ type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
   sentAt: Date;
 };
 
+const PAST_HORIZON =
+  'sent more than 14 days ago (past the redelivery horizon): its group markers may have been pruned, so it is not ' +
+  'counted; see docs/exactly-once.md to reconcile it by hand';
+
 /** Parses a batch: malformed messages and messages without their FIFO place go to the dead-letter queue at once. */
 const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessage[], now: Date) => {
   const valid: ParsedMessage[] = [];
@@ -164,7 +169,9 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
       ? parsed.reason
       : message.group === undefined || message.sequence === undefined
         ? 'no MessageGroupId or SequenceNumber: delivery events must come through the FIFO queue'
-        : undefined;
+        : message.sentAt !== undefined && isPastRedeliveryHorizon(new Date(message.sentAt), now)
+          ? PAST_HORIZON
+          : undefined;
     if (parsed.ok && reason === undefined) {
       valid.push({
         messageId: message.messageId,
@@ -260,7 +267,7 @@ export const recordDelivery = async (
   const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(store, target, pending);
+      const applied = await writeTo(store, target, pending, now);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
       summary.limitReached.push(...crossingsOf(target, applied, (await caps).get(name) ?? [], now));
