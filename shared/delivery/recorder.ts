@@ -5,7 +5,7 @@ import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { inParallel } from '../concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';
 import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
-import { sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
+import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
 import { unitScale, unitsFromText } from '../domain/delivery/exact-units';
 import {
@@ -23,6 +23,8 @@ import { emitMetrics } from '../metrics';
 import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
 import type { EventPublisher } from '../ports/event-publisher';
+import { InvalidRequest } from '../domain/errors';
+import { deadLetterInvalidWrites, type InvalidWrite } from './invalid-writes';
 import {
   actionCountersKey,
   actionLimitKey,
@@ -52,10 +54,18 @@ export interface DeliveryMessage {
   sentAt?: number;
 }
 
+/** How the recorder is set up (see the delivery-recorder function's environment). */
+export interface RecorderOptions {
+  /** How far an event's `at` may lie after its message's receive time; `DEFAULT_FUTURE_TOLERANCE_MS` when absent. */
+  futureToleranceMs?: number;
+}
+
 export interface RecordingSummary {
   messages: number;
   recordedEvents: number;
   unknownEntityEvents: number;
+  /** Events dated too far past their message's receive time, counted at the receive time. */
+  futureDatedEvents: number;
   deadLettered: { messageId: string; reason: string }[];
   /** Messages every counter item they touch had already applied: delivered again, counted once. */
   duplicateMessages: number;
@@ -116,15 +126,16 @@ const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Pro
   );
 };
 
-const writeTo = (store: TableStore, target: CounterTarget, pending: readonly PendingMessage[]) =>
+const writeTo = (store: TableStore, target: CounterTarget, pending: readonly PendingMessage[], now: Date) =>
   target.actionId === undefined
-    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS)
+    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS, now)
     : applyToCounterItem(
         store,
         actionCountersKey(target.type, target.id, target.actionId),
         pending,
         ACTION_PERIODS,
         ACTION_METRICS,
+        now,
       );
 
 const crossingsOf = (target: CounterTarget, applied: AppliedCounterWrite, caps: readonly CapOnCounter[], at: Date) => {
@@ -138,9 +149,14 @@ const crossingsOf = (target: CounterTarget, applied: AppliedCounterWrite, caps: 
 
 type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
   messageId: string;
+  body: string;
   events: DeliveryEvent[];
   sentAt: Date;
 };
+
+const PAST_HORIZON =
+  'sent more than 14 days ago (past the redelivery horizon): its group markers may have been pruned, so it is not ' +
+  'counted; see docs/exactly-once.md to reconcile it by hand';
 
 /** Parses a batch: malformed messages and messages without their FIFO place go to the dead-letter queue at once. */
 const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessage[], now: Date) => {
@@ -153,10 +169,13 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
       ? parsed.reason
       : message.group === undefined || message.sequence === undefined
         ? 'no MessageGroupId or SequenceNumber: delivery events must come through the FIFO queue'
-        : undefined;
+        : message.sentAt !== undefined && isPastRedeliveryHorizon(new Date(message.sentAt), now)
+          ? PAST_HORIZON
+          : undefined;
     if (parsed.ok && reason === undefined) {
       valid.push({
         messageId: message.messageId,
+        body: message.body,
         events: parsed.events,
         group: message.group!,
         sequence: sequenceText(message.sequence!),
@@ -186,6 +205,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
 export const recordDelivery = async (
   ports: RecorderPorts,
   messages: readonly DeliveryMessage[],
+  options: RecorderOptions = {},
 ): Promise<RecordingResult> => {
   const { store, clock } = ports;
   const now = clock.now();
@@ -199,6 +219,7 @@ export const recordDelivery = async (
     messages: messages.length,
     recordedEvents: 0,
     unknownEntityEvents: 0,
+    futureDatedEvents: 0,
     deadLettered,
     duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
@@ -214,9 +235,10 @@ export const recordDelivery = async (
       valid.flatMap((message) => message.events),
     );
     for (const message of valid) {
-      const counted = messageContributions(message.events, ancestry, message.sentAt);
+      const counted = messageContributions(message.events, ancestry, message.sentAt, options.futureToleranceMs);
       summary.recordedEvents += counted.recordedEvents;
       summary.unknownEntityEvents += counted.unknownEntityEvents;
+      summary.futureDatedEvents += counted.futureDatedEvents;
       targetsOf.set(
         message.messageId,
         counted.contributions.map((contribution) => targetName(contribution.target)),
@@ -242,14 +264,16 @@ export const recordDelivery = async (
     return new Map<string, CapOnCounter[]>();
   });
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
+  const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(store, target, pending);
+      const applied = await writeTo(store, target, pending, now);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
       summary.limitReached.push(...crossingsOf(target, applied, (await caps).get(name) ?? [], now));
     } catch (error) {
-      logger.error('a counter write failed; its messages will be delivered again', {
+      if (error instanceof InvalidRequest) invalid.set(name, { reason: error.message, request: error.request });
+      logger.error('a counter write failed; its messages will be delivered again or dead-lettered', {
         target: name,
         ...describeError(error),
       });
@@ -266,6 +290,15 @@ export const recordDelivery = async (
     );
     if (touched.length > 0 && skippedEverywhere) summary.duplicateMessages++;
   }
+  const refused = await deadLetterInvalidWrites(
+    ports.deadLetters,
+    valid,
+    targetsOf,
+    (name) => outcomes.get(name) !== undefined,
+    invalid,
+  );
+  for (const { messageId } of refused) done.add(messageId);
+  deadLettered.push(...refused);
   if (summary.limitReached.length > 0)
     await ports.events.publishLimitReached(summary.limitReached).catch((error: unknown) =>
       // the counters are the record; a crossing is told at most once, never at the price of counting twice
@@ -275,6 +308,8 @@ export const recordDelivery = async (
     {
       RecordedEvents: summary.recordedEvents,
       UnknownEntityEvents: summary.unknownEntityEvents,
+      FutureDatedEvents: summary.futureDatedEvents,
+      InvalidCounterWrites: invalid.size,
       DeadLetteredMessages: deadLettered.length,
       DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,
