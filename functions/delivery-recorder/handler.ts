@@ -1,14 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordDelivery, type RecordingSummary } from '../../shared/delivery/recorder';
 import { systemClock } from '../../shared/ports/clock';
-import {
-  deadLettersFromEnvironment,
-  eventsFromEnvironment,
-  storeFromEnvironment,
-  type Ports,
-} from '../../shared/runtime/dependencies';
+import { deadLettersFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
-type RecorderPorts = Ports<'store' | 'clock' | 'events' | 'deadLetters'>;
+type RecorderPorts = Ports<'store' | 'clock' | 'deadLetters'>;
 
 /** The SQS consumer, answering the partial batch response and, for the local server, what it recorded. */
 export const createRecorder =
@@ -35,6 +30,5 @@ export const createHandler = (dependencies: RecorderPorts) => {
 export const handler = createHandler({
   store: storeFromEnvironment(),
   clock: systemClock,
-  events: eventsFromEnvironment(),
   deadLetters: deadLettersFromEnvironment(),
 });

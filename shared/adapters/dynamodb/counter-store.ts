@@ -25,6 +25,10 @@ const KEY_ATTRIBUTES = Object.fromEntries(PERIODS.map((period) => [period, `${pe
 const keyAttribute = (period: Period): string => KEY_ATTRIBUTES[period];
 const SEQUENCE_PREFIX = 'seq:';
 const TOTAL_KEY = 'T';
+/** The caps the item's last delivery write was judged against (cap name → value), for the stream's LimitReached. */
+export const CAPS_ATTRIBUTE = 'caps';
+/** When a reset last zeroed counters of the item (ms): a crossing after it is a new one. */
+export const RESET_AT_ATTRIBUTE = 'resetAt';
 
 /** Decimal text of a stored number, whichever way the store handed it over (a number, or a NumberValue). */
 const numberText = (value: unknown): string | undefined =>
@@ -67,12 +71,21 @@ export const counterState = (
 
 const exactValue = (units: bigint, metric: Metric) => NumberValue.from(textFromUnits(units, unitScale(metric)));
 
-/** The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once. Pure. */
-export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update => {
+/**
+ * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
+ * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
+ * crossing. Pure.
+ */
+export const counterWriteRequest = (
+  key: ItemKey,
+  write: CounterWrite,
+  caps?: Readonly<Record<string, number>>,
+): Update => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
   const adds: string[] = [];
+  const removes: string[] = [];
   const conditions: string[] = [];
   let next = 0;
   const name = (attribute: string) => {
@@ -141,9 +154,15 @@ export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update =
       );
     }
   }
+  if (caps && Object.keys(caps).length > 0) sets.push(`${name(CAPS_ATTRIBUTE)} = ${value(caps)}`);
+  else if (caps) removes.push(name(CAPS_ATTRIBUTE));
   return {
     Key: key,
-    UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', adds.length > 0 ? `ADD ${adds.join(', ')}` : '']
+    UpdateExpression: [
+      sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+      adds.length > 0 ? `ADD ${adds.join(', ')}` : '',
+      removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '',
+    ]
       .filter(Boolean)
       .join(' '),
     ConditionExpression: conditions.join(' AND '),
@@ -175,13 +194,15 @@ export const applyToCounterItem = async (
   pending: readonly PendingMessage[],
   periods: readonly Period[],
   metrics: readonly Metric[],
+  caps?: Readonly<Record<string, number>>,
 ): Promise<AppliedCounterWrite> => {
   let state: CounterState | undefined;
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics);
     if (!write) return { after: {}, skipped: [...pending] };
     try {
-      return { write, after: (await store.update(counterWriteRequest(key, write))) ?? {}, skipped: write.skipped };
+      const after = await store.update(counterWriteRequest(key, write, caps));
+      return { write, after: after ?? {}, skipped: write.skipped };
     } catch (error) {
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
       state = counterState(error.current, periods, metrics);
@@ -189,13 +210,17 @@ export const applyToCounterItem = async (
   }
 };
 
-/** Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read. */
+/**
+ * Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read, and
+ * records when (`resetAt`).
+ */
 export const zeroCountersRequest = (
   key: ItemKey,
   state: CounterState,
   zeroes: readonly { period: Period; metric: Metric }[],
   noConversion: { quietSince?: number; impressions?: boolean },
   currentKeys: Partial<Record<Period, string>>,
+  resetAt: number,
 ): (Update & { UpdateExpression: string }) | undefined => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -222,6 +247,9 @@ export const zeroCountersRequest = (
     values[':none'] = 0;
   }
   if (sets.length === 0) return undefined;
+  sets.push('#resetAt = :resetAt');
+  names['#resetAt'] = RESET_AT_ATTRIBUTE;
+  values[':resetAt'] = resetAt;
   return {
     Key: key,
     UpdateExpression: `SET ${sets.join(', ')}`,
