@@ -54,9 +54,7 @@ afterEach(async () => {
 describe('LimitReached through the table stream', () => {
   it('shows a crossing in /_local/events once, with its id, however its message is delivered again', async () => {
     await setClock(ctx.service.url, { now: '2026-11-25T10:00:00Z' });
-    expect((await caller().post('/rest-api/campaign/800/limits/set.do', { dailyClicksLimit: '10' })).status).toBe(
-      200,
-    );
+    expect((await caller().post('/rest-api/campaign/800/limits/set.do', { dailyClicksLimit: '10' })).status).toBe(200);
     const message = { messageId: 'crossing-1', body: { kind: 'click', bannerId: 8000, count: 10 } };
     const first = await deliver({ messages: [message] });
     const id = 'CAMPAIGN#800/dailyClicksLimit=10/D#2026-11-25';
