@@ -136,14 +136,16 @@ export const counterWriteRequest = (
   const noConversion = write.noConversion;
   if (noConversion) {
     const quiet = name('quietSince');
-    const impressions = name('impressionsSinceConversion');
     if (noConversion.mode === 'add') {
       if (noConversion.impressions > 0n)
-        adds.push(`${impressions} ${value(NumberValue.from(String(noConversion.impressions)))}`);
+        adds.push(`${name('impressionsSinceConversion')} ${value(NumberValue.from(String(noConversion.impressions)))}`);
       sets.push(`${quiet} = if_not_exists(${quiet}, ${value(noConversion.firstAt)})`);
     } else {
       const at = value(noConversion.quietSince);
-      sets.push(`${quiet} = ${at}`, `${impressions} = ${value(NumberValue.from(String(noConversion.impressions)))}`);
+      sets.push(
+        `${quiet} = ${at}`,
+        `${name('impressionsSinceConversion')} = ${value(NumberValue.from(String(noConversion.impressions)))}`,
+      );
       const expected = noConversion.expect.at;
       conditions.push(
         noConversion.expect.kind === 'absentOrAtMost'
