@@ -171,7 +171,8 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
  * folded into one conditional update per counter item it touches, and each item records, per FIFO message group,
  * the highest sequence it applied, so a message delivered again, a batch retried after a partial failure or
  * regrouped, or a function that timed out after it wrote, is skipped where it already counts. A message is handed
- * back only where some item it touches did not take it (with every later message of its group).
+ * back only where some item it touches did not take it (with every later message of its group). Each update also
+ * stores the caps it is judged against: the table's stream tells LimitReached from it; the recorder publishes nothing.
  */
 export const recordDelivery = async (
   ports: RecorderPorts,
