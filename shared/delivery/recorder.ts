@@ -42,10 +42,18 @@ export interface DeliveryMessage {
   sentAt?: number;
 }
 
+/** How the recorder is set up (see the delivery-recorder function's environment). */
+export interface RecorderOptions {
+  /** How far an event's `at` may lie after its message's receive time; `DEFAULT_FUTURE_TOLERANCE_MS` when absent. */
+  futureToleranceMs?: number;
+}
+
 export interface RecordingSummary {
   messages: number;
   recordedEvents: number;
   unknownEntityEvents: number;
+  /** Events dated too far past their message's receive time, counted at the receive time. */
+  futureDatedEvents: number;
   deadLettered: { messageId: string; reason: string }[];
   /** Messages every counter item they touch had already applied: delivered again, counted once. */
   duplicateMessages: number;
@@ -177,6 +185,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
 export const recordDelivery = async (
   ports: RecorderPorts,
   messages: readonly DeliveryMessage[],
+  options: RecorderOptions = {},
 ): Promise<RecordingResult> => {
   const { store, clock } = ports;
   const now = clock.now();
@@ -190,6 +199,7 @@ export const recordDelivery = async (
     messages: messages.length,
     recordedEvents: 0,
     unknownEntityEvents: 0,
+    futureDatedEvents: 0,
     deadLettered,
     duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
@@ -205,9 +215,10 @@ export const recordDelivery = async (
       valid.flatMap((message) => message.events),
     );
     for (const message of valid) {
-      const counted = messageContributions(message.events, ancestry, message.sentAt);
+      const counted = messageContributions(message.events, ancestry, message.sentAt, options.futureToleranceMs);
       summary.recordedEvents += counted.recordedEvents;
       summary.unknownEntityEvents += counted.unknownEntityEvents;
+      summary.futureDatedEvents += counted.futureDatedEvents;
       targetsOf.set(
         message.messageId,
         counted.contributions.map((contribution) => targetName(contribution.target)),
@@ -257,6 +268,7 @@ export const recordDelivery = async (
     {
       RecordedEvents: summary.recordedEvents,
       UnknownEntityEvents: summary.unknownEntityEvents,
+      FutureDatedEvents: summary.futureDatedEvents,
       DeadLetteredMessages: deadLettered.length,
       DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,

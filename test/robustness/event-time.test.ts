@@ -159,3 +159,40 @@ describe('a batch that committed and comes back regrouped', () => {
     expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 5, totalImpressions: 5 });
   });
 });
+
+describe('an event dated in the future', () => {
+  it("counts at its message's receive time: an event of tomorrow does not switch today's daily caps off", async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    await demo().post(`/rest-api/banner/${banner}/limits/update.do`, { dailyImpressionsLimit: '10' });
+    await deliver([{ kind: 'impression', bannerId: banner, count: 3 }]);
+    const future = (await deliver([
+      { kind: 'impression', bannerId: banner, count: 2, at: '2026-11-19T10:00:00Z' },
+    ])) as Answer & { futureDatedEvents: number };
+    expect(future.failedMessageIds).toEqual([]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 5, totalImpressions: 5 });
+    // today's counters keep moving, and the serving decision sees the cap reached
+    await deliver([{ kind: 'impression', bannerId: banner, count: 5 }]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 10 });
+    const status = (await (await demo().get(`/rest-api/banner/${banner}/limits/status.do`)).json()) as {
+      deliverable: boolean;
+      reasons: unknown[];
+    };
+    expect(status.deliverable).toBe(false);
+    expect(status.reasons).toContainEqual(
+      expect.objectContaining({ entity: `BANNER#${banner}`, field: 'dailyImpressionsLimit', counter: 10 }),
+    );
+    expect(future.futureDatedEvents).toBe(1);
+  });
+
+  it('within the tolerance counts at its own instant', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-18T23:58:00Z' });
+    const banner = await freshBanner();
+    const answer = (await deliver([
+      { kind: 'impression', bannerId: banner, count: 4, at: '2026-11-19T00:02:00Z' },
+    ])) as Answer & { futureDatedEvents: number };
+    expect(answer.futureDatedEvents).toBe(0);
+    await setClock(ctx.service.url, { now: '2026-11-19T00:03:00Z' });
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 4 });
+  });
+});
