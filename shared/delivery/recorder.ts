@@ -14,6 +14,8 @@ import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
+import { InvalidRequest } from '../domain/errors';
+import { deadLetterInvalidWrites, type InvalidWrite } from './invalid-writes';
 import {
   actionCountersKey,
   actionLimitKey,
@@ -136,6 +138,7 @@ const writeTo = (
 
 type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
   messageId: string;
+  body: string;
   events: DeliveryEvent[];
   sentAt: Date;
 };
@@ -155,6 +158,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
     if (parsed.ok && reason === undefined) {
       valid.push({
         messageId: message.messageId,
+        body: message.body,
         events: parsed.events,
         group: message.group!,
         sequence: sequenceText(message.sequence!),
@@ -241,13 +245,15 @@ export const recordDelivery = async (
   }
 
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
+  const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
       const applied = await writeTo(store, target, pending, caps.get(name) ?? []);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
     } catch (error) {
-      logger.error('a counter write failed; its messages will be delivered again', {
+      if (error instanceof InvalidRequest) invalid.set(name, { reason: error.message, request: error.request });
+      logger.error('a counter write failed; its messages will be delivered again or dead-lettered', {
         target: name,
         ...describeError(error),
       });
@@ -264,11 +270,21 @@ export const recordDelivery = async (
     );
     if (touched.length > 0 && skippedEverywhere) summary.duplicateMessages++;
   }
+  const refused = await deadLetterInvalidWrites(
+    ports.deadLetters,
+    valid,
+    targetsOf,
+    (name) => outcomes.get(name) !== undefined,
+    invalid,
+  );
+  for (const { messageId } of refused) done.add(messageId);
+  deadLettered.push(...refused);
   emitMetrics(
     {
       RecordedEvents: summary.recordedEvents,
       UnknownEntityEvents: summary.unknownEntityEvents,
       FutureDatedEvents: summary.futureDatedEvents,
+      InvalidCounterWrites: invalid.size,
       DeadLetteredMessages: deadLettered.length,
       DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,

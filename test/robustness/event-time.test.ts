@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
-import { useTestService } from '../support/local-service';
+import { probingRequests, useTestService } from '../support/local-service';
 
 /**
  * Events of every shape real ad servers send: late (an `at` of an earlier period), regrouped after a timeout, in
@@ -194,5 +194,39 @@ describe('an event dated in the future', () => {
     expect(answer.futureDatedEvents).toBe(0);
     await setClock(ctx.service.url, { now: '2026-11-19T00:03:00Z' });
     expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 4 });
+  });
+});
+
+describe('a counter write the store refuses as invalid', () => {
+  it('dead-letters the messages it held, with the reason and the request, and lets the group move on', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    const campaign = 800 + (banner - FIRST_BANNER);
+    // DynamoDB Local itself refuses the campaign's write: it declares a name it does not use, as a defect would
+    const answer = await probingRequests(
+      ctx.service,
+      (command, input, send) => {
+        const names = input.ExpressionAttributeNames as Record<string, string> | undefined;
+        if (command === 'UpdateItemCommand' && JSON.stringify(input.Key).includes(`CAMPAIGN#${campaign}`) && names)
+          names['#defect'] = 'impressionsSinceConversion';
+        return send();
+      },
+      () => deliver([{ kind: 'impression', bannerId: banner, count: 6 }]),
+    );
+    expect(answer.failedMessageIds).toEqual([]);
+    expect(answer.deadLettered).toEqual([
+      { messageId: expect.any(String), reason: expect.stringContaining('refused the counter write as invalid') },
+    ]);
+    const letter = ctx.service.deadLetters.messages.at(-1)!;
+    expect(JSON.parse(letter.body)).toEqual({ kind: 'impression', bannerId: banner, count: 6 });
+    expect(letter.details).toMatchObject({
+      group: 'local',
+      targets: [`CAMPAIGN#${campaign}`],
+      requests: [expect.objectContaining({ UpdateExpression: expect.any(String) })],
+    });
+    // the banner took the message, the campaign did not; the next message of the group counts on both
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ totalImpressions: 6 });
+    expect((await deliver([{ kind: 'impression', bannerId: banner, count: 1 }])).failedMessageIds).toEqual([]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ totalImpressions: 7 });
   });
 });

@@ -3,7 +3,7 @@ import type { CounterWrite, NoConversionWrite, PendingMessage } from '../../doma
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
-import { WriteConflict } from '../../domain/errors';
+import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import { METRICS, PERIODS, type Metric, type Period } from '../../domain/limits/metrics';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
@@ -182,10 +182,11 @@ export const applyToCounterItem = async (
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics);
     if (!write) return { after: {}, skipped: [...pending] };
+    const request = counterWriteRequest(key, write, caps);
     try {
-      const after = await store.update(counterWriteRequest(key, write, caps));
-      return { write, after: after ?? {}, skipped: write.skipped };
+      return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
     } catch (error) {
+      if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
       state = counterState(error.current, periods, metrics);
     }
