@@ -3,7 +3,8 @@ import type { FunctionName } from './bundling';
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
-const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, sequence, action } = PARTITION_PREFIX;
+const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, meter, sequence, action } =
+  PARTITION_PREFIX;
 
 /** Partition-key prefixes of the five entity types. */
 const ENTITIES = leading(...ENTITY_PARTITION_PREFIXES);
@@ -32,13 +33,13 @@ export interface FunctionAccess {
 }
 
 /**
- * The two limit families: the same operations on their own levels. They read users and user names to complete a
- * form body's hash authentication and write only its replay guard (DeleteItem releases a failed write's guard),
- * never a user item; ids come from an atomic counter (UpdateItem).
+ * The limit families: the same operations on their own levels. They read users and user names to complete a form
+ * body's hash authentication and write only its replay guard (DeleteItem releases a failed write's guard) and the
+ * signer's own quota counters, never a user item; ids come from an atomic counter (UpdateItem).
  */
 const LIMIT_FAMILY = {
   reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username)] },
-  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, sequence)] },
+  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)] },
 } satisfies FunctionAccess;
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {

@@ -13,6 +13,7 @@ export const PARTITION_PREFIX = {
   reset: 'RESET#',
   resetRate: 'RESETRATE#',
   hashUse: 'HASHUSE#',
+  meter: 'METER#',
   sequence: 'SEQUENCE#',
   action: 'ACTION#',
 } as const;
