@@ -5,9 +5,12 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
  * call, in the stage's namespace with the stage and the service as dimensions (as the stack's alarms read them).
  * Only inside Lambda, where CloudWatch reads them; on a laptop they would be noise.
  */
+/** The `service` dimension of every metric. */
+export const METRICS_SERVICE = 'delivery-limits';
+
 export const metrics = new Metrics({
   namespace: process.env.METRICS_NAMESPACE ?? 'DeliveryLimits',
-  serviceName: 'delivery-limits',
+  serviceName: METRICS_SERVICE,
   defaultDimensions: { stage: process.env.STAGE ?? 'local' },
 });
 

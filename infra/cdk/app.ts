@@ -3,11 +3,14 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FunctionName } from './bundling';
 import { DeliveryLimitsStack, type DeliveryLimitsStackProps } from './delivery-limits-stack';
+import { WAF_WINDOW_SECONDS } from './web-acl';
+import { DEFAULT_PLAN } from '../../shared/domain/metering/partner-quota';
+import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
 
 /**
- * Reserved concurrency, when limits are on (`-c reservedConcurrency=true`; on by default in production): the
- * authorizer and the API families keep room of their own, token.do's scrypt cannot starve them, and a delivery
- * backlog runs at most `deliveryMaxConcurrency` recorders. 570 of the account's usual 1,000 in all.
+ * Reserved concurrency, when asked for (`-c reservedConcurrency=true`): the authorizer and the API families keep
+ * room of their own, token.do's scrypt cannot starve them, and a delivery backlog runs at most
+ * `deliveryMaxConcurrency` recorders. 570 in all, so the account needs a concurrency quota of at least 670.
  */
 export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   authorizer: 200,
@@ -21,21 +24,50 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   'history-events': 10,
 };
 
+/** Lambda keeps this much of an account's concurrency unreserved: reservations must leave it. */
+export const UNRESERVED_MINIMUM = 100;
+
 /** Context values that must be real before production: placeholders would deploy silently otherwise. */
 const PLACEHOLDER = /example\.(com|invalid)/;
 
-export class MissingSettingError extends Error {
-  constructor(setting: string, why: string) {
-    super(`stage=prod needs -c ${setting}: ${why}`);
-    this.name = 'MissingSettingError';
+/** A context setting that cannot deploy: synth stops with the reason. */
+export class SettingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingError';
   }
 }
+
+const missing = (setting: string, why: string) => new SettingError(`production=true needs -c ${setting}: ${why}`);
+
+/** Reservations on, within the account's quota (`accountConcurrencyLimit`, from Service Quotas), or off. */
+const reservations = (
+  context: (key: string, fallback: string) => string,
+): Partial<Record<FunctionName, number>> | undefined => {
+  if (context('reservedConcurrency', 'false') !== 'true') return undefined;
+  const limit = Number(context('accountConcurrencyLimit', 'NaN'));
+  const reserved = Object.values(DEFAULT_RESERVED_CONCURRENCY).reduce((sum, count) => sum + count, 0);
+  if (!Number.isInteger(limit))
+    throw new SettingError(
+      `reservedConcurrency=true needs -c accountConcurrencyLimit=<the account's Lambda concurrent executions quota in this region>: the reservations take ${reserved}`,
+    );
+  if (reserved > limit - UNRESERVED_MINIMUM)
+    throw new SettingError(
+      `reservedConcurrency=true reserves ${reserved} concurrent executions, but an account limit of ${limit} leaves room for ${Math.max(0, limit - UNRESERVED_MINIMUM)} (Lambda keeps ${UNRESERVED_MINIMUM} unreserved): request a quota of at least ${reserved + UNRESERVED_MINIMUM} first, or deploy without reservations`,
+    );
+  return DEFAULT_RESERVED_CONCURRENCY;
+};
 
 /** Settings from `cdk.json` context or `-c key=value`; domain-free defaults, refused in production. */
 export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const context = (key: string, fallback: string) => String(app.node.tryGetContext(key) ?? fallback);
   const stageName = context('stage', 'dev');
-  const production = context('production', stageName === 'prod' ? 'true' : 'false') === 'true';
+  // said explicitly: a stage's name decides nothing
+  const production = context('production', 'false') === 'true';
+  const rateLimit = Number(context('rateLimit', String(DEFAULT_PLAN.rateLimit)));
+  const burstLimit = Number(context('burstLimit', String(DEFAULT_PLAN.burstLimit)));
+  const anonymousQuota = app.node.tryGetContext('anonymousQuotaPerDay');
+  const reservedConcurrency = reservations(context);
   const props: DeliveryLimitsStackProps = {
     stageName,
     production,
@@ -43,35 +75,35 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
     logRetention: production ? logs.RetentionDays.SIX_MONTHS : logs.RetentionDays.ONE_MONTH,
     alarmEmail: app.node.tryGetContext('alarmEmail'),
     alarmTopicArn: app.node.tryGetContext('alarmTopicArn'),
+    runbookUrl: context('runbookUrl', 'docs/operations.md'),
     mailFrom: context('mailFrom', 'no-reply@example.com'),
     sesIdentity: context('sesIdentity', 'example.com'),
     appBaseUrl: context('appBaseUrl', 'https://example.com'),
     corsOrigins: app.node.tryGetContext('corsOrigins')?.split(',').filter(Boolean),
-    defaultThrottle: {
-      rateLimit: Number(context('rateLimit', '50')),
-      burstLimit: Number(context('burstLimit', '100')),
-    },
-    defaultQuotaPerDay: Number(context('quotaPerDay', '100000')),
+    defaultThrottle: { rateLimit, burstLimit },
+    defaultQuotaPerDay: Number(context('quotaPerDay', String(DEFAULT_PLAN.quotaPerDay))),
+    // room for ten form-body partners at a keyed partner's rate; each source address is held to one's rate by WAF
     anonymousThrottle: {
-      rateLimit: Number(context('anonymousRateLimit', '5')),
-      burstLimit: Number(context('anonymousBurstLimit', '10')),
+      rateLimit: Number(context('anonymousRateLimit', String(rateLimit * 10))),
+      burstLimit: Number(context('anonymousBurstLimit', String(burstLimit * 10))),
     },
-    anonymousQuotaPerDay: Number(context('anonymousQuotaPerDay', '10000')),
+    ...(anonymousQuota !== undefined ? { anonymousQuotaPerDay: Number(anonymousQuota) } : {}),
+    credentialLessPerIpLimit: Number(context('wafRateLimitPerIp', String(rateLimit * WAF_WINDOW_SECONDS))),
+    futureToleranceSeconds: Number(context('futureToleranceSeconds', String(DEFAULT_FUTURE_TOLERANCE_MS / 1000))),
     tracing: context('tracing', 'false') === 'true',
-    ...(context('reservedConcurrency', String(production)) === 'true'
-      ? { reservedConcurrency: DEFAULT_RESERVED_CONCURRENCY }
-      : {}),
+    sourceMaps: context('sourceMaps', 'false') === 'true',
+    ...(reservedConcurrency ? { reservedConcurrency } : {}),
     deliveryMaxConcurrency: Number(context('deliveryMaxConcurrency', '10')),
   };
-  if (stageName === 'prod') {
+  if (production) {
     if (!props.alarmEmail && !props.alarmTopicArn)
-      throw new MissingSettingError('alarmEmail=… or -c alarmTopicArn=…', 'alarms must reach someone');
+      throw missing('alarmEmail=… or -c alarmTopicArn=…', 'alarms must reach someone');
     for (const [setting, value] of [
       ['mailFrom', props.mailFrom],
       ['sesIdentity', props.sesIdentity],
       ['appBaseUrl', props.appBaseUrl],
     ] as const)
-      if (PLACEHOLDER.test(value)) throw new MissingSettingError(`${setting}=…`, `"${value}" is a placeholder`);
+      if (PLACEHOLDER.test(value)) throw missing(`${setting}=…`, `"${value}" is a placeholder`);
   }
   return props;
 };
@@ -87,7 +119,7 @@ if (process.argv[1]?.endsWith('app.ts')) {
   try {
     buildApp().synth();
   } catch (error) {
-    if (!(error instanceof MissingSettingError)) throw error;
+    if (!(error instanceof SettingError)) throw error;
     console.error(error.message);
     process.exit(1);
   }

@@ -1,7 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -9,12 +7,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HISTORY_PREFIX } from '../../shared/table/keys';
-import { errorCodeOf } from '../../shared/api/error-codes';
-import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { gatewayResourcePath } from '../../shared/api/path-template';
@@ -22,18 +16,26 @@ import { ROUTES, type Family } from '../../shared/api/route-table';
 import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { TRACING_MODULES, ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
-import { FUNCTION_ACCESS } from './function-access';
+import { FUNCTION_ACCESS, type TableGrant } from './function-access';
+import { buildAlarms, metricsNamespace } from './alarms';
+import { buildDashboard } from './dashboard';
+import { environmentOf, type EnvironmentVariable } from './function-environment';
+import { addGatewayAnswers } from './gateway-responses';
+import { protectStage } from './web-acl';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
+import { partnerPlan } from '../../shared/domain/metering/partner-quota';
 
 export interface DeliveryLimitsStackProps extends StackProps {
   /** API Gateway stage, and the suffix of resource names. */
   stageName: string;
-  /** Production keeps the table (RETAIN, deletion protection) when the stack goes. */
+  /** Production keeps the table (deletion protection), the log groups and the event archive when the stack goes. */
   production: boolean;
   logRetention: logs.RetentionDays;
   /** Alarms notify this address, and/or this existing SNS topic; production needs one of them. */
   alarmEmail?: string;
   alarmTopicArn?: string;
+  /** Where the operations runbook is read; every alarm's description links its section. */
+  runbookUrl: string;
   /** Sender of password-reset mail, and the SES identity (address or domain) allowed to send it. */
   mailFrom: string;
   sesIdentity: string;
@@ -44,10 +46,19 @@ export interface DeliveryLimitsStackProps extends StackProps {
   /** Throttle and quota of the default usage plan (hash and session callers, and keys without a plan of their own). */
   defaultThrottle: { rateLimit: number; burstLimit: number };
   defaultQuotaPerDay: number;
-  /** Throttle and quota of the anonymous plan: form requests that show the authorizer no credential. */
+  /**
+   * Throttle (and optional daily quota) of the anonymous plan: form requests that show the authorizer no
+   * credential, strangers' and form-body partners' alike.
+   */
   anonymousThrottle: { rateLimit: number; burstLimit: number };
-  anonymousQuotaPerDay: number;
+  anonymousQuotaPerDay?: number;
+  /** How far after its message's receipt an event's `at` may lie before it counts at the receipt (clock skew). */
+  futureToleranceSeconds: number;
+  /** AWS WAF: credential-less requests one source address may send in five minutes. */
+  credentialLessPerIpLimit: number;
   tracing: boolean;
+  /** Source maps in the bundles and `--enable-source-maps`: readable stack traces, for a slower cold start. */
+  sourceMaps: boolean;
   /**
    * Limits on blast radius: reserved concurrency per function (none when absent), and how many recorder
    * invocations the delivery queue may start at once.
@@ -72,18 +83,11 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
   'history-events': { memorySize: 256, timeout: Duration.seconds(30) },
 };
 
-/** Metrics of each stage apart, so that a development failure never trips production's alarms. */
-export const metricsNamespace = (stageName: string): string => `DeliveryLimits/${stageName}`;
-
-/** A gateway-made answer in the service's envelope, with its code; a 5xx names the request, as the handlers' do. */
-const envelope = (statusCode: string, message: string) => {
-  const requestId = statusCode.startsWith('5') ? ',"requestId":"$context.requestId"' : '';
-  return {
-    'application/json': `{"success":false,"code":"${errorCodeOf(Number(statusCode))}","message":"${message}"${requestId}}`,
-  };
-};
-
 /** Everything that runs locally, deployed: the same route table, the same table definition, the same handlers. */
+/** A keyed partner's plan, which the limit families also keep for partners signing in the form body. */
+const partnerLimits = (props: DeliveryLimitsStackProps) =>
+  partnerPlan({ ...props.defaultThrottle, quotaPerDay: props.defaultQuotaPerDay });
+
 export class DeliveryLimitsStack extends Stack {
   readonly api: apigateway.RestApi;
   readonly table: dynamodb.Table;
@@ -149,11 +153,12 @@ export class DeliveryLimitsStack extends Stack {
     });
     const bus = new events.EventBus(this, 'LimitEvents', { eventBusName: `delivery-limits-${props.stageName}` });
     // every LimitReached kept for a year, to replay into a consumer that was down or is new
-    bus.archive('LimitEventsArchive', {
+    const archive = bus.archive('LimitEventsArchive', {
       archiveName: `delivery-limits-${props.stageName}-limit-events`,
       eventPattern: { source: ['delivery-limits'] },
       retention: Duration.days(365),
     });
+    archive.applyRemovalPolicy(this.retainedInProduction(props));
 
     // metering identities, no credentials: with apiKeySource AUTHORIZER only the authorizer can name them, so
     // their values can sit in the authorizer's environment and no cold start asks API Gateway for them
@@ -167,7 +172,8 @@ export class DeliveryLimitsStack extends Stack {
       value: meteringValue('anonymous'),
     });
 
-    const environment: Record<string, string> = {
+    const partner = partnerLimits(props);
+    const environment: Record<EnvironmentVariable, string | undefined> = {
       TABLE_NAME: this.table.tableName,
       RESET_QUEUE_URL: resets.main.queueUrl,
       DELIVERY_DLQ_URL: deliveries.deadLetters.queueUrl,
@@ -179,14 +185,17 @@ export class DeliveryLimitsStack extends Stack {
       METRICS_NAMESPACE: metricsNamespace(props.stageName),
       STAGE: props.stageName,
       POWERTOOLS_TRACE_ENABLED: String(props.tracing),
-      ...(props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {}),
-      NODE_OPTIONS: '--enable-source-maps',
+      CORS_ORIGINS: props.corsOrigins?.length ? props.corsOrigins.join(',') : undefined,
+      PARTNER_RATE_LIMIT: String(partner.rateLimit),
+      PARTNER_BURST_LIMIT: String(partner.burstLimit),
+      PARTNER_QUOTA_PER_DAY: String(partner.quotaPerDay),
+      FUTURE_TOLERANCE_SECONDS: String(props.futureToleranceSeconds),
     };
 
     const makeFunction = (name: FunctionName): nodejs.NodejsFunction => {
       const logGroup = new logs.LogGroup(this, `${name}Logs`, {
         retention: props.logRetention,
-        removalPolicy: RemovalPolicy.DESTROY,
+        removalPolicy: this.retainedInProduction(props),
       });
       // a role of its own that may write to its own log group only, rather than the AWS-managed execution policy
       const role = new iam.Role(this, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
@@ -203,7 +212,10 @@ export class DeliveryLimitsStack extends Stack {
         runtime: lambda.Runtime.NODEJS_22_X,
         architecture: lambda.Architecture.ARM_64,
         ...SETTINGS[name],
-        environment,
+        environment: {
+          ...environmentOf(name, environment),
+          ...(props.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+        },
         loggingFormat: lambda.LoggingFormat.JSON,
         logGroup,
         tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
@@ -215,7 +227,7 @@ export class DeliveryLimitsStack extends Stack {
           format: nodejs.OutputFormat.ESM,
           target: ESBUILD_TARGET,
           minify: true,
-          sourceMap: true,
+          sourceMap: props.sourceMaps,
           mainFields: ['module', 'main'],
           banner: ESM_REQUIRE_BANNER,
           externalModules: props.tracing ? [] : TRACING_MODULES,
@@ -223,14 +235,18 @@ export class DeliveryLimitsStack extends Stack {
         },
       });
       const access = FUNCTION_ACCESS[name];
-      if (access.tableActions.length > 0)
+      // reads and writes in statements of their own, each limited to its partitions
+      const grant = (sid: string, { actions, leadingKeys }: TableGrant) =>
         fn.addToRolePolicy(
           new iam.PolicyStatement({
-            actions: [...access.tableActions],
+            sid,
+            actions: [...actions],
             resources: [this.table.tableArn],
-            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] } },
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...leadingKeys] } },
           }),
         );
+      if (access.reads) grant('TableReads', access.reads);
+      if (access.writes) grant('TableWrites', access.writes);
       if (access.queriesParentIndex)
         fn.addToRolePolicy(
           new iam.PolicyStatement({
@@ -300,11 +316,21 @@ export class DeliveryLimitsStack extends Stack {
     });
 
     this.api = this.buildApi(props, fns, { defaultKey, anonymousKey });
-    this.buildAlarms(props, fns, {
-      deadLetters: [resets.deadLetters, deliveries.deadLetters, historyDeadLetters],
-      resets,
-      deliveries,
+    protectStage(this, this.api, props.credentialLessPerIpLimit);
+    const deadLetters = {
+      QueuedResetsDlq: resets.deadLetters,
+      DeliveryEventsDlq: deliveries.deadLetters,
+      HistoryEventsDlq: historyDeadLetters,
+    };
+    const alarms = buildAlarms(this, {
+      ...props,
+      api: this.api,
+      functions: fns,
+      deadLetters,
+      deliveries: deliveries.main,
+      resets: resets.main,
     });
+    buildDashboard(this, { stageName: props.stageName, api: this.api, functions: fns, deadLetters, alarms });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -320,7 +346,7 @@ export class DeliveryLimitsStack extends Stack {
   ): apigateway.RestApi {
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: props.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy: this.retainedInProduction(props),
     });
     const api = new apigateway.RestApi(this, 'Api', {
       restApiName: `delivery-limits-${props.stageName}`,
@@ -393,40 +419,7 @@ export class DeliveryLimitsStack extends Stack {
         });
     }
 
-    const responses: [apigateway.ResponseType, string, string][] = [
-      [apigateway.ResponseType.UNAUTHORIZED, '401', 'Unauthorized'],
-      [apigateway.ResponseType.ACCESS_DENIED, '403', 'Forbidden'],
-      [apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'No such route'],
-      [apigateway.ResponseType.THROTTLED, '429', 'Too many requests'],
-      [apigateway.ResponseType.QUOTA_EXCEEDED, '429', 'Quota exceeded'],
-      [apigateway.ResponseType.REQUEST_TOO_LARGE, '413', 'The request body is too large'],
-      [apigateway.ResponseType.AUTHORIZER_FAILURE, '503', 'Authentication is unavailable right now; retry shortly'],
-      [apigateway.ResponseType.DEFAULT_4XX, '400', 'Bad request'],
-      [apigateway.ResponseType.DEFAULT_5XX, '502', 'Internal error'],
-    ];
-    for (const [type, statusCode, message] of responses) {
-      api.addGatewayResponse(`Response${type.responseType}`, {
-        type,
-        statusCode:
-          type === apigateway.ResponseType.DEFAULT_4XX || type === apigateway.ResponseType.DEFAULT_5XX
-            ? undefined
-            : statusCode,
-        templates: envelope(statusCode, message),
-        responseHeaders: {
-          'Content-Type': "'application/json; charset=utf-8'",
-          [REQUEST_ID_HEADER]: 'context.requestId',
-          ...(type === apigateway.ResponseType.AUTHORIZER_FAILURE ? { 'Retry-After': "'1'" } : {}),
-          // a gateway response cannot look at the Origin: it names the first allowed origin (the UI's)
-          ...(props.corsOrigins?.length
-            ? {
-                'Access-Control-Allow-Origin': `'${props.corsOrigins[0]}'`,
-                'Access-Control-Allow-Credentials': "'true'",
-                Vary: "'Origin'",
-              }
-            : {}),
-        },
-      });
-    }
+    addGatewayAnswers(api, props.corsOrigins);
 
     const defaultPlan = api.addUsagePlan('DefaultPlan', {
       name: `delivery-limits-${props.stageName}-default`,
@@ -435,175 +428,30 @@ export class DeliveryLimitsStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
     defaultPlan.addApiKey(defaultKey);
-    const partnerPlan = api.addUsagePlan('PartnerPlan', {
+    const partner = partnerLimits(props);
+    const partnerUsagePlan = api.addUsagePlan('PartnerPlan', {
       name: `delivery-limits-${props.stageName}-partner`,
-      throttle: { rateLimit: props.defaultThrottle.rateLimit * 5, burstLimit: props.defaultThrottle.burstLimit * 5 },
-      quota: { limit: props.defaultQuotaPerDay * 10, period: apigateway.Period.DAY },
+      throttle: { rateLimit: partner.rateLimit, burstLimit: partner.burstLimit },
+      quota: { limit: partner.quotaPerDay, period: apigateway.Period.DAY },
       apiStages: [{ api, stage: api.deploymentStage }],
     });
-    new CfnOutput(this, 'PartnerUsagePlanId', { value: partnerPlan.usagePlanId });
+    new CfnOutput(this, 'PartnerUsagePlanId', { value: partnerUsagePlan.usagePlanId });
     // strangers' form posts (hash in the body, unseen by the authorizer) have a plan and a quota of their own
     const anonymousPlan = api.addUsagePlan('AnonymousPlan', {
       name: `delivery-limits-${props.stageName}-anonymous`,
       throttle: props.anonymousThrottle,
-      quota: { limit: props.anonymousQuotaPerDay, period: apigateway.Period.DAY },
+      ...(props.anonymousQuotaPerDay !== undefined
+        ? { quota: { limit: props.anonymousQuotaPerDay, period: apigateway.Period.DAY } }
+        : {}),
       apiStages: [{ api, stage: api.deploymentStage }],
     });
     anonymousPlan.addApiKey(anonymousKey);
     return api;
   }
 
-  private buildAlarms(
-    props: DeliveryLimitsStackProps,
-    fns: Record<FunctionName, nodejs.NodejsFunction>,
-    queues: { deadLetters: sqs.Queue[]; resets: { main: sqs.Queue }; deliveries: { main: sqs.Queue } },
-  ): void {
-    const topic = props.alarmTopicArn
-      ? sns.Topic.fromTopicArn(this, 'Alarms', props.alarmTopicArn)
-      : new sns.Topic(this, 'Alarms', { enforceSSL: true });
-    if (props.alarmEmail && topic instanceof sns.Topic)
-      topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
-    const notify = (alarm: cloudwatch.Alarm) => alarm.addAlarmAction(new actions.SnsAction(topic));
-    const fiveMinutes = Duration.minutes(5);
-    const namespace = metricsNamespace(props.stageName);
-    // as Powertools Metrics emits them: the service and the stage as dimensions
-    const stageMetric = (metricName: string, period: Duration) =>
-      new cloudwatch.Metric({
-        namespace,
-        metricName,
-        statistic: 'Sum',
-        period,
-        dimensionsMap: { service: 'delivery-limits', stage: props.stageName },
-      });
-
-    const errorRate = new cloudwatch.MathExpression({
-      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-      usingMetrics: {
-        errors: this.api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
-        requests: this.api.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
-      },
-      label: '5xx rate (%)',
-      period: fiveMinutes,
-    });
-    notify(
-      errorRate.createAlarm(this, 'Api5xxRate', {
-        threshold: 1,
-        evaluationPeriods: 1,
-        alarmDescription: 'More than 1% of API requests answered 5xx',
-      }),
-    );
-    for (const [name, fn] of Object.entries(fns)) {
-      // the authorizer refuses a bad credential by failing, which Lambda counts as an error: its own metric
-      // counts only what is an outage (a throttled table, a bug), never a caller's typo
-      const errors =
-        name === 'authorizer'
-          ? stageMetric('AuthorizerFailures', fiveMinutes)
-          : fn.metricErrors({ period: fiveMinutes });
-      notify(
-        errors.createAlarm(this, `${name}Errors`, {
-          threshold: 1,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-          alarmDescription:
-            name === 'authorizer' ? 'The authorizer failed internally (not a refusal)' : `${name} failed`,
-        }),
-      );
-      notify(
-        fn.metricThrottles({ period: fiveMinutes }).createAlarm(this, `${name}Throttles`, {
-          threshold: 1,
-          evaluationPeriods: 1,
-          alarmDescription: `${name} was throttled`,
-        }),
-      );
-    }
-    queues.deadLetters.forEach((queue, index) =>
-      notify(
-        queue
-          .metricApproximateNumberOfMessagesVisible({ period: fiveMinutes })
-          .createAlarm(this, `DeadLetters${index}`, {
-            threshold: 1,
-            evaluationPeriods: 1,
-            alarmDescription: 'Messages are waiting in a dead-letter queue',
-          }),
-      ),
-    );
-    // counters lag (and caps overshoot) while delivery events wait; resets wait up to an hour by design
-    const oldest: [string, sqs.Queue, number, string][] = [
-      ['DeliveryEventsAge', queues.deliveries.main, 300, 'Delivery events wait more than 5 minutes: counters lag'],
-      [
-        'QueuedResetsAge',
-        queues.resets.main,
-        4500,
-        'A reset waits more than 75 minutes: the hourly flush is not running',
-      ],
-    ];
-    for (const [id, queue, seconds, description] of oldest)
-      notify(
-        queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: 'Maximum' }).createAlarm(this, id, {
-          threshold: seconds,
-          evaluationPeriods: 2,
-          alarmDescription: description,
-        }),
-      );
-    notify(
-      fns['history-events']
-        .metric('IteratorAge', { period: fiveMinutes, statistic: 'Maximum' })
-        .createAlarm(this, 'HistoryEventsAge', {
-          threshold: 300_000,
-          evaluationPeriods: 2,
-          alarmDescription: 'LimitChanged events lag the change history by more than 5 minutes',
-        }),
-    );
-    notify(
-      stageMetric('ResetsFailed', Duration.hours(1)).createAlarm(this, 'FlushFailures', {
-        threshold: 1,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: 'The hourly flush could not apply some resets',
-      }),
-    );
-
-    new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: `delivery-limits-${props.stageName}`,
-      widgets: [
-        [
-          new cloudwatch.GraphWidget({
-            title: 'API requests and errors',
-            left: [this.api.metricCount(), this.api.metricClientError(), this.api.metricServerError()],
-          }),
-          new cloudwatch.GraphWidget({
-            title: 'API latency (p50, p99)',
-            left: [this.api.metricLatency({ statistic: 'p50' }), this.api.metricLatency({ statistic: 'p99' })],
-          }),
-        ],
-        [
-          new cloudwatch.GraphWidget({
-            title: 'Function errors',
-            left: Object.values(fns).map((fn) => fn.metricErrors()),
-          }),
-          new cloudwatch.GraphWidget({
-            title: 'Function duration p99',
-            left: Object.values(fns).map((fn) => fn.metricDuration({ statistic: 'p99' })),
-          }),
-        ],
-        [
-          new cloudwatch.GraphWidget({
-            title: 'Delivery recording',
-            left: ['RecordedEvents', 'UnknownEntityEvents', 'DeadLetteredMessages', 'CounterWrites'].map(
-              (metricName) =>
-                new cloudwatch.Metric({ namespace: metricsNamespace(props.stageName), metricName, statistic: 'Sum' }),
-            ),
-          }),
-          new cloudwatch.GraphWidget({
-            title: 'Resets',
-            left: ['ResetsApplied', 'ResetsDropped', 'ResetsFailed'].map(
-              (metricName) =>
-                new cloudwatch.Metric({ namespace: metricsNamespace(props.stageName), metricName, statistic: 'Sum' }),
-            ),
-          }),
-        ],
-      ],
-    });
+  /** What production keeps when the stack goes: its logs and its event archive, as it keeps the table. */
+  private retainedInProduction(props: DeliveryLimitsStackProps): RemovalPolicy {
+    return props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
   }
 
   /** cdk-nag findings that are decisions, each with its reason. */
@@ -616,10 +464,6 @@ export class DeliveryLimitsStack extends Stack {
     acknowledge(
       'AwsSolutions-APIG2',
       'Requests are validated by the handlers, which answer the JSON envelope the spec requires; API Gateway models would answer in another shape.',
-    );
-    acknowledge(
-      'AwsSolutions-APIG3',
-      'WAF is a per-account decision of the platform team; the API is throttled by usage plans.',
     );
     acknowledge(
       'AwsSolutions-COG4',

@@ -3,58 +3,76 @@ import type { FunctionName } from './bundling';
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
-const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, sequence, action, meter } =
+const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, meter, sequence, action } =
   PARTITION_PREFIX;
 
-/** Partition-key prefixes a function's table requests may start with (IAM `dynamodb:LeadingKeys`). */
+/** Partition-key prefixes of the five entity types. */
 const ENTITIES = leading(...ENTITY_PARTITION_PREFIXES);
-/** What the family handlers read and write to authenticate a form body's hash parameters and meter its partner. */
-const BODY_HASH_AUTH = leading(user, username, hashUse, meter);
+
+/** The actions that only read items, and those that change them: a grant holds actions of one kind. */
+export const READ_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'] as const;
+export const WRITE_ACTIONS = [
+  'dynamodb:BatchWriteItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;
+
+/** Some table actions on the partitions whose keys start with the given prefixes (IAM `dynamodb:LeadingKeys`). */
+export interface TableGrant {
+  actions: readonly string[];
+  leadingKeys: readonly string[];
+}
 
 export interface FunctionAccess {
-  /** Exactly the DynamoDB actions the function's code sends; template tests assert these sets. */
-  tableActions: readonly string[];
-  leadingKeys: readonly string[];
+  /** Exactly the reads and the writes the function's code sends, each on its own partitions; template tests assert them. */
+  reads?: TableGrant;
+  writes?: TableGrant;
   /** Queries the `byParent` index (campaigns of an advertiser, for the bulk read). */
   queriesParentIndex?: boolean;
 }
 
-/** The two limit families: the same operations on their own levels (DeleteItem releases a failed write's replay guard). */
-const LIMIT_FAMILY: FunctionAccess = {
-  tableActions: [
-    'dynamodb:BatchGetItem',
-    'dynamodb:BatchWriteItem',
-    'dynamodb:DeleteItem',
-    'dynamodb:GetItem',
-    'dynamodb:PutItem',
-    'dynamodb:Query',
-    'dynamodb:UpdateItem',
-  ],
-  leadingKeys: [...ENTITIES, ...BODY_HASH_AUTH, ...leading(sequence)],
-};
+/**
+ * The limit families: the same operations on their own levels. They read users and user names to complete a form
+ * body's hash authentication and write only its replay guard (DeleteItem releases a failed write's guard) and the
+ * signer's own quota counters, never a user item; ids come from an atomic counter (UpdateItem).
+ */
+const LIMIT_FAMILY = {
+  reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username)] },
+  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)] },
+} satisfies FunctionAccess;
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   authorizer: {
     // reads only: replay protection of hash writes is recorded by the family handler, which sees the whole request
-    tableActions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
-    leadingKeys: leading(apiKey, session, user, username),
+    reads: {
+      actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
+      leadingKeys: leading(apiKey, session, user, username),
+    },
   },
   auth: {
-    tableActions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    leadingKeys: leading(user, username, email, token, session, reset, resetRate),
+    reads: { actions: ['dynamodb:GetItem'], leadingKeys: leading(user, username, email, token, reset) },
+    // a password reset changes the user's login hash, verifier and newest link; user names and addresses stay
+    writes: {
+      actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      leadingKeys: leading(user, token, session, reset, resetRate),
+    },
   },
   'demand-limits': { ...LIMIT_FAMILY, queriesParentIndex: true },
   'supply-limits': LIMIT_FAMILY,
-  // the family's operations, plus the partitions of per-action caps
-  'per-action': { ...LIMIT_FAMILY, leadingKeys: [...LIMIT_FAMILY.leadingKeys, ...leading(action)] },
+  // the family's operations, plus reading the actions per-action caps are set for
+  'per-action': {
+    ...LIMIT_FAMILY,
+    reads: { ...LIMIT_FAMILY.reads, leadingKeys: [...LIMIT_FAMILY.reads.leadingKeys, ...leading(action)] },
+  },
   'delivery-recorder': {
-    tableActions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
-    leadingKeys: ENTITIES,
+    reads: { actions: ['dynamodb:BatchGetItem'], leadingKeys: ENTITIES },
+    writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: ENTITIES },
   },
   'reset-flush': {
-    tableActions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-    leadingKeys: ENTITIES,
+    reads: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: ENTITIES },
+    writes: { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: ENTITIES },
   },
   // reads the table's stream only (granted with its trigger), never the table
-  'history-events': { tableActions: [], leadingKeys: [] },
+  'history-events': {},
 };

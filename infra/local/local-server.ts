@@ -16,7 +16,7 @@ import { MAX_BODY_BYTES } from '../../shared/http/form-body';
 import { headerValue } from '../../shared/http/parameters';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
-import { errorCodeOf } from '../../shared/api/error-codes';
+import { errorCodeOf, type ErrorCode } from '../../shared/api/error-codes';
 import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import { randomUUID } from 'node:crypto';
 import { buildReferencePage, REFERENCE_PAGE_POLICY } from '../../shared/api/openapi/reference-page';
@@ -99,10 +99,11 @@ const envelope = (
   statusCode: number,
   message: string,
   headers: Record<string, string> = {},
+  code: ErrorCode = errorCodeOf(statusCode),
 ): APIGatewayProxyResult => ({
   statusCode,
   headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers },
-  body: JSON.stringify({ success: false, code: errorCodeOf(statusCode), message }),
+  body: JSON.stringify({ success: false, code, message }),
 });
 
 /** What API Gateway adds to every answer: the request's id in a header, and in the body of a gateway-made 5xx. */
@@ -142,7 +143,12 @@ export const authorize = async (
     if (error instanceof Error && error.message === 'Unauthorized') return envelope(401, 'Unauthorized');
     // as the stack's AUTHORIZER_FAILURE gateway response: a failing dependency of the authorizer is worth a retry
     logger.error('authorizer failed', describeError(error));
-    return envelope(503, 'Authentication is unavailable right now; retry shortly', { 'Retry-After': '1' });
+    return envelope(
+      503,
+      'Authentication is unavailable right now; retry shortly',
+      { 'Retry-After': '1' },
+      'AUTH_UNAVAILABLE',
+    );
   }
   const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
   if (!allowed) return envelope(403, 'Forbidden');

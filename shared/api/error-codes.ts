@@ -4,6 +4,7 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: 'No credential, or a bad, stale or expired one.',
   REQUEST_REPLAYED:
     'A signed write identical to one already received under the same timestamp; sign it again with a new timestamp.',
+  INVALID_API_KEY: 'The API key is not registered with the gateway for metering; the operator must register it.',
   PERMISSION_REQUIRED: 'The caller lacks the permission named in `permission`.',
   NO_ACCESS: 'The caller holds no share (or no UPDATE share) on the entity.',
   NOT_FOUND: 'No such route, entity or record.',
@@ -11,10 +12,12 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 'The path exists, with other methods.',
   BODY_TOO_LARGE: 'The request body is over 1 MiB.',
   HEADERS_TOO_LARGE: 'The request headers are too large.',
-  RATE_LIMITED: "Over the usage plan's rate or quota; retry later, with backoff.",
+  RATE_LIMITED: 'Over a rate or a daily quota; retry after `Retry-After` seconds, with backoff.',
   INTERNAL_ERROR: 'A fault of the service; the answer carries `requestId` for the operator.',
   NOT_IMPLEMENTED: 'The route exists but is not built.',
   SERVICE_BUSY: 'A dependency is busy or unavailable; retry after `Retry-After`. Nothing was changed.',
+  AUTH_UNAVAILABLE: 'Credentials could not be checked right now; retry after `Retry-After`. Nothing was changed.',
+  REQUEST_REFUSED: 'API Gateway refused the request before it reached the service.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,9 +1,10 @@
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../../infra/cdk/bundling';
+import { synthesize } from './template';
 
-/** The source files each function's bundle holds code of, built as the stack deploys it. */
-const bundledFiles = async (entry: string): Promise<string[]> => {
+/** A function's bundle, built as the stack deploys it: its code, and the source files it holds code of. */
+const bundle = async (entry: string): Promise<{ code: string; files: string[] }> => {
   const result = await build({
     ...FUNCTION_BUNDLE_OPTIONS,
     entryPoints: [entry],
@@ -12,9 +13,23 @@ const bundledFiles = async (entry: string): Promise<string[]> => {
     outfile: 'bundle.mjs',
   });
   const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output!.inputs)
+  const files = Object.entries(output!.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file);
+  return { code: result.outputFiles[0]!.text, files };
+};
+
+/** Each function's environment variables as the default stack sets them. */
+const deployedEnvironments = (): Map<FunctionName, string[]> => {
+  const { ofType } = synthesize();
+  return new Map(
+    (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => {
+      const [, fn] = ofType('AWS::Lambda::Function').find(([id]) =>
+        id.startsWith(`${name.replace(/-/g, '')}Function`),
+      )!;
+      return [name, Object.keys((fn.Properties.Environment as { Variables: Record<string, string> }).Variables)];
+    }),
+  );
 };
 
 /** The SDK clients each function calls: a bundle holds these and no other. */
@@ -33,10 +48,25 @@ const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 
 
 describe('the Lambda bundles', () => {
   const bundles = new Map<FunctionName, string[]>();
+  const code = new Map<FunctionName, string>();
   beforeAll(async () => {
-    for (const [name, entry] of Object.entries(FUNCTION_ENTRIES) as [FunctionName, string][])
-      bundles.set(name, await bundledFiles(entry));
-  });
+    for (const [name, entry] of Object.entries(FUNCTION_ENTRIES) as [FunctionName, string][]) {
+      const built = await bundle(entry);
+      bundles.set(name, built.files);
+      code.set(name, built.code);
+    }
+  }, 60_000);
+
+  it('are deployed with exactly the environment variables their code reads, of those the stack sets', () => {
+    const environments = deployedEnvironments();
+    // every variable the stack gives any function; a bundle reads one where its name is a property it looks up
+    const set = [...new Set([...environments.values()].flat())];
+    expect(set.length).toBeGreaterThan(5);
+    for (const [name, variables] of environments) {
+      const read = set.filter((variable) => new RegExp(`\\b${variable}\\b`).test(code.get(name)!));
+      expect([...variables].sort(), name).toEqual(read.sort());
+    }
+  }, 60_000);
 
   it('leave out what only the local server, the docs and the tests use', () => {
     for (const [name, files] of bundles)

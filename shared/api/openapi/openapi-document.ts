@@ -194,9 +194,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Unknown route, entity or record (`NOT_FOUND`), or no limits to change (`LIMITS_NOT_SET`).',
   405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',
   413: 'The body is over 1 MiB (`BODY_TOO_LARGE`).',
-  429: "Over the usage plan's rate or quota (`RATE_LIMITED`), answered by API Gateway, or by the service for a partner signing in the form body; retry after `Retry-After`, with backoff.",
+  429: 'Over a rate or a daily quota (`RATE_LIMITED`), answered by API Gateway or AWS WAF, or by the service for a partner signing in the form body; retry after `Retry-After` seconds, with backoff.',
   500: 'A fault of the service (`INTERNAL_ERROR`); quote `requestId`.',
-  503: 'A dependency is busy or unavailable (`SERVICE_BUSY`); retry after `Retry-After` seconds. Nothing was changed.',
+  503: 'A dependency is busy or unavailable (`SERVICE_BUSY`), or credentials could not be checked (`AUTH_UNAVAILABLE`); retry after `Retry-After` seconds. Nothing was changed.',
   502: "API Gateway could not use the function's answer (`INTERNAL_ERROR`); quote `requestId`.",
   504: 'The function did not answer within 29 seconds (`INTERNAL_ERROR`, API Gateway); a write may have landed: read before retrying.',
 };

@@ -14,9 +14,6 @@ export interface UsagePlanLimits {
 /** The default plan: hash and session callers without a metering key of their own. */
 export const DEFAULT_PLAN: UsagePlanLimits = { rateLimit: 50, burstLimit: 100, quotaPerDay: 100_000 };
 
-/** The anonymous plan: requests that show API Gateway no credential. */
-export const ANONYMOUS_PLAN: UsagePlanLimits = { rateLimit: 5, burstLimit: 10, quotaPerDay: 10_000 };
-
 /** A keyed partner's plan (the keys `npm run api-key` makes): five times the default's rate, ten times its quota. */
 export const partnerPlan = (base: UsagePlanLimits = DEFAULT_PLAN): UsagePlanLimits => ({
   rateLimit: base.rateLimit * 5,

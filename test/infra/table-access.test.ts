@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FUNCTION_ACCESS, READ_ACTIONS, WRITE_ACTIONS } from '../../infra/cdk/function-access';
+import { actionsOf, roleOf, statementsOf, synthesize, type Statement, type Synthesized } from './template';
+
+let synthesized: Synthesized;
+beforeAll(() => {
+  synthesized = synthesize();
+}, 60_000);
+
+const leadingKeysOf = (statement: Statement): string[] =>
+  (statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined) ?? [];
+
+/** A function's statements on table items (those limited by leading keys). */
+const itemStatements = (name: string) =>
+  statementsOf(synthesized, roleOf(synthesized, name)).filter(
+    (statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')) && statement.Condition,
+  );
+
+const isRead = (statement: Statement) =>
+  actionsOf(statement).every((action) => (READ_ACTIONS as readonly string[]).includes(action));
+const isWrite = (statement: Statement) =>
+  actionsOf(statement).every((action) => (WRITE_ACTIONS as readonly string[]).includes(action));
+
+describe('table access', () => {
+  it('grants each function its reads and its writes in separate statements, each on its own partitions', () => {
+    for (const [name, access] of Object.entries(FUNCTION_ACCESS)) {
+      const statements = itemStatements(name);
+      const reads = statements.filter(isRead);
+      const writes = statements.filter(isWrite);
+      // a statement mixing reads and writes would be neither
+      expect(reads.length + writes.length, name).toBe(statements.length);
+      expect(
+        reads.map((statement) => ({ actions: actionsOf(statement).sort(), keys: leadingKeysOf(statement) })),
+        name,
+      ).toEqual(access.reads ? [{ actions: [...access.reads.actions].sort(), keys: access.reads.leadingKeys }] : []);
+      expect(
+        writes.map((statement) => ({ actions: actionsOf(statement).sort(), keys: leadingKeysOf(statement) })),
+        name,
+      ).toEqual(access.writes ? [{ actions: [...access.writes.actions].sort(), keys: access.writes.leadingKeys }] : []);
+    }
+  });
+
+  it('lets no function write a user name or an e-mail item, and only auth (password resets) a user item', () => {
+    for (const name of Object.keys(FUNCTION_ACCESS)) {
+      const written = itemStatements(name).filter(isWrite).flatMap(leadingKeysOf);
+      expect(written, name).not.toContain('USERNAME#*');
+      expect(written, name).not.toContain('EMAIL#*');
+      expect(written.includes('USER#*'), name).toBe(name === 'auth');
+    }
+  });
+
+  it('lets the authorizer and the limit families read users and user names, and only auth read e-mail items', () => {
+    for (const name of ['authorizer', 'demand-limits', 'supply-limits', 'per-action']) {
+      const read = itemStatements(name).filter(isRead).flatMap(leadingKeysOf);
+      expect(read, name).toEqual(expect.arrayContaining(['USER#*', 'USERNAME#*']));
+    }
+    for (const name of Object.keys(FUNCTION_ACCESS)) {
+      const read = itemStatements(name).filter(isRead).flatMap(leadingKeysOf);
+      expect(read.includes('EMAIL#*'), name).toBe(name === 'auth');
+    }
+    expect(itemStatements('authorizer').filter(isWrite)).toEqual([]);
+  });
+
+  it('grants no other table action, and no wildcard', () => {
+    // the stream trigger's own grant, on the stream: history-events reads no table item
+    const STREAM_READ = [
+      'dynamodb:ListStreams',
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+    ];
+    for (const [name, access] of Object.entries(FUNCTION_ACCESS)) {
+      const statements = statementsOf(synthesized, roleOf(synthesized, name));
+      const unconditioned = statements
+        .filter((statement) => !statement.Condition)
+        .flatMap(actionsOf)
+        .filter((action) => action.startsWith('dynamodb:'))
+        .filter((action) => name !== 'history-events' || !STREAM_READ.includes(action));
+      expect(unconditioned, name).toEqual(access.queriesParentIndex ? ['dynamodb:Query'] : []);
+      expect(statements.flatMap(actionsOf), name).not.toContain('dynamodb:*');
+    }
+  });
+});
