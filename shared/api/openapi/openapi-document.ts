@@ -6,7 +6,8 @@ import { ERROR_EXAMPLES, requestExamples, responseExamples } from './examples';
 import { API_GUIDE } from './guide';
 import { describeFields, FIELD_GLOSSARY, pathParameterDescription } from './glossary';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
-import { formEncoding, formOnTheWire, isList, valueOnTheWire } from './wire-forms';
+import { codeSamples } from './code-samples';
+import { formEncoding, formOnTheWire, isList, LIST_ENCODING, valueOnTheWire } from './wire-forms';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { REQUEST_ID_HEADER } from '../browser-headers';
 import { ENTITY_TYPES, isDemandType, levelNamed, type LimitLevel } from '../../domain/levels';
@@ -245,13 +246,19 @@ const queryParameter = (name: string, schema: JsonValue, required: boolean, wher
   required,
   description: `${(schema.description as string | undefined) ?? FIELD_GLOSSARY[name] ?? name}${where}`,
   schema: valueOnTheWire(schema),
-  ...(isList(valueOnTheWire(schema)) ? { style: 'form', explode: true } : {}),
+  ...(isList(valueOnTheWire(schema)) ? LIST_ENCODING : {}),
 });
 
+/** A list the service needs may be written `name[]=…` or `name[N]=…`, which OpenAPI sees as other parameters. */
+const BRACKETED_TOO = ' (required: as name=a,b, name=a&name=b, name[]=a or name[0]=a)';
+
 const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =>
-  Object.entries(schema?.shape ?? {}).map(([name, field]) =>
-    queryParameter(name, jsonSchema(field as Schema), !(field as Schema).safeParse(undefined).success),
-  );
+  Object.entries(schema?.shape ?? {}).map(([name, field]) => {
+    const converted = jsonSchema(field as Schema);
+    const required = !(field as Schema).safeParse(undefined).success;
+    const list = isList(valueOnTheWire(converted));
+    return queryParameter(name, converted, required && !list, required && list ? BRACKETED_TOO : '');
+  });
 
 /**
  * A form's fields, each accepted in the query string too (as Epom's clients send them) and the body wins: both
@@ -357,6 +364,7 @@ const operationOf = (route: Route, jsonSchema: Convert, components: Record<strin
       ),
     },
     security: route.authenticated ? [...SECURITY, {}] : [],
+    'x-codeSamples': codeSamples(route),
   };
 };
 

@@ -68,10 +68,13 @@ export const formOnTheWire = (form: JsonSchema): JsonSchema => {
   };
 };
 
-/** The explicit encoding of a form's lists: repeated keys (`explode`), as a validator should read them. */
-export const formEncoding = (form: JsonSchema): Record<string, { style: 'form'; explode: true }> =>
+/** The encoding of a list, explicit: repeated keys (`explode`), and a comma that may be sent unencoded. */
+export const LIST_ENCODING = { style: 'form', explode: true, allowReserved: true } as const;
+
+/** The explicit encoding of a form's lists, as a validator should read them. */
+export const formEncoding = (form: JsonSchema): Record<string, typeof LIST_ENCODING> =>
   Object.fromEntries(
     Object.entries((form.properties as Record<string, JsonSchema>) ?? {})
       .filter(([, schema]) => isList(schema))
-      .map(([name]) => [name, { style: 'form' as const, explode: true as const }]),
+      .map(([name]) => [name, LIST_ENCODING]),
   );
