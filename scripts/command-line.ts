@@ -12,6 +12,18 @@ export const failWith = (message: string): never => {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** `npm run catalog:import`, as the usage's first line names the tool. */
+const toolName = (usage: string) => /^Usage: (npm (?:run )?[\w:-]+)/.exec(usage)?.[1] ?? 'this tool';
+
+/** One line for arguments the tool cannot read, naming the options it does take. */
+const argumentFailure = (error: Error & { code?: string }, usage: string, options: Options): string => {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !unknown)
+    return `${error.message}. Run with --help for the usage.`;
+  const known = Object.keys(options).map((name) => `--${name}`);
+  return `Unknown option ${unknown[1]}: ${toolName(usage)} takes ${[...known, '--help'].join(', ')}.`;
+};
+
 /** The arguments, or: `--help` prints the usage (exit 0); anything unreadable is one line (exit 1). */
 export const readArguments = <O extends Options>(usage: string, options: O, allowPositionals = false) => {
   try {
@@ -29,9 +41,15 @@ export const readArguments = <O extends Options>(usage: string, options: O, allo
       positionals: string[];
     };
   } catch (error) {
-    return failWith(`${(error as Error).message}. Run with --help for the usage.`);
+    return failWith(argumentFailure(error as Error, usage, options));
   }
 };
+
+/** A port number from an option or the environment, or a failure naming what was given. */
+export const parsePort = (text: string): number =>
+  /^\d{1,5}$/.test(text) && Number(text) <= 65535
+    ? Number(text)
+    : failWith(`Invalid port "${text}": give a number from 0 to 65535.`);
 
 const AWS_HINTS: Record<string, string> = {
   CredentialsProviderError:
@@ -62,7 +80,24 @@ export const runTool = async (body: () => Promise<void>): Promise<void> => {
   }
 };
 
-/** A JSON file, or a failure naming the file and, for a syntax error, the line and column. */
+/** Line and column of a character offset, both counted from 1. */
+const lineAndColumn = (text: string, offset: number): string => {
+  const before = text.slice(0, offset);
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+};
+
+/**
+ * Where JSON.parse stopped: the position its message names, or, for text that ends too early (a message without
+ * a position), the end of the text, which is where the reader ran out.
+ */
+const syntaxErrorPlace = (text: string, message: string): string => {
+  const position = /position (\d+)/.exec(message);
+  if (position) return ` at ${lineAndColumn(text, Number(position[1]))}`;
+  if (/end of JSON input/.test(message)) return ` (it ends too early, at ${lineAndColumn(text, text.length)})`;
+  return '';
+};
+
+/** A JSON file, or a failure naming the file and, for a syntax error, where reading stopped. */
 export const readJsonFile = async (file: string): Promise<unknown> => {
   let text: string;
   try {
@@ -78,11 +113,7 @@ export const readJsonFile = async (file: string): Promise<unknown> => {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message);
-    const offset = position ? Number(position[1]) : undefined;
-    const before = offset === undefined ? '' : text.slice(0, offset);
-    const where =
-      offset === undefined ? '' : ` at line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
-    throw new CommandFailure(`${file} is not valid JSON${where}: ${(error as Error).message.split('\n')[0]}`);
+    const message = (error as Error).message;
+    throw new CommandFailure(`${file} is not valid JSON${syntaxErrorPlace(text, message)}: ${message.split('\n')[0]}`);
   }
 };

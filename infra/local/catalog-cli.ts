@@ -2,21 +2,23 @@ import '../../scripts/quiet-sdk-notice';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { importCatalog } from '../../shared/catalog/catalog-import';
 import { storeFromEnvironment } from '../../shared/runtime/dependencies';
-import { CommandFailure, readArguments, readJsonFile, runTool } from '../../scripts/command-line';
+import { CommandFailure, failWith, parsePort, readArguments, readJsonFile, runTool } from '../../scripts/command-line';
 import { registerCatalogKeys } from '../../scripts/register-catalog-keys';
 
-const defaultUrl = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
+const localUrl = (port: number) => `http://127.0.0.1:${port}`;
 
-const USAGE = `Usage: npm run catalog:import -- FILE [--url URL]
-  Without TABLE_NAME: sends FILE to the running local server (--url, default ${defaultUrl}: the PORT
-  the server uses), which imports it with the same importer.
+const USAGE = `Usage: npm run catalog:import -- FILE [--port N | --url URL]
+  Without TABLE_NAME: sends FILE to the running local server, which imports it with the same importer:
+  --port  the local server's port, as given to npm start (env PORT, default 3000)
+  --url   the local server's address in full (default http://127.0.0.1:PORT)
   With TABLE_NAME: writes FILE straight to that table (AWS credentials from the environment;
   DYNAMODB_ENDPOINT for a DynamoDB Local); with USAGE_PLAN_ID too, makes every API key of the catalog
   exist in API Gateway, in that usage plan.`;
 
-const { values, positionals } = readArguments(USAGE, { url: { type: 'string' } }, true);
+const { values, positionals } = readArguments(USAGE, { port: { type: 'string' }, url: { type: 'string' } }, true);
 const file = positionals[0];
-const url = values.url ?? defaultUrl;
+if (values.port && values.url) failWith('Give --port N or --url URL, not both.');
+const url = values.url ?? localUrl(parsePort(values.port ?? process.env.PORT ?? '3000'));
 
 type Problem = { path: string; reason: string };
 
@@ -46,7 +48,7 @@ const importThroughServer = async (content: unknown) => {
     });
   } catch {
     throw new CommandFailure(
-      `No local server answers at ${url}: start it with npm start, pass --url, or set TABLE_NAME to write to a table.`,
+      `No local server answers at ${url}: start it with npm start, pass its --port (or --url), or set TABLE_NAME to write to a table.`,
     );
   }
   const body = (await response.json().catch(() => ({}))) as {

@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { buildReferencePage, referencePagePolicy } from '../../shared/api/openapi/reference-page';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
+import { logAccess } from './access-log';
 
 export type FamilyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type Authorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -209,20 +210,6 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
   );
 };
 
-/**
- * One JSON line per request, as API Gateway's access log has it: the route's template rather than the path (a
- * login token travels in one), and never a header, query or body, so never a credential.
- */
-const logAccess = (request: IncomingMessage, status: number, startedAt: number, exchange: Exchange) =>
-  logger.info('request', {
-    method: request.method,
-    route: exchange.route ?? null,
-    status,
-    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
-    ...(exchange.principalId ? { principalId: exchange.principalId } : {}),
-    requestId: exchange.requestId,
-  });
-
 export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
     const startedAt = performance.now();
@@ -254,6 +241,14 @@ export const createLocalServer = (parts: GatewayParts): Server =>
       })
       .then((result) => {
         send(response, stampRequestId(result, exchange.requestId));
-        logAccess(request, result.statusCode, startedAt, exchange);
+        logAccess({
+          method: request.method ?? 'GET',
+          path: url.pathname,
+          route: exchange.route,
+          status: result.statusCode,
+          durationMs: performance.now() - startedAt,
+          principalId: exchange.principalId,
+          requestId: exchange.requestId,
+        });
       });
   }).on('clientError', answerUnparseable);

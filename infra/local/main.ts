@@ -1,7 +1,7 @@
 import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { describeFailure, failWith, readArguments, readJsonFile } from '../../scripts/command-line';
+import { describeFailure, failWith, parsePort, readArguments, readJsonFile } from '../../scripts/command-line';
 import { parseCatalog } from '../../shared/catalog/catalog-validation';
 import {
   CatalogRejectedError,
@@ -17,7 +17,9 @@ const USAGE = `Usage: npm start -- [--port N] [--host H] [--data DIR] [--catalog
   --host     address to bind (env HOST, default 127.0.0.1)
   --data     persist DynamoDB Local's data in DIR (env DATA_DIR; default: in memory)
   --catalog  load FILE instead of the demo catalog (env CATALOG_FILE)
-  --empty    load no catalog`;
+  --empty    load no catalog
+  env LOG_LEVEL: info (default: one short line per request), debug (JSON lines, the access log tools read),
+  warn, error or silent`;
 
 const { values: options } = readArguments(USAGE, {
   port: { type: 'string' },
@@ -28,11 +30,7 @@ const { values: options } = readArguments(USAGE, {
 });
 if (options.empty && options.catalog) failWith('Give --catalog FILE or --empty, not both.');
 
-const portText = options.port ?? process.env.PORT ?? '3000';
-const port =
-  /^\d{1,5}$/.test(portText) && Number(portText) <= 65535
-    ? Number(portText)
-    : failWith(`Invalid port "${portText}": give a number from 0 to 65535.`);
+const port = parsePort(options.port ?? process.env.PORT ?? '3000');
 const host = options.host ?? process.env.HOST ?? '127.0.0.1';
 const catalogFile = options.empty ? null : (options.catalog ?? process.env.CATALOG_FILE ?? DEMO_CATALOG_FILE);
 

@@ -10,6 +10,8 @@ const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'cli-'));
 const brokenJson = join(scratch, 'broken.json');
 writeFileSync(brokenJson, '{\n  "users": [\n    {"id": 1,}\n  ]\n}\n');
+const truncatedJson = join(scratch, 'truncated.json');
+writeFileSync(truncatedJson, '{\n  "users": [\n    {"id": 1, "username": ');
 
 /** An environment with no AWS credentials anywhere, and no instance metadata to wait for. */
 const noCredentials: NodeJS.ProcessEnv = {
@@ -61,7 +63,10 @@ describe('the command-line tools', () => {
   });
 
   it('npm run api-key fails in one line', async () => {
-    expectOneLine(await invoke(API_KEY, ['--bogus']), /Unknown option '--bogus'.*--help/);
+    expectOneLine(
+      await invoke(API_KEY, ['--bogus']),
+      /^Unknown option --bogus: npm run api-key takes --user, --plan, --help\.$/,
+    );
     expectOneLine(await invoke(API_KEY, []), /create --user NAME/);
     expectOneLine(await invoke(API_KEY, ['create']), /--user NAME/);
     expectOneLine(await invoke(API_KEY, ['create', '--user', 'demo']), /usage plan/);
@@ -75,10 +80,24 @@ describe('the command-line tools', () => {
     expectOneLine(await invoke(CATALOG, []), /Give one catalog file/);
     expectOneLine(await invoke(CATALOG, [join(scratch, 'missing.json')]), /missing\.json does not exist/);
     expectOneLine(await invoke(CATALOG, [brokenJson]), /broken\.json is not valid JSON at line 3, column \d+/);
+    expectOneLine(
+      await invoke(CATALOG, [truncatedJson]),
+      /truncated\.json is not valid JSON \(it ends too early, at line 3, column 27\)/,
+    );
+    expectOneLine(
+      await invoke(CATALOG, ['--bogus', 'x.json']),
+      /^Unknown option --bogus: npm run catalog:import takes --port, --url, --help\.$/,
+    );
+    expectOneLine(await invoke(CATALOG, ['x.json', '--port', '1', '--url', 'http://x']), /--port N or --url URL/);
+    expectOneLine(await invoke(CATALOG, ['x.json', '--port', 'http']), /Invalid port "http"/);
     const port = await freePort();
     expectOneLine(
       await invoke(CATALOG, ['infra/local/demo-catalog.json'], { ...noCredentials, PORT: String(port) }),
       new RegExp(`No local server answers at http://127\\.0\\.0\\.1:${port}: start it with npm start`),
+    );
+    expectOneLine(
+      await invoke(CATALOG, ['infra/local/demo-catalog.json', '--port', String(port)]),
+      new RegExp(`No local server answers at http://127\\.0\\.0\\.1:${port}:`),
     );
     expectOneLine(
       await invoke(CATALOG, ['infra/local/demo-catalog.json'], { ...noCredentials, TABLE_NAME: 't' }),
@@ -89,6 +108,10 @@ describe('the command-line tools', () => {
   it('npm start fails in one line before starting Java', async () => {
     expectOneLine(await invoke(START, ['--empty', '--catalog', 'x.json']), /--catalog FILE or --empty, not both/);
     expectOneLine(await invoke(START, ['--port', 'http']), /Invalid port "http"/);
+    expectOneLine(
+      await invoke(START, ['--url', 'http://x']),
+      /^Unknown option --url: npm start takes --port, --host, --data, --catalog, --empty, --help\.$/,
+    );
     expectOneLine(await invoke(START, ['--catalog', join(scratch, 'missing.json')]), /missing\.json does not exist/);
     expectOneLine(await invoke(START, ['--catalog', brokenJson]), /not valid JSON at line 3/);
     const taken = createServer();

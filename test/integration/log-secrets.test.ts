@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
-// before any module of the service loads: its logger takes its level once, as in Lambda
+// before any module of the service loads: its logger takes its level once, as in Lambda; debug writes every line
 vi.hoisted(() => {
-  process.env.LOG_LEVEL = 'info';
+  process.env.LOG_LEVEL = 'debug';
 });
 import { captureOutput } from '../support/captured-output';
 import { hashAuth, postForm, withQuery } from '../support/http';
@@ -45,7 +45,7 @@ describe('logs', () => {
     for (const secret of secrets) expect(written()).not.toContain(secret);
   });
 
-  it('writes one JSON line per request, with the route template and never a credential', async () => {
+  it('writes one JSON access line per request at debug, with the route template and never a credential', async () => {
     const read = await fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`, {
       headers: { 'X-Api-Key': 'demo-key-0001' },
     });
@@ -57,7 +57,7 @@ describe('logs', () => {
       .filter((line) => line.message === 'request');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
-      level: 'INFO',
+      level: 'DEBUG',
       method: 'GET',
       route: '/rest-api/campaign/{campaignId}/limits.do',
       status: 200,
