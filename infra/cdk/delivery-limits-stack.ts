@@ -18,7 +18,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { gatewayResourcePath } from '../../shared/api/path-template';
-import { methodsOf, ROUTES, type Family } from '../../shared/api/route-table';
+import { ROUTES, type Family } from '../../shared/api/route-table';
 import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { TRACING_MODULES, ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
@@ -375,22 +375,21 @@ export class DeliveryLimitsStack extends Stack {
         integrations.set(family, new apigateway.LambdaIntegration(fns[family], { allowTestInvoke: false }));
       return integrations.get(family)!;
     };
-    for (const route of ROUTES)
-      for (const httpMethod of methodsOf(route)) {
-        const method = api.root
-          .resourceForPath(gatewayResourcePath(route.path))
-          .addMethod(httpMethod, integration(route.family), {
-            ...(route.authenticated
-              ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
-              : { authorizationType: apigateway.AuthorizationType.NONE }),
-            operationName: `${route.operation}${route.level ? `.${route.level}` : ''}`,
-          });
-        if (!route.authenticated)
-          Validations.of(method).acknowledge({
-            id: 'AwsSolutions-APIG4',
-            reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
-          });
-      }
+    for (const route of ROUTES) {
+      const method = api.root
+        .resourceForPath(gatewayResourcePath(route.path))
+        .addMethod(route.method, integration(route.family), {
+          ...(route.authenticated
+            ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
+            : { authorizationType: apigateway.AuthorizationType.NONE }),
+          operationName: `${route.operation}${route.level ? `.${route.level}` : ''}`,
+        });
+      if (!route.authenticated)
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
+        });
+    }
 
     const responses: [apigateway.ResponseType, string, string][] = [
       [apigateway.ResponseType.UNAUTHORIZED, '401', 'Unauthorized'],
