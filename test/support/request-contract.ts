@@ -63,8 +63,9 @@ const parsedBody = (contentType: string, body: string): unknown => {
 export const judgeExchange = async (exchange: Exchange): Promise<Verdict | undefined> => {
   const { method, url } = exchange;
   if (!ROUTES.some((route) => matchPath(route.path, url.pathname))) return undefined;
-  // the document declares each GET; HEAD is its answer without a body, by HTTP's definition
-  if (method === 'HEAD') return undefined;
+  // the document declares each GET; HEAD is its answer without a body, by HTTP's definition; a CORS preflight
+  // (OPTIONS) is answered by the gateway, not by an operation
+  if (method === 'HEAD' || method === 'OPTIONS') return undefined;
   const request = `${method} ${url.pathname}${url.search} → ${exchange.status}`;
   const input: IHttpRequest = {
     method: method.toLowerCase() as IHttpRequest['method'],
