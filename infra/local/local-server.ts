@@ -19,7 +19,7 @@ import { describeError, logger } from '../../shared/logger';
 import { errorCodeOf, type ErrorCode } from '../../shared/api/error-codes';
 import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import { randomUUID } from 'node:crypto';
-import { buildReferencePage, REFERENCE_PAGE_POLICY } from '../../shared/api/openapi/reference-page';
+import { buildReferencePage, referencePagePolicy } from '../../shared/api/openapi/reference-page';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
 import { logAccess } from './access-log';
@@ -52,10 +52,11 @@ export const buildReference = (document: object): Record<string, () => Promise<A
     }),
     '/docs': async () => {
       page ??= buildReferencePage(document);
+      const html = await page;
       return {
         statusCode: 200,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': REFERENCE_PAGE_POLICY },
-        body: await page,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': referencePagePolicy(html) },
+        body: html,
       };
     },
   };
@@ -175,7 +176,10 @@ const handleApiRequest = async (
   if (candidates.length === 0) return envelope(404, `No route for ${url.pathname}`);
   if (request.method === 'OPTIONS' && parts.cors.allowedOrigins.length > 0)
     return preflight(parts.cors, headerValue(request.headers as Record<string, string>, 'origin'), candidates);
-  const route = candidates.find((candidate) => candidate.method === request.method);
+  // HEAD is a GET without its body, wherever GET is (Node sends no body in a HEAD answer)
+  const route = candidates.find(
+    (candidate) => candidate.method === (request.method === 'HEAD' ? 'GET' : request.method),
+  );
   exchange.route = (route ?? candidates[0]!).path;
   if (!route) {
     const allow = [...new Set(candidates.map((candidate) => candidate.method))].join(', ');
@@ -221,7 +225,8 @@ export const createLocalServer = (parts: GatewayParts): Server =>
     const startedAt = performance.now();
     const exchange: Exchange = { requestId: randomUUID() };
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const reference = request.method === 'GET' ? parts.reference?.[url.pathname] : undefined;
+    const reference =
+      request.method === 'GET' || request.method === 'HEAD' ? parts.reference?.[url.pathname] : undefined;
     const isLocal = url.pathname.startsWith('/_local/');
     if (reference || isLocal) exchange.route = url.pathname;
     const work = reference

@@ -211,3 +211,7 @@ export const FAMILIES: readonly Family[] = ['auth', 'demand-limits', 'supply-lim
 export const isWriteRoute = (route: Route): boolean => route.authenticated && route.method !== 'GET';
 
 export const routesOf = (family: Family): Route[] => ROUTES.filter((route) => route.family === family);
+
+/** The methods a route answers: its own, and HEAD wherever it is a GET (the GET's answer without its body). */
+export const methodsOf = (route: Route): (HttpMethod | 'HEAD')[] =>
+  route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];

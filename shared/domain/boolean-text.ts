@@ -1,7 +1,9 @@
 import type { Parsed } from './limits/cap-values';
 
-const TRUE = new Set(['true', '1', 'yes', 'on']);
-const FALSE = new Set(['false', '0', 'no', 'off']);
+/** The words read as a boolean, in any case and with surrounding blanks. */
+export const BOOLEAN_WORDS = { true: ['true', '1', 'yes', 'on'], false: ['false', '0', 'no', 'off'] } as const;
+const TRUE: ReadonlySet<string> = new Set(BOOLEAN_WORDS.true);
+const FALSE: ReadonlySet<string> = new Set(BOOLEAN_WORDS.false);
 
 export const BOOLEAN_FORMS_MESSAGE = 'must be a boolean: true/false, 1/0, yes/no or on/off (any case)';
 

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import httpRouterHandler, { type Route as MiddyRoute } from '@middy/http-router';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { routesOf, type Family, type Operation, type Route } from '../api/route-table';
+import { methodsOf, routesOf, type Family, type Operation, type Route } from '../api/route-table';
 import { matchPath } from '../api/path-template';
 import { ServiceBusy } from '../domain/errors';
 import { beginInvocation, describeError, endInvocation, logger } from '../logger';
@@ -140,14 +140,17 @@ export const createFamilyHandler = (
   ports: AuthenticationPorts & { cors?: CorsPolicy; partnerPlan?: UsagePlanLimits },
 ) => {
   const metering = { ...ports, partnerPlan: ports.partnerPlan ?? partnerPlanFromEnvironment() };
-  const routes: MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>[] = routesOf(family).map((route) => ({
-    method: route.method,
-    path: route.path,
-    handler: runOperation(route, implementations[route.operation], metering) as MiddyRoute<
-      APIGatewayProxyEvent,
-      APIGatewayProxyResult
-    >['handler'],
-  }));
+  // HEAD is answered wherever GET is, by the same operation (API Gateway sends no body in a HEAD answer)
+  const routes: MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>[] = routesOf(family).flatMap((route) =>
+    methodsOf(route).map((method) => ({
+      method,
+      path: route.path,
+      handler: runOperation(route, implementations[route.operation], metering) as MiddyRoute<
+        APIGatewayProxyEvent,
+        APIGatewayProxyResult
+      >['handler'],
+    })),
+  );
   // middy runs onError handlers last-registered first: the envelope is made before the request id and the CORS
   // headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/route-table';
 import { md5 } from '../support/http';
@@ -58,6 +59,43 @@ describe('the API reference', () => {
       expect(page).toContain(credential);
     expect(page).toContain('projectedReachAt');
     expect(page).toContain('SElTVE9SWSMyMDI2LTA2LTEwVDExOjAwOjAwLjAwMFojYQ');
+  });
+
+  it('loads nothing from another origin: its policy travels in the page, and names only its own scripts', async () => {
+    const response = await fetch(`${ctx.service.url}/docs`);
+    const page = await response.text();
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)?.[1];
+    expect(policy).toBe(response.headers.get('content-security-policy'));
+    expect(policy).toMatch(/^default-src 'none'; script-src /);
+    expect(policy).not.toMatch(/https?:|'unsafe-inline'[^;]*;.*script|\*/);
+    // every script of the page is allowed by its hash, and no other is
+    const scripts = [...page.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(
+      ([, source]) => `'sha256-${createHash('sha256').update(source!).digest('base64')}'`,
+    );
+    expect(
+      /script-src ([^;]*)/
+        .exec(policy!)![1]!
+        .split(' ')
+        .filter((source) => source.startsWith("'sha256-")),
+    ).toEqual(scripts);
+    // no element fetches from anywhere: links to other sites are to be followed, never loaded
+    expect(page).not.toMatch(
+      /<(script|img|link|iframe|source|video|audio|embed|object)\b[^>]*\s(src|href|data)=["']?(https?:)?\/\//i,
+    );
+    expect(page).not.toMatch(/url\(["']?(https?:)?\/\//i);
+    expect(page).not.toContain('cdn.redoc.ly');
+  });
+
+  it('answers HEAD wherever it answers GET, with the same status and headers and no body', async () => {
+    for (const path of ['/docs', '/rest-api/openapi.json', '/rest-api/campaign/100/limits.do']) {
+      const get = await fetch(`${ctx.service.url}${path}`);
+      const head = await fetch(`${ctx.service.url}${path}`, { method: 'HEAD' });
+      expect(head.status, path).toBe(get.status);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(await head.text(), path).toBe('');
+    }
+    const refused = await fetch(`${ctx.service.url}/rest-api/campaign/100/limits/set.do`, { method: 'HEAD' });
+    expect(refused.status).toBe(405);
   });
 
   it('works its hash example the way the service checks hashes', async () => {

@@ -29,7 +29,9 @@ describe('a client generated from the document (openapi-typescript + openapi-fet
       runCalls: (
         baseUrl: string,
         apiKey: string,
-      ) => Promise<Record<'set' | 'read' | 'refused' | 'reset' | 'bulk', Record<string, unknown>>>;
+      ) => Promise<
+        Record<'set' | 'read' | 'refused' | 'reset' | 'bulk' | 'commaBulk' | 'querySet', Record<string, unknown>>
+      >;
     };
     const result = await runCalls(ctx.service.url, 'demo-key-0001');
     expect(result.set).toEqual({ status: 200, limit: 1000, pacing: true });
@@ -42,5 +44,12 @@ describe('a client generated from the document (openapi-typescript + openapi-fet
     expect(result.reset).toEqual({ status: 200, counters: ['DAILY_IMPRESSIONS', 'TOTAL_REVENUE'] });
     expect(result.bulk.status).toBe(200);
     expect(JSON.stringify(result.bulk.data)).toContain('"campaignId":100');
+    expect(result.commaBulk).toEqual(result.bulk);
+    expect(result.querySet).toEqual({
+      status: 200,
+      url: expect.stringMatching(/set\.do\?dailyClicksLimit=50&evenPacing=yes$/),
+      clicks: 50,
+      pacing: true,
+    });
   }, 60_000);
 });

@@ -27,6 +27,11 @@ export const runCalls = async (baseUrl: string, apiKey: string) => {
     body: { limitCounters: ['DAILY_IMPRESSIONS', 'TOTAL_REVENUE'] },
   });
   const bulk = await client.GET('/rest-api/campaign/limits.do', { params: { query: { campaignIds: [100, 102] } } });
+  const commaBulk = await client.GET('/rest-api/campaign/limits.do', { params: { query: { campaignIds: '100,102' } } });
+  // every parameter in the query string and no body, as Epom's gem sends a write
+  const querySet = await client.POST('/rest-api/campaign/{campaignId}/limits/set.do', {
+    params: { ...campaign, query: { dailyClicksLimit: 50, evenPacing: 'yes' } },
+  });
 
   return {
     set: { status: set.response.status, limit: set.data?.dailyImpressionsLimit, pacing: set.data?.evenPacing },
@@ -34,6 +39,13 @@ export const runCalls = async (baseUrl: string, apiKey: string) => {
     refused: { status: refused.response.status, code: refused.error?.code, errors: refused.error?.errors },
     reset: { status: reset.response.status, counters: reset.data?.limitCounters },
     bulk: { status: bulk.response.status, data: bulk.data },
+    commaBulk: { status: commaBulk.response.status, data: commaBulk.data },
+    querySet: {
+      status: querySet.response.status,
+      url: querySet.response.url,
+      clicks: querySet.data?.dailyClicksLimit,
+      pacing: querySet.data?.evenPacing,
+    },
   };
 };
 
@@ -46,11 +58,11 @@ export const mistakes = (client: ReturnType<typeof createClient<paths>>) => [
   }),
   client.POST('/rest-api/campaign/{campaignId}/limits/set.do', {
     params: { path: { campaignId: 100 } },
-    // @ts-expect-error evenPacing is a boolean
-    body: { evenPacing: 'true' },
+    // @ts-expect-error evenPacing is a boolean or its text, never a number
+    body: { evenPacing: 2 },
   }),
   client.GET('/rest-api/campaign/limits.do', {
     // @ts-expect-error campaign ids are numbers
-    params: { query: { campaignIds: 'a,b' } },
+    params: { query: { campaignIds: ['a', 'b'] } },
   }),
 ];

@@ -181,6 +181,7 @@ export const requestExamples = (operation: Operation): Record<string, ResponseEx
         dryRun: { summary: 'Check a form without saving it', value: { dailyImpressionsLimit: 1000, dryRun: true } },
       };
     case 'limits.reset':
+    case 'limits.resetByDelete':
       return one('Two counters', { limitCounters: ['DAILY_IMPRESSIONS', 'TOTAL_CLICKS'] });
     case 'perAction.add':
     case 'perAction.update':
@@ -237,6 +238,11 @@ export const ERROR_EXAMPLES: Record<number, Record<string, ResponseExample>> = {
   }),
   413: one('Too large', { success: false, code: 'BODY_TOO_LARGE', message: 'The request body is larger than 1 MiB' }),
   429: one('Over the plan', { success: false, code: 'RATE_LIMITED', message: 'Too many requests' }),
+  431: one('Headers too large', {
+    success: false,
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request headers are too large',
+  }),
   500: one('A fault; quote the request id', {
     success: false,
     code: 'INTERNAL_ERROR',

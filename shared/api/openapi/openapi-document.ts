@@ -7,6 +7,9 @@ import { ERROR_EXAMPLES, requestExamples, responseExamples } from './examples';
 import { API_GUIDE } from './guide';
 import { describeFields, FIELD_GLOSSARY, pathParameterDescription } from './glossary';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
+import { codeSamples } from './code-samples';
+import { formEncoding, formOnTheWire, isList, LIST_ENCODING, valueOnTheWire } from './wire-forms';
+import packageJson from '../../../package.json' with { type: 'json' };
 import { REQUEST_ID_HEADER } from '../browser-headers';
 import { ENTITY_TYPES, isDemandType, levelNamed, type LimitLevel } from '../../domain/levels';
 import {
@@ -43,8 +46,13 @@ type JsonValue = Record<string, unknown>;
 
 /** Converts a schema, moving registered sub-schemas into `components` and pointing at them there. */
 const schemaConverter = (components: Record<string, unknown>) => {
+  // ids are bounded by what they name, not by JavaScript's safe-integer range that zod writes for any integer
+  const withoutSafeIntegerBounds = (key: string, value: unknown) =>
+    (key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER
+      ? undefined
+      : value;
   const pointAtComponents = (value: unknown): JsonValue =>
-    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+    JSON.parse(JSON.stringify(value, withoutSafeIntegerBounds).replaceAll('"#/$defs/', '"#/components/schemas/'));
   const convert = (schema: Schema): JsonValue => {
     const id = schemaRegistry.get(schema)?.id;
     if (id && !components[id]) {
@@ -123,7 +131,7 @@ const specOf = (route: Route): OperationSpec => {
       errors: [400, 401, 403, 404],
     }),
     'limits.reset': () => ({ form: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
-    'limits.resetByDelete': () => ({ query: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
+    'limits.resetByDelete': () => ({ form: resetForm, response: successMessage, errors: [400, 401, 403, 404, 503] }),
     'limits.delete': () => ({ response: successMessage, errors: [401, 403, 404] }),
     'limits.status': () => ({ response: servingStatus, errors: [401, 403, 404] }),
     'limits.history': () => ({ query: historyQuery, response: historyPage, errors: [400, 401, 403, 404] }),
@@ -195,6 +203,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',
   413: 'The body is over 1 MiB (`BODY_TOO_LARGE`).',
   429: 'Over a rate or a daily quota (`RATE_LIMITED`), answered by API Gateway or AWS WAF, or by the service for a partner signing in the form body; retry after `Retry-After` seconds, with backoff.',
+  431: 'The request headers are too large (`HEADERS_TOO_LARGE`).',
   500: 'A fault of the service (`INTERNAL_ERROR`); quote `requestId`.',
   503: 'A dependency is busy or unavailable (`SERVICE_BUSY`), or credentials could not be checked (`AUTH_UNAVAILABLE`); retry after `Retry-After` seconds. Nothing was changed.',
   502: "API Gateway could not use the function's answer (`INTERNAL_ERROR`); quote `requestId`.",
@@ -211,6 +220,7 @@ const statusesOf = (route: Route, own: readonly number[]): number[] =>
       405,
       ...(route.method === 'GET' ? [] : [413]),
       429,
+      431,
       500,
       502,
       503,
@@ -243,29 +253,153 @@ const pathParameters = (route: Route, jsonSchema: Convert) =>
           : { type: 'integer', minimum: 1 },
   }));
 
+const REQUEST_ID = { description: "API Gateway's id of the request", schema: { type: 'string' } };
+
+/** A parameter of the query string, its text read as the service reads it. */
+const queryParameter = (name: string, schema: JsonValue, required: boolean, where = '') => ({
+  name,
+  in: 'query' as const,
+  required,
+  description: `${(schema.description as string | undefined) ?? FIELD_GLOSSARY[name] ?? name}${where}`,
+  schema: valueOnTheWire(schema),
+  ...(isList(valueOnTheWire(schema)) ? LIST_ENCODING : {}),
+});
+
+/** A list the service needs may be written `name[]=…` or `name[N]=…`, which OpenAPI sees as other parameters. */
+const BRACKETED_TOO = ' (required: as name=a,b, name=a&name=b, name[]=a or name[0]=a)';
+
 const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =>
   Object.entries(schema?.shape ?? {}).map(([name, field]) => {
-    const optional = (field as Schema).safeParse(undefined).success;
-    const schema = jsonSchema(field as Schema);
-    const description = (schema.description as string | undefined) ?? FIELD_GLOSSARY[name] ?? name;
-    return { name, in: 'query' as const, required: !optional, description, schema };
+    const converted = jsonSchema(field as Schema);
+    const required = !(field as Schema).safeParse(undefined).success;
+    const list = isList(valueOnTheWire(converted));
+    return queryParameter(name, converted, required && !list, required && list ? BRACKETED_TOO : '');
   });
 
 /** Every write route takes `dryRun`; where its own form or query does not list it, it is listed as a query parameter. */
 const dryRunParameter = (route: Route, spec: OperationSpec, jsonSchema: Convert) =>
   isWriteRoute(route) && !spec.form?.shape.dryRun && !spec.query?.shape.dryRun
     ? [
-        {
-          name: 'dryRun',
-          in: 'query' as const,
-          required: false,
-          description: 'true: every check runs and the answer is the write\'s own plus "dryRun": true; nothing changes',
-          schema: jsonSchema(booleanText),
-        },
+        queryParameter(
+          'dryRun',
+          {
+            ...(jsonSchema(booleanText) as Record<string, JsonValue>),
+            description:
+              'true: every check runs and the answer is the write\'s own plus "dryRun": true; nothing changes',
+          },
+          false,
+        ),
       ]
     : [];
 
+/**
+ * A form's fields, each accepted in the query string too (as Epom's clients send them) and the body wins: both
+ * are declared, neither required, and a field the service needs says so in its description.
+ */
+const formParts = (route: Route, form: z.ZodObject, jsonSchema: Convert, components: Record<string, unknown>) => {
+  const converted = jsonSchema(form);
+  const component = (converted.$ref as string | undefined)?.split('/').pop();
+  const resolved = (component ? components[component] : converted) as JsonValue;
+  const needed = new Set(
+    Object.entries(form.shape)
+      .filter(([, field]) => !(field as Schema).safeParse(undefined).success)
+      .map(([name]) => name),
+  );
+  const wired = formOnTheWire(resolved);
+  if (component) components[component] = wired;
+  const examples = requestExamples(route.operation);
+  return {
+    parameters: Object.entries(wired.properties as Record<string, JsonValue>).map(([name, schema]) =>
+      queryParameter(
+        name,
+        schema,
+        false,
+        needed.has(name)
+          ? ' (required: in the query string or the form body)'
+          : ' (in the query string or the form body; the body wins)',
+      ),
+    ),
+    requestBody: {
+      required: false,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: component ? converted : wired,
+          encoding: formEncoding(wired),
+          ...(examples ? { examples } : {}),
+        },
+      },
+    },
+  };
+};
+
+const LOGIN_JSONP = {
+  schema: { type: 'string' },
+  examples: {
+    jsonp: { summary: 'callback=app.onLogin', value: '/**/app.onLogin({"success":true,"redirectUrl":"/index.do"});' },
+  },
+};
+
+const SESSION_SET = { description: 'the session cookie, when the login succeeded', schema: { type: 'string' } };
+
+const successResponses = (route: Route, spec: OperationSpec, jsonSchema: Convert) => {
+  const examples = responseExamples(route.operation, route.level ? levelNamed(route.level).idField : '');
+  const json = { 'application/json': { schema: jsonSchema(spec.response), examples } };
+  if (route.operation !== 'auth.login')
+    return { '200': { description: 'Success', headers: { [REQUEST_ID_HEADER]: REQUEST_ID }, content: json } };
+  return {
+    '200': {
+      description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
+      headers: { [REQUEST_ID_HEADER]: REQUEST_ID, 'Set-Cookie': SESSION_SET },
+      content: { ...json, 'application/javascript': LOGIN_JSONP },
+    },
+    '302': {
+      description: 'Logged in; redirect to /index.do (neither json nor callback given)',
+      headers: {
+        [REQUEST_ID_HEADER]: REQUEST_ID,
+        Location: { description: 'where the browser goes: /index.do', schema: { type: 'string' } },
+        'Set-Cookie': SESSION_SET,
+      },
+    },
+  };
+};
+
 const SECURITY = [{ apiKey: [] }, { hashUsername: [], hashTimestamp: [], hash: [] }, { session: [] }];
+
+/**
+ * The hash parameters may also come in a form body, where OpenAPI can place no credential: the gateway lets such
+ * a request through and the service authenticates it from the body. `{}` is that alternative, and says so.
+ */
+const BODY_SIGNED =
+  '\n\n**Credentials**: `X-Api-Key`, the hash parameters in the query string, or the session cookie; or the hash parameters (`username`, `timestamp`, `hash`) in the form body, which the service checks itself: that is the empty alternative `{}` of `security`, since OpenAPI has no scheme for a credential in a body. A request with no credential anywhere answers 401.';
+
+const operationOf = (route: Route, jsonSchema: Convert, components: Record<string, unknown>) => {
+  const spec = specOf(route);
+  const form = spec.form ? formParts(route, spec.form, jsonSchema, components) : undefined;
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    description: `${OPERATION_DESCRIPTIONS[route.operation]}${route.authenticated ? BODY_SIGNED : ''}`,
+    tags: [route.family],
+    parameters: [
+      ...pathParameters(route, jsonSchema),
+      ...queryParameters(spec.query, jsonSchema),
+      ...(form?.parameters ?? []),
+      ...dryRunParameter(route, spec, jsonSchema),
+    ],
+    ...(form ? { requestBody: form.requestBody } : {}),
+    responses: {
+      ...successResponses(route, spec, jsonSchema),
+      ...Object.fromEntries(
+        statusesOf(route, spec.errors).map((status) => [
+          String(status),
+          { $ref: `#/components/responses/Error${status}` },
+        ]),
+      ),
+    },
+    security: route.authenticated ? [...SECURITY, {}] : [],
+    'x-codeSamples': codeSamples(route),
+  };
+};
 
 /** The OpenAPI 3.1 document of the service: every route of the route table, nothing else. */
 export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
@@ -273,77 +407,8 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
   const jsonSchema = schemaConverter(schemas);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
-    const spec = specOf(route);
-    const examples = responseExamples(route.operation, route.level ? levelNamed(route.level).idField : '');
-    const success =
-      route.operation === 'auth.login'
-        ? {
-            '200': {
-              description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
-              content: {
-                'application/json': { schema: jsonSchema(spec.response), examples },
-                'application/javascript': {
-                  schema: { type: 'string' },
-                  examples: {
-                    jsonp: {
-                      summary: 'callback=app.onLogin',
-                      value: '/**/app.onLogin({"success":true,"redirectUrl":"/index.do"});',
-                    },
-                  },
-                },
-              },
-            },
-            '302': {
-              description: 'Logged in; redirect to /index.do (neither json nor callback given)',
-              headers: { Location: { schema: { type: 'string' } } },
-            },
-          }
-        : {
-            '200': {
-              description: 'Success',
-              content: {
-                'application/json': {
-                  schema: jsonSchema(spec.response),
-                  examples,
-                },
-              },
-            },
-          };
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = {
-      operationId: operationId(route),
-      summary: route.summary,
-      description: OPERATION_DESCRIPTIONS[route.operation],
-      tags: [route.family],
-      parameters: [
-        ...pathParameters(route, jsonSchema),
-        ...queryParameters(spec.query, jsonSchema),
-        ...dryRunParameter(route, spec, jsonSchema),
-      ],
-      ...(spec.form
-        ? {
-            requestBody: {
-              required: true,
-              content: {
-                'application/x-www-form-urlencoded': {
-                  schema: jsonSchema(spec.form),
-                  ...(requestExamples(route.operation) ? { examples: requestExamples(route.operation) } : {}),
-                },
-              },
-            },
-          }
-        : {}),
-      responses: {
-        ...success,
-        ...Object.fromEntries(
-          statusesOf(route, spec.errors).map((status) => [
-            String(status),
-            { $ref: `#/components/responses/Error${status}` },
-          ]),
-        ),
-      },
-      security: route.authenticated ? SECURITY : [],
-    };
+    paths[route.path]![route.method.toLowerCase()] = operationOf(route, jsonSchema, schemas);
   }
   const usedErrors = [...new Set(ROUTES.flatMap((route) => statusesOf(route, specOf(route).errors)))].sort();
   const errorSchema = jsonSchema(errorEnvelope);
@@ -351,9 +416,9 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     openapi: '3.1.0',
     info: {
       title: 'Delivery Limits API',
-      version: '1.0.0',
+      version: packageJson.version,
       description: API_GUIDE,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: serverUrl, description: 'the local server (npm start); in AWS, the stack output ApiUrl' }],
     tags: [
@@ -399,7 +464,10 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
           {
             description: ERROR_DESCRIPTIONS[status],
             headers: {
-              [REQUEST_ID_HEADER]: { description: "API Gateway's id of the request", schema: { type: 'string' } },
+              [REQUEST_ID_HEADER]: REQUEST_ID,
+              ...(status === 405
+                ? { Allow: { description: 'the methods the path has', schema: { type: 'string' } } }
+                : {}),
               ...(status === 503
                 ? { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } }
                 : {}),

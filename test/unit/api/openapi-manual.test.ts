@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../shared/api/error-codes';
 import { buildOpenApiDocument } from '../../../shared/api/openapi/openapi-document';
+import packageJson from '../../../package.json' with { type: 'json' };
 
 type Media = { schema?: unknown; examples?: Record<string, unknown> };
 type Response = { $ref?: string; content?: Record<string, Media>; headers?: Record<string, unknown> };
@@ -74,5 +75,119 @@ describe('the OpenAPI document as a manual', () => {
   it('lists every error code in the envelope', () => {
     const envelope = document.components.schemas.ErrorEnvelope as { properties: { code: { enum: string[] } } };
     expect(envelope.properties.code.enum.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+});
+
+describe('the OpenAPI document as the service reads requests', () => {
+  type Parameter = { name: string; in: string; required: boolean; schema: Record<string, unknown> };
+  type Operation = Omit<OperationObject, 'parameters' | 'requestBody'> & {
+    parameters: Parameter[];
+    requestBody?: {
+      required: boolean;
+      content: Record<string, { schema: { $ref?: string } & Record<string, unknown>; encoding?: object }>;
+    };
+    security: Record<string, unknown>[];
+    'x-codeSamples': { lang: string; label: string; source: string }[];
+  };
+  const all = operations as unknown as { label: string; operation: Operation }[];
+  const resolve = (schema: { $ref?: string } & Record<string, unknown>) =>
+    (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema) as {
+      properties: Record<string, Record<string, unknown>>;
+      required?: string[];
+      additionalProperties?: unknown;
+    };
+
+  it('takes every form field in the query string too, the body optional and open to unknown fields', () => {
+    const forms = all.filter(({ operation }) => operation.requestBody);
+    expect(forms.length).toBeGreaterThan(20);
+    for (const { label, operation } of forms) {
+      const media = operation.requestBody!.content['application/x-www-form-urlencoded']!;
+      const form = resolve(media.schema);
+      expect(operation.requestBody!.required, label).toBe(false);
+      expect(form.required ?? [], label).toEqual([]);
+      expect(form.additionalProperties, label).toBe(true);
+      const query = operation.parameters.filter((parameter) => parameter.in === 'query');
+      for (const name of Object.keys(form.properties))
+        expect(
+          query.find((parameter) => parameter.name === name),
+          `${label} ${name}`,
+        ).toMatchObject({ required: false, schema: form.properties[name] });
+    }
+  });
+
+  it('reads lists comma-separated or repeated, with an explicit form encoding, and booleans as their words', () => {
+    const reset = all.find(({ operation }) => operation.operationId === 'limitsResetCampaign')!.operation;
+    const media = reset.requestBody!.content['application/x-www-form-urlencoded']!;
+    expect(media.encoding).toEqual({ limitCounters: { style: 'form', explode: true, allowReserved: true } });
+    const counters = resolve(media.schema).properties.limitCounters as { anyOf: Record<string, unknown>[] };
+    const comma = new RegExp(counters.anyOf.find((branch) => branch.type === 'string')!.pattern as string);
+    expect(comma.test('DAILY_IMPRESSIONS,TOTAL_REVENUE')).toBe(true);
+    expect(comma.test('DAILY_IMPRESSIONS, ALL')).toBe(true);
+    expect(comma.test('DAILY_IMPRESSIONS,NOPE')).toBe(false);
+    expect(counters.anyOf.find((branch) => branch.type === 'array')).toMatchObject({ minItems: 1 });
+    const bulk = all.find(({ operation }) => operation.operationId === 'limitsBulkCampaigns')!.operation;
+    const ids = bulk.parameters.find((parameter) => parameter.name === 'campaignIds')!;
+    expect(ids).toMatchObject({ style: 'form', explode: true });
+    const idText = new RegExp((ids.schema.anyOf as Record<string, unknown>[])[0]!.pattern as string);
+    expect(['141,142', '141', '0,1', '1,a'].map((text) => idText.test(text))).toEqual([true, true, false, false]);
+    const pacing = all.find(({ operation }) => operation.operationId === 'limitsSetCampaign')!.operation.parameters;
+    const words = new RegExp(
+      (pacing.find((parameter) => parameter.name === 'evenPacing')!.schema.anyOf as Record<string, unknown>[])[1]!
+        .pattern as string,
+    );
+    expect(['true', 'No', ' ON ', '1', 'maybe', '2'].map((text) => words.test(text))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('offers the body-signed request as the empty security alternative, and says so', () => {
+    for (const { label, operation } of all.filter(({ operation }) => operation.security.length > 0)) {
+      expect(operation.security, label).toContainEqual({});
+      expect(operation.description, label).toContain('in the form body');
+    }
+  });
+
+  it('declares X-Request-Id on every answer, and the login redirect with Location', () => {
+    for (const { label, operation } of all)
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const declared = response.$ref ? document.components.responses[response.$ref.split('/').pop()!]! : response;
+        expect(declared.headers, `${label} ${status}`).toHaveProperty('X-Request-Id');
+      }
+    const login = all.find(({ operation }) => operation.operationId === 'authLogin')!.operation;
+    expect(login.responses['302']!.headers).toHaveProperty('Location');
+    expect(document.components.responses.Error405!.headers).toHaveProperty('Allow');
+  });
+
+  it('gives ids no safe-integer range, and carries the package version', () => {
+    expect(JSON.stringify(document)).not.toContain('9007199254740991');
+    expect((document as unknown as { info: { version: string } }).info.version).toBe(packageJson.version);
+  });
+
+  it('shows every operation with curl, the generated TypeScript client and Ruby, the gem where it has the call', () => {
+    for (const { label, operation } of all) {
+      const samples = operation['x-codeSamples'];
+      expect(
+        samples.map((sample) => sample.lang),
+        label,
+      ).toEqual(['Shell', 'TypeScript', 'Ruby']);
+      const [curl, typescript, ruby] = samples.map((sample) => sample.source);
+      expect(curl, label).toMatch(/^curl /);
+      const [method, path] = label.split(' ');
+      expect(typescript, label).toContain(`client.${method!.toUpperCase()}('${path}'`);
+      expect(ruby, label).toMatch(/Epom::|HTTParty\./);
+    }
+    const gemCall = (id: string) =>
+      all.find(({ operation }) => operation.operationId === id)!.operation['x-codeSamples'][2]!.source;
+    // the gem resets campaign counters with DELETE and banner counters with POST
+    expect(gemCall('limitsResetByDeleteCampaign')).toContain(
+      'Epom::Campaign.reset_limits({ campaignId: 100 }, { limitCounters: %w[DAILY_IMPRESSIONS TOTAL_CLICKS] })',
+    );
+    expect(gemCall('limitsResetBanner')).toContain('Epom::Banner.reset_limits({ bannerId: 1000 }');
+    expect(gemCall('limitsSetSite')).toContain('HTTParty.post(');
   });
 });
