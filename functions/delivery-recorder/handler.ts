@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { recordDelivery, type RecordingSummary } from '../../shared/delivery/recorder';
+import { recordDelivery, type RecorderOptions, type RecordingSummary } from '../../shared/delivery/recorder';
+import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
 import { systemClock } from '../../shared/ports/clock';
 import {
   deadLettersFromEnvironment,
@@ -10,9 +11,21 @@ import {
 
 type RecorderPorts = Ports<'store' | 'clock' | 'events' | 'deadLetters'>;
 
+/**
+ * `FUTURE_TOLERANCE_SECONDS`: how far after its message was received an event's `at` may lie (clock skew) before
+ * the event counts at the receive time instead; a whole number of seconds, 300 when unset.
+ */
+export const recorderOptionsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): RecorderOptions => {
+  const text = env.FUTURE_TOLERANCE_SECONDS;
+  if (text === undefined || text === '') return { futureToleranceMs: DEFAULT_FUTURE_TOLERANCE_MS };
+  if (!/^\d{1,7}$/.test(text))
+    throw new Error(`FUTURE_TOLERANCE_SECONDS must be a whole number of seconds, not "${text}"`);
+  return { futureToleranceMs: Number(text) * 1000 };
+};
+
 /** The SQS consumer, answering the partial batch response and, for the local server, what it recorded. */
 export const createRecorder =
-  (dependencies: RecorderPorts) =>
+  (dependencies: RecorderPorts, options: RecorderOptions = {}) =>
   async (event: SQSEvent): Promise<{ response: SQSBatchResponse; summary: RecordingSummary }> => {
     const { failedMessageIds, summary } = await recordDelivery(
       dependencies,
@@ -23,18 +36,22 @@ export const createRecorder =
         ...(record.attributes?.SequenceNumber !== undefined ? { sequence: record.attributes.SequenceNumber } : {}),
         ...(record.attributes?.SentTimestamp !== undefined ? { sentAt: Number(record.attributes.SentTimestamp) } : {}),
       })),
+      options,
     );
     return { response: { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) }, summary };
   };
 
-export const createHandler = (dependencies: RecorderPorts) => {
-  const recorder = createRecorder(dependencies);
+export const createHandler = (dependencies: RecorderPorts, options: RecorderOptions = {}) => {
+  const recorder = createRecorder(dependencies, options);
   return async (event: SQSEvent): Promise<SQSBatchResponse> => (await recorder(event)).response;
 };
 
-export const handler = createHandler({
-  store: storeFromEnvironment(),
-  clock: systemClock,
-  events: eventsFromEnvironment(),
-  deadLetters: deadLettersFromEnvironment(),
-});
+export const handler = createHandler(
+  {
+    store: storeFromEnvironment(),
+    clock: systemClock,
+    events: eventsFromEnvironment(),
+    deadLetters: deadLettersFromEnvironment(),
+  },
+  recorderOptionsFromEnvironment(),
+);

@@ -1,7 +1,7 @@
 import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
 import type { LimitChanged } from '../../shared/domain/history/limit-changed';
 import type { EventPublisher } from '../../shared/ports/event-publisher';
-import type { DeadLetterSink } from '../../shared/ports/dead-letters';
+import type { DeadLetterDetails, DeadLetterSink } from '../../shared/ports/dead-letters';
 
 /**
  * Locally, events are kept in memory, oldest first: `GET /_local/events` shows the LimitReached events and
@@ -22,9 +22,9 @@ export class InMemoryEvents implements EventPublisher {
 
 /** Locally, dead-lettered messages are kept in memory with their reasons. */
 export class InMemoryDeadLetters implements DeadLetterSink {
-  readonly messages: { body: string; reason: string }[] = [];
+  readonly messages: { body: string; reason: string; details?: DeadLetterDetails }[] = [];
 
-  async send(body: string, reason: string): Promise<void> {
-    this.messages.push({ body, reason });
+  async send(body: string, reason: string, details?: DeadLetterDetails): Promise<void> {
+    this.messages.push({ body, reason, ...(details ? { details } : {}) });
   }
 }

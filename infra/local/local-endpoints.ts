@@ -5,7 +5,7 @@ import { jsonResponse } from '../../shared/http/response';
 import { clearWarmCaches } from '../../shared/runtime/warm-cache';
 import type { SQSEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { createRecorder } from '../../functions/delivery-recorder/handler';
+import { createRecorder, recorderOptionsFromEnvironment } from '../../functions/delivery-recorder/handler';
 import { createHandler as createFlush } from '../../functions/reset-flush/handler';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { ControllableClock } from './controllable-clock';
@@ -72,7 +72,7 @@ const postedMessages = (value: unknown): PostedMessage[] | string => {
  * Lambda on a FIFO queue, one batch of the group is processed at a time: posts wait their turn.
  */
 const deliveryEndpoint = (dependencies: Dependencies, clock: ControllableClock): LocalHandler => {
-  const recorder = createRecorder(dependencies);
+  const recorder = createRecorder(dependencies, recorderOptionsFromEnvironment());
   const places = new Map<string, { sequence: string; sentAt: number }>();
   let lastSequence = 0n;
   let turn: Promise<unknown> = Promise.resolve();

@@ -23,6 +23,8 @@ import { emitMetrics } from '../metrics';
 import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
 import type { EventPublisher } from '../ports/event-publisher';
+import { InvalidRequest } from '../domain/errors';
+import { deadLetterInvalidWrites, type InvalidWrite } from './invalid-writes';
 import {
   actionCountersKey,
   actionLimitKey,
@@ -52,10 +54,18 @@ export interface DeliveryMessage {
   sentAt?: number;
 }
 
+/** How the recorder is set up (see the delivery-recorder function's environment). */
+export interface RecorderOptions {
+  /** How far an event's `at` may lie after its message's receive time; `DEFAULT_FUTURE_TOLERANCE_MS` when absent. */
+  futureToleranceMs?: number;
+}
+
 export interface RecordingSummary {
   messages: number;
   recordedEvents: number;
   unknownEntityEvents: number;
+  /** Events dated too far past their message's receive time, counted at the receive time. */
+  futureDatedEvents: number;
   deadLettered: { messageId: string; reason: string }[];
   /** Messages every counter item they touch had already applied: delivered again, counted once. */
   duplicateMessages: number;
@@ -138,6 +148,7 @@ const crossingsOf = (target: CounterTarget, applied: AppliedCounterWrite, caps: 
 
 type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
   messageId: string;
+  body: string;
   events: DeliveryEvent[];
   sentAt: Date;
 };
@@ -157,6 +168,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
     if (parsed.ok && reason === undefined) {
       valid.push({
         messageId: message.messageId,
+        body: message.body,
         events: parsed.events,
         group: message.group!,
         sequence: sequenceText(message.sequence!),
@@ -186,6 +198,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
 export const recordDelivery = async (
   ports: RecorderPorts,
   messages: readonly DeliveryMessage[],
+  options: RecorderOptions = {},
 ): Promise<RecordingResult> => {
   const { store, clock } = ports;
   const now = clock.now();
@@ -199,6 +212,7 @@ export const recordDelivery = async (
     messages: messages.length,
     recordedEvents: 0,
     unknownEntityEvents: 0,
+    futureDatedEvents: 0,
     deadLettered,
     duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
@@ -214,9 +228,10 @@ export const recordDelivery = async (
       valid.flatMap((message) => message.events),
     );
     for (const message of valid) {
-      const counted = messageContributions(message.events, ancestry, message.sentAt);
+      const counted = messageContributions(message.events, ancestry, message.sentAt, options.futureToleranceMs);
       summary.recordedEvents += counted.recordedEvents;
       summary.unknownEntityEvents += counted.unknownEntityEvents;
+      summary.futureDatedEvents += counted.futureDatedEvents;
       targetsOf.set(
         message.messageId,
         counted.contributions.map((contribution) => targetName(contribution.target)),
@@ -242,6 +257,7 @@ export const recordDelivery = async (
     return new Map<string, CapOnCounter[]>();
   });
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
+  const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
       const applied = await writeTo(store, target, pending);
@@ -249,7 +265,8 @@ export const recordDelivery = async (
       if (applied.write) summary.counterWrites++;
       summary.limitReached.push(...crossingsOf(target, applied, (await caps).get(name) ?? [], now));
     } catch (error) {
-      logger.error('a counter write failed; its messages will be delivered again', {
+      if (error instanceof InvalidRequest) invalid.set(name, { reason: error.message, request: error.request });
+      logger.error('a counter write failed; its messages will be delivered again or dead-lettered', {
         target: name,
         ...describeError(error),
       });
@@ -266,6 +283,15 @@ export const recordDelivery = async (
     );
     if (touched.length > 0 && skippedEverywhere) summary.duplicateMessages++;
   }
+  const refused = await deadLetterInvalidWrites(
+    ports.deadLetters,
+    valid,
+    targetsOf,
+    (name) => outcomes.get(name) !== undefined,
+    invalid,
+  );
+  for (const { messageId } of refused) done.add(messageId);
+  deadLettered.push(...refused);
   if (summary.limitReached.length > 0)
     await ports.events.publishLimitReached(summary.limitReached).catch((error: unknown) =>
       // the counters are the record; a crossing is told at most once, never at the price of counting twice
@@ -275,6 +301,8 @@ export const recordDelivery = async (
     {
       RecordedEvents: summary.recordedEvents,
       UnknownEntityEvents: summary.unknownEntityEvents,
+      FutureDatedEvents: summary.futureDatedEvents,
+      InvalidCounterWrites: invalid.size,
       DeadLetteredMessages: deadLettered.length,
       DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,

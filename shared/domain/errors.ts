@@ -16,3 +16,17 @@ export class ServiceBusy extends Error {
     this.name = 'ServiceBusy';
   }
 }
+
+/**
+ * The store refused a request as invalid (DynamoDB's ValidationException): the request is wrong, not the moment,
+ * so sending it again cannot help. A defect in the code that built it (or an item past the size limit).
+ */
+export class InvalidRequest extends Error {
+  /** The refused request, where the code that sent it attached it. */
+  request?: unknown;
+
+  constructor(override readonly message: string) {
+    super(message);
+    this.name = 'InvalidRequest';
+  }
+}

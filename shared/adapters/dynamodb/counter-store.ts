@@ -1,12 +1,13 @@
 import { NumberValue, type UpdateInput } from './attribute-values';
-import type { CounterWrite, PendingMessage } from '../../domain/delivery/counter-plan';
+import type { CounterWrite, NoConversionWrite, PendingMessage } from '../../domain/delivery/counter-plan';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
-import { WriteConflict } from '../../domain/errors';
+import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import { METRICS, PERIODS, type Metric, type Period } from '../../domain/limits/metrics';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
+import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './update-expression';
 
 type Update = UpdateInput;
 
@@ -67,88 +68,74 @@ export const counterState = (
 
 const exactValue = (units: bigint, metric: Metric) => NumberValue.from(textFromUnits(units, unitScale(metric)));
 
-/** The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once. Pure. */
-export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const adds: string[] = [];
-  const conditions: string[] = [];
-  let next = 0;
-  const name = (attribute: string) => {
-    const placeholder = `#n${next++}`;
-    names[placeholder] = attribute;
-    return placeholder;
-  };
-  const value = (item: unknown) => {
-    const placeholder = `:v${next++}`;
-    values[placeholder] = item;
-    return placeholder;
-  };
+const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
   for (const [period, change] of Object.entries(write.periods) as [
     Period,
     NonNullable<CounterWrite['periods'][Period]>,
   ][]) {
     if (change.mode === 'add')
       for (const [metric, units] of Object.entries(change.tally) as [Metric, bigint][])
-        adds.push(`${name(counterAttribute(period, metric))} ${value(exactValue(units, metric))}`);
+        update.add(counterAttribute(period, metric), exactValue(units, metric));
     else
       for (const metric of write.metrics)
-        sets.push(
-          `${name(counterAttribute(period, metric))} = ${value(exactValue(change.tally[metric] ?? 0n, metric))}`,
-        );
+        update.set(counterAttribute(period, metric), exactValue(change.tally[metric] ?? 0n, metric));
     if (period === 'total') continue;
-    const keyName = name(keyAttribute(period));
-    sets.push(`${keyName} = ${value(change.key)}`);
+    const keyName = keyAttribute(period);
+    update.set(keyName, change.key);
     const expected = change.expect.key;
-    conditions.push(
+    update.require(
       change.expect.kind === 'absentOr'
-        ? `(attribute_not_exists(${keyName}) OR ${keyName} = ${value(expected)})`
+        ? anyOf(attributeAbsent(keyName), equals(keyName, expected))
         : expected === null
-          ? `attribute_not_exists(${keyName})`
-          : `${keyName} = ${value(expected)}`,
+          ? attributeAbsent(keyName)
+          : equals(keyName, expected),
     );
   }
+};
+
+const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
   for (const [group, { expect, record }] of Object.entries(write.sequences)) {
-    const sequenceName = name(`${SEQUENCE_PREFIX}${group}`);
-    sets.push(`${sequenceName} = ${value(record)}`);
-    conditions.push(
+    const attribute = `${SEQUENCE_PREFIX}${group}`;
+    update.set(attribute, record);
+    update.require(
       expect.kind === 'absentOrBelow'
-        ? `(attribute_not_exists(${sequenceName}) OR ${sequenceName} < ${value(expect.sequence)})`
+        ? anyOf(attributeAbsent(attribute), below(attribute, expect.sequence))
         : expect.sequence === null
-          ? `attribute_not_exists(${sequenceName})`
-          : `${sequenceName} = ${value(expect.sequence)}`,
+          ? attributeAbsent(attribute)
+          : equals(attribute, expect.sequence),
     );
   }
-  const noConversion = write.noConversion;
-  if (noConversion) {
-    const quiet = name('quietSince');
-    const impressions = name('impressionsSinceConversion');
-    if (noConversion.mode === 'add') {
-      if (noConversion.impressions > 0n)
-        adds.push(`${impressions} ${value(NumberValue.from(String(noConversion.impressions)))}`);
-      sets.push(`${quiet} = if_not_exists(${quiet}, ${value(noConversion.firstAt)})`);
-    } else {
-      const at = value(noConversion.quietSince);
-      sets.push(`${quiet} = ${at}`, `${impressions} = ${value(NumberValue.from(String(noConversion.impressions)))}`);
-      const expected = noConversion.expect.at;
-      conditions.push(
-        noConversion.expect.kind === 'absentOrAtMost'
-          ? `(attribute_not_exists(${quiet}) OR ${quiet} <= ${at})`
-          : expected === null
-            ? `attribute_not_exists(${quiet})`
-            : `${quiet} = ${value(expected)}`,
-      );
-    }
+};
+
+const QUIET_SINCE = 'quietSince';
+const IMPRESSIONS_SINCE_CONVERSION = 'impressionsSinceConversion';
+const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWrite) => {
+  const impressions = NumberValue.from(String(noConversion.impressions));
+  if (noConversion.mode === 'add') {
+    if (noConversion.impressions > 0n) update.add(IMPRESSIONS_SINCE_CONVERSION, impressions);
+    update.setIfAbsent(QUIET_SINCE, noConversion.firstAt);
+    return;
   }
+  update.set(QUIET_SINCE, noConversion.quietSince).set(IMPRESSIONS_SINCE_CONVERSION, impressions);
+  const expected = noConversion.expect.at;
+  update.require(
+    noConversion.expect.kind === 'absentOrAtMost'
+      ? anyOf(attributeAbsent(QUIET_SINCE), atMost(QUIET_SINCE, noConversion.quietSince))
+      : expected === null
+        ? attributeAbsent(QUIET_SINCE)
+        : equals(QUIET_SINCE, expected),
+  );
+};
+
+/** The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once. Pure. */
+export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update => {
+  const update = new UpdateBuilder();
+  periodWrites(update, write);
+  sequenceWrites(update, write);
+  if (write.noConversion) noConversionWrites(update, write.noConversion);
   return {
     Key: key,
-    UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', adds.length > 0 ? `ADD ${adds.join(', ')}` : '']
-      .filter(Boolean)
-      .join(' '),
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+    ...update.build(),
     ReturnValues: 'UPDATED_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   };
@@ -180,9 +167,11 @@ export const applyToCounterItem = async (
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics);
     if (!write) return { after: {}, skipped: [...pending] };
+    const request = counterWriteRequest(key, write);
     try {
-      return { write, after: (await store.update(counterWriteRequest(key, write))) ?? {}, skipped: write.skipped };
+      return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
     } catch (error) {
+      if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
       state = counterState(error.current, periods, metrics);
     }
@@ -197,36 +186,19 @@ export const zeroCountersRequest = (
   noConversion: { quietSince?: number; impressions?: boolean },
   currentKeys: Partial<Record<Period, string>>,
 ): (Update & { UpdateExpression: string }) | undefined => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const conditions: string[] = [];
-  zeroes.forEach(({ period, metric }, index) => {
+  const update = new UpdateBuilder();
+  const zeroed = new Set<string>();
+  for (const { period, metric } of zeroes) {
     // a period the item has not reached yet, or has left, already reads as 0
-    if (state.keys[period] === undefined || state.keys[period] !== currentKeys[period]) return;
-    names[`#z${index}`] = counterAttribute(period, metric);
-    values[`:z${index}`] = 0;
-    sets.push(`#z${index} = :z${index}`);
-    if (period !== 'total') {
-      names[`#k${index}`] = keyAttribute(period);
-      values[`:k${index}`] = state.keys[period];
-      conditions.push(`#k${index} = :k${index}`);
-    }
-  });
-  if (noConversion.quietSince !== undefined) {
-    sets.push('quietSince = :quiet');
-    values[':quiet'] = noConversion.quietSince;
+    const stored = state.keys[period];
+    const attribute = counterAttribute(period, metric);
+    if (stored === undefined || stored !== currentKeys[period] || zeroed.has(attribute)) continue;
+    zeroed.add(attribute);
+    update.set(attribute, 0);
+    if (period !== 'total' && !zeroed.has(period)) update.require(equals(keyAttribute(period), stored));
+    zeroed.add(period);
   }
-  if (noConversion.impressions) {
-    sets.push('impressionsSinceConversion = :none');
-    values[':none'] = 0;
-  }
-  if (sets.length === 0) return undefined;
-  return {
-    Key: key,
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
-    ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-    ExpressionAttributeValues: values,
-  };
+  if (noConversion.quietSince !== undefined) update.set(QUIET_SINCE, noConversion.quietSince);
+  if (noConversion.impressions) update.set(IMPRESSIONS_SINCE_CONVERSION, 0);
+  return update.isEmpty ? undefined : { Key: key, ...update.build() };
 };

@@ -29,7 +29,7 @@ import {
   type TransactWriteInput,
   type UpdateInput,
 } from './attribute-values';
-import { ServiceBusy, WriteConflict } from '../../domain/errors';
+import { InvalidRequest, ServiceBusy, WriteConflict } from '../../domain/errors';
 import { inParallel } from '../../concurrency';
 import type { ItemKey } from '../../table/keys';
 
@@ -60,6 +60,7 @@ const translateStoreError = (error: unknown): unknown => {
   if (error instanceof ConditionalCheckFailedException) return new WriteConflict(error.Item && plainItem(error.Item));
   if (error instanceof TransactionCanceledException) return new WriteConflict();
   if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) return new ServiceBusy(error);
+  if (error instanceof Error && error.name === 'ValidationException') return new InvalidRequest(error.message);
   return error;
 };
 

@@ -33,7 +33,28 @@ export interface MessageContributions {
   contributions: Contribution[];
   recordedEvents: number;
   unknownEntityEvents: number;
+  /** Events dated past the tolerance after their message was received: counted at the receive time. */
+  futureDatedEvents: number;
 }
+
+/** How far after its message's receive time an event's `at` may lie (clock skew) before it counts at that time. */
+export const DEFAULT_FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The instant an event counts at: its `at`, unless that lies more than `toleranceMs` after its message was
+ * received, when it counts at the receive time, so that no event moves an item's periods past the present.
+ */
+export const countingInstant = (
+  at: string | undefined,
+  sentAt: Date,
+  toleranceMs: number,
+): { instant: Date; futureDated: boolean } => {
+  if (at === undefined) return { instant: sentAt, futureDated: false };
+  const instant = new Date(at);
+  return instant.getTime() - sentAt.getTime() > toleranceMs
+    ? { instant: sentAt, futureDated: true }
+    : { instant, futureDated: false };
+};
 
 const METRIC: Record<DeliveryEvent['kind'], Metric> = {
   impression: 'impressions',
@@ -54,17 +75,20 @@ const chain = (type: EntityType, id: number, parentIds: Parameters<typeof ancest
  * What one message's events add to each counter item: a banner event counts on the banner, its campaign and its
  * advertiser; a placement event on the placement and its site. Revenue counts on the demand side (the budget
  * counters), requests on the supply side only; an action's conversions also on that action's counter item. An
- * event counts in the periods of its own instant (`at`, else the message's), which the write then keeps only
- * where the item has not moved past them. Events for unknown entities are dropped and counted. Pure.
+ * event counts in the periods of its own instant (`at`, else the message's; see `countingInstant`), which the
+ * write then keeps only where the item has not moved past them. Events for unknown entities are dropped and
+ * counted. Pure.
  */
 export const messageContributions = (
   events: readonly DeliveryEvent[],
   ancestry: Ancestry,
   sentAt: Date,
+  futureToleranceMs: number = DEFAULT_FUTURE_TOLERANCE_MS,
 ): MessageContributions => {
   const byTarget = new Map<string, Contribution>();
   let recordedEvents = 0;
   let unknownEntityEvents = 0;
+  let futureDatedEvents = 0;
 
   const contributionOf = (target: CounterTarget): Contribution => {
     const name = targetName(target);
@@ -85,7 +109,7 @@ export const messageContributions = (
   };
 
   for (const event of events) {
-    const at = event.at ? new Date(event.at) : sentAt;
+    const { instant: at, futureDated } = countingInstant(event.at, sentAt, futureToleranceMs);
     const banner = event.bannerId !== undefined ? ancestry.banners.get(event.bannerId) : undefined;
     const placement = event.placementId !== undefined ? ancestry.placements.get(event.placementId) : undefined;
     if ((event.bannerId !== undefined && !banner) || (event.placementId !== undefined && !placement)) {
@@ -93,6 +117,7 @@ export const messageContributions = (
       continue;
     }
     recordedEvents++;
+    if (futureDated) futureDatedEvents++;
     const units = BigInt(event.count);
     const metric = METRIC[event.kind];
     if (banner && event.kind !== 'request') {
@@ -115,5 +140,5 @@ export const messageContributions = (
           count({ ...target, actionId: event.actionId }, ACTION_PERIODS, at, { conversions: units });
       }
   }
-  return { contributions: [...byTarget.values()], recordedEvents, unknownEntityEvents };
+  return { contributions: [...byTarget.values()], recordedEvents, unknownEntityEvents, futureDatedEvents };
 };

@@ -73,6 +73,14 @@ describe('SQS adapters', () => {
     });
   });
 
+  it('sends what a replay needs as a details attribute', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    const details = { messageId: 'm1', group: 'g', sequence: '7', sentAt: 1, targets: ['CAMPAIGN#1'], requests: [{}] };
+    await new SqsDeadLetters(new SQSClient({}), 'https://queue/dlq').send('{}', 'refused', details);
+    const attributes = sqs.commandCalls(SendMessageCommand).at(-1)!.args[0].input.MessageAttributes!;
+    expect(JSON.parse(attributes.details!.StringValue!)).toEqual(details);
+  });
+
   it('gives a dead letter to a FIFO queue a message group and a deduplication id', async () => {
     sqs.on(SendMessageCommand).resolves({});
     await new SqsDeadLetters(new SQSClient({}), 'https://queue/dlq.fifo').send('{"kind":"x"}', 'kind: invalid');

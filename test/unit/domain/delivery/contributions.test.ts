@@ -79,4 +79,25 @@ describe("a message's contributions", () => {
     });
     expect(counted.get('SITE#20')).toMatchObject({ impressions: [], conversions: [] });
   });
+
+  it('count an event dated past the tolerance after its message was received at the receive time', () => {
+    const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+    const counted = (ms: number) =>
+      messageContributions([event({ kind: 'click', bannerId: 1000, at: at(ms) })], ancestry, now, 300_000);
+    expect(counted(300_000)).toMatchObject({ futureDatedEvents: 0 });
+    expect(counted(300_000).contributions[0]!.conversions).toEqual([]);
+    expect(counted(301_000)).toMatchObject({ futureDatedEvents: 1 });
+    const tomorrow = counted(86_400_000);
+    expect(tomorrow.futureDatedEvents).toBe(1);
+    expect([...tomorrow.contributions[0]!.periods.daily!.keys()]).toEqual(['D#2026-11-22']);
+    // the default tolerance is five minutes
+    expect(
+      messageContributions([event({ kind: 'click', bannerId: 1000, at: at(300_001) })], ancestry, now)
+        .futureDatedEvents,
+    ).toBe(1);
+    expect(
+      messageContributions([event({ kind: 'click', bannerId: 1000, at: at(300_000) })], ancestry, now)
+        .futureDatedEvents,
+    ).toBe(0);
+  });
 });

@@ -1,0 +1,232 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, importCatalog, postJson, setClock } from '../support/http';
+import { probingRequests, useTestService } from '../support/local-service';
+
+/**
+ * Events of every shape real ad servers send: late (an `at` of an earlier period), regrouped after a timeout, in
+ * every order of kinds. Each is counted once and none blocks its message group.
+ */
+const ctx = useTestService();
+const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
+
+const TODAY = '2026-11-18T10:00:00Z'; // a Wednesday: yesterday is in the same week and month
+const YESTERDAY = '2026-11-17T09:30:00Z';
+const ADVERTISER = 80;
+const FIRST_BANNER = 8000;
+const BANNERS = 20;
+
+type Answer = { failedMessageIds: string[]; recordedEvents: number; deadLettered: unknown[] };
+
+const deliver = async (body: unknown): Promise<Answer> => {
+  const response = await postJson(`${ctx.service.url}/_local/delivery`, body);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Answer;
+};
+const counters = async (path: string) =>
+  (await (await demo().get(`${path}/limits.do`)).json()) as Record<string, number>;
+
+let nextBanner = FIRST_BANNER;
+/** A banner of its own for each case, with a limit record so that limits.do shows its counters. */
+const freshBanner = async (): Promise<number> => {
+  const banner = nextBanner++;
+  const caps = {
+    dailyImpressionsLimit: '1000000',
+    weeklyImpressionsLimit: '1000000',
+    monthlyImpressionsLimit: '1000000',
+    totalImpressionsLimit: '1000000',
+    totalClicksLimit: '1000000',
+    totalConversionsLimit: '1000000',
+  };
+  expect((await demo().post(`/rest-api/banner/${banner}/limits/set.do`, caps)).status).toBe(200);
+  return banner;
+};
+
+beforeAll(async () => {
+  await importCatalog(ctx.service.url, {
+    advertisers: [{ id: ADVERTISER, noConversionHoursThreshold: 24, noConversionImpressionsThreshold: 100 }],
+    campaigns: Array.from({ length: BANNERS }, (_, i) => ({ id: 800 + i, advertiserId: ADVERTISER })),
+    banners: Array.from({ length: BANNERS }, (_, i) => ({ id: FIRST_BANNER + i, campaignId: 800 + i })),
+  });
+  await importCatalog(ctx.service.url, {
+    users: [
+      {
+        id: 1,
+        username: 'demo',
+        password: 'demo-password',
+        role: 'NETWORK',
+        apiKeys: ['demo-key-0001'],
+        permissions: Object.fromEntries(
+          [
+            'Manage Capping & Limitations',
+            ...['Daily', 'Weekly', 'Monthly', 'Total'].flatMap((p) =>
+              ['Impressions', 'Clicks', 'Conversions'].map((m) => `${p} ${m} Limit`),
+            ),
+            'Daily Budget',
+            'Budget',
+          ].map((name) => [name, 'ENABLED']),
+        ),
+        access: [{ type: 'ADVERTISER', id: ADVERTISER, level: 'UPDATE' }],
+      },
+    ],
+  });
+});
+
+afterEach(async () => {
+  await setClock(ctx.service.url, { now: null });
+});
+
+describe('a late event', () => {
+  it('counts in the total and the current week, not in today, and never blocks its group', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    expect((await deliver([{ kind: 'impression', bannerId: banner, count: 10 }])).failedMessageIds).toEqual([]);
+    const late = await deliver([{ kind: 'impression', bannerId: banner, count: 5, at: YESTERDAY }]);
+    expect(late).toMatchObject({ failedMessageIds: [], recordedEvents: 1, deadLettered: [] });
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({
+      dailyImpressions: 10,
+      weeklyImpressions: 15,
+      monthlyImpressions: 15,
+      totalImpressions: 15,
+    });
+    // the group moves on: the next message counts
+    expect((await deliver([{ kind: 'impression', bannerId: banner, count: 1 }])).failedMessageIds).toEqual([]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 11, totalImpressions: 16 });
+  });
+
+  type Event = { kind: string; count?: number; revenue?: string; actionId?: number; at?: string };
+  const today = (fields: Event): Event => fields;
+  const yesterday = (fields: Event): Event => ({ ...fields, at: YESTERDAY });
+  it.each([
+    [
+      'a conversion, then a late impression',
+      [today({ kind: 'conversion' }), yesterday({ kind: 'impression', count: 4 })],
+    ],
+    [
+      'an impression, then a late click',
+      [today({ kind: 'impression', count: 3 }), yesterday({ kind: 'click', count: 2 })],
+    ],
+    [
+      'an impression, then a late conversion',
+      [today({ kind: 'impression', count: 3 }), yesterday({ kind: 'conversion' })],
+    ],
+    [
+      'a conversion, then a late conversion',
+      [today({ kind: 'conversion' }), yesterday({ kind: 'conversion', count: 2 })],
+    ],
+    [
+      'a click, then a late impression with revenue',
+      [today({ kind: 'click' }), yesterday({ kind: 'impression', count: 2, revenue: '0.125' })],
+    ],
+    [
+      'an action conversion, then a late one',
+      [today({ kind: 'conversion', actionId: 5 }), yesterday({ kind: 'conversion', actionId: 5, count: 3 })],
+    ],
+    [
+      'late, current, late again',
+      [
+        yesterday({ kind: 'impression', count: 2 }),
+        today({ kind: 'impression', count: 3 }),
+        yesterday({ kind: 'impression', count: 4 }),
+      ],
+    ],
+  ])('%s: every message counts once in the total', async (_name, events) => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    const totals: Record<string, number> = { impressions: 0, clicks: 0, conversions: 0 };
+    for (const event of events) {
+      const answer = await deliver([{ ...event, bannerId: banner }]);
+      expect(answer.failedMessageIds).toEqual([]);
+      const metric = `${event.kind}s`;
+      totals[metric] = totals[metric]! + (event.count ?? 1);
+    }
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({
+      totalImpressions: totals.impressions,
+      totalClicks: totals.clicks,
+      totalConversions: totals.conversions,
+    });
+  });
+});
+
+describe('a batch that committed and comes back regrouped', () => {
+  it('with a new message of the same at: the new one counts, the old one does not count again', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    const at = '2026-11-18T09:59:00Z';
+    const first = { messageId: `regrouped-${banner}-1`, body: { kind: 'impression', bannerId: banner, count: 2, at } };
+    const second = { messageId: `regrouped-${banner}-2`, body: { kind: 'impression', bannerId: banner, count: 3, at } };
+    expect((await deliver({ messages: [first] })).failedMessageIds).toEqual([]);
+    expect((await deliver({ messages: [first, second] })).failedMessageIds).toEqual([]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 5, totalImpressions: 5 });
+  });
+});
+
+describe('an event dated in the future', () => {
+  it("counts at its message's receive time: an event of tomorrow does not switch today's daily caps off", async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    await demo().post(`/rest-api/banner/${banner}/limits/update.do`, { dailyImpressionsLimit: '10' });
+    await deliver([{ kind: 'impression', bannerId: banner, count: 3 }]);
+    const future = (await deliver([
+      { kind: 'impression', bannerId: banner, count: 2, at: '2026-11-19T10:00:00Z' },
+    ])) as Answer & { futureDatedEvents: number };
+    expect(future.failedMessageIds).toEqual([]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 5, totalImpressions: 5 });
+    // today's counters keep moving, and the serving decision sees the cap reached
+    await deliver([{ kind: 'impression', bannerId: banner, count: 5 }]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 10 });
+    const status = (await (await demo().get(`/rest-api/banner/${banner}/limits/status.do`)).json()) as {
+      deliverable: boolean;
+      reasons: unknown[];
+    };
+    expect(status.deliverable).toBe(false);
+    expect(status.reasons).toContainEqual(
+      expect.objectContaining({ entity: `BANNER#${banner}`, field: 'dailyImpressionsLimit', counter: 10 }),
+    );
+    expect(future.futureDatedEvents).toBe(1);
+  });
+
+  it('within the tolerance counts at its own instant', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-18T23:58:00Z' });
+    const banner = await freshBanner();
+    const answer = (await deliver([
+      { kind: 'impression', bannerId: banner, count: 4, at: '2026-11-19T00:02:00Z' },
+    ])) as Answer & { futureDatedEvents: number };
+    expect(answer.futureDatedEvents).toBe(0);
+    await setClock(ctx.service.url, { now: '2026-11-19T00:03:00Z' });
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 4 });
+  });
+});
+
+describe('a counter write the store refuses as invalid', () => {
+  it('dead-letters the messages it held, with the reason and the request, and lets the group move on', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    const campaign = 800 + (banner - FIRST_BANNER);
+    // DynamoDB Local itself refuses the campaign's write: it declares a name it does not use, as a defect would
+    const answer = await probingRequests(
+      ctx.service,
+      (command, input, send) => {
+        const names = input.ExpressionAttributeNames as Record<string, string> | undefined;
+        if (command === 'UpdateItemCommand' && JSON.stringify(input.Key).includes(`CAMPAIGN#${campaign}`) && names)
+          names['#defect'] = 'impressionsSinceConversion';
+        return send();
+      },
+      () => deliver([{ kind: 'impression', bannerId: banner, count: 6 }]),
+    );
+    expect(answer.failedMessageIds).toEqual([]);
+    expect(answer.deadLettered).toEqual([
+      { messageId: expect.any(String), reason: expect.stringContaining('refused the counter write as invalid') },
+    ]);
+    const letter = ctx.service.deadLetters.messages.at(-1)!;
+    expect(JSON.parse(letter.body)).toEqual({ kind: 'impression', bannerId: banner, count: 6 });
+    expect(letter.details).toMatchObject({
+      group: 'local',
+      targets: [`CAMPAIGN#${campaign}`],
+      requests: [expect.objectContaining({ UpdateExpression: expect.any(String) })],
+    });
+    // the banner took the message, the campaign did not; the next message of the group counts on both
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ totalImpressions: 6 });
+    expect((await deliver([{ kind: 'impression', bannerId: banner, count: 1 }])).failedMessageIds).toEqual([]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ totalImpressions: 7 });
+  });
+});
