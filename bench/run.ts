@@ -6,6 +6,7 @@ import { measureOverhead } from './overhead';
 import { countRequests } from './request-counts';
 import { recordRequests } from './request-recorder';
 import { DELIVERY_OPERATION } from './operations';
+import { measureLimitReached } from './limit-reached';
 import { measureThroughput } from './throughput';
 
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
@@ -21,7 +22,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 console.log('Delivery Limits benchmarks: DynamoDB Local on this machine. See bench/README.md for how to read them.\n');
 const service = await startBenchService();
-let requestCounts, overhead, coldStarts, throughput, deliveryWrites;
+let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached;
 try {
   const recorder = recordRequests(service.dependencies.store.client);
   requestCounts = await countRequests(service, recorder);
@@ -97,12 +98,31 @@ try {
   ]);
   const delivery = requestCounts.find((row) => row.operation === DELIVERY_OPERATION)!;
   deliveryWrites = { ...delivery.writes, events: throughput.events, messages: throughput.messages };
+
+  limitReached = await measureLimitReached(service, recorder);
+  console.log(
+    '5. LimitReached: one batch of 50 messages, each taking one banner over its two caps, told from the table stream',
+  );
+  console.table([
+    {
+      crossings: limitReached.crossings,
+      'counter writes': limitReached.counterWrites,
+      'recorder requests': limitReached.recorderRequests,
+      'same batch, no crossing': limitReached.baselineRequests,
+      'bus calls': limitReached.publishCalls,
+      'events published': limitReached.publishedEvents,
+      'DynamoDB requests per crossing':
+        (limitReached.recorderRequests - limitReached.baselineRequests) / limitReached.crossings,
+      'bus calls per crossing': Math.round((limitReached.publishCalls / limitReached.crossings) * 100) / 100,
+      'caps bytes per counter item': limitReached.capsBytes,
+    },
+  ]);
 } finally {
   await service.stop();
 }
 
 const bulk = await benchBulkRead();
-console.log('5. Bulk read: 10,000 campaigns in one call, the server in a process of its own');
+console.log('6. Bulk read: 10,000 campaigns in one call, the server in a process of its own');
 console.table([
   {
     rows: bulk.rowsReturned,
@@ -137,11 +157,14 @@ const failures = [
     ? [`bulk read memory ${mb(bulk.peakRssBytes - bulk.rssBeforeBytes)} above the server's baseline`]
     : []),
   ...(bulk.rowsReturned !== bulk.campaigns ? [`bulk read returned ${bulk.rowsReturned} rows`] : []),
+  ...(limitReached && limitReached.crossings !== 100
+    ? [`LimitReached: ${limitReached.crossings} crossings told, 100 expected`]
+    : []),
 ];
 mkdirSync('bench', { recursive: true });
 writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, bulkRead: bulk, failures }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, limitReached, bulkRead: bulk, failures }, null, 2)}\n`,
 );
 console.log('Results written to bench/results.json');
 if (failures.length > 0) {

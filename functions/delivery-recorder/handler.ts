@@ -2,14 +2,9 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordDelivery, type RecorderOptions, type RecordingSummary } from '../../shared/delivery/recorder';
 import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
 import { systemClock } from '../../shared/ports/clock';
-import {
-  deadLettersFromEnvironment,
-  eventsFromEnvironment,
-  storeFromEnvironment,
-  type Ports,
-} from '../../shared/runtime/dependencies';
+import { deadLettersFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
-type RecorderPorts = Ports<'store' | 'clock' | 'events' | 'deadLetters'>;
+type RecorderPorts = Ports<'store' | 'clock' | 'deadLetters'>;
 
 /**
  * `FUTURE_TOLERANCE_SECONDS`: how far after its message was received an event's `at` may lie (clock skew) before
@@ -50,7 +45,6 @@ export const handler = createHandler(
   {
     store: storeFromEnvironment(),
     clock: systemClock,
-    events: eventsFromEnvironment(),
     deadLetters: deadLettersFromEnvironment(),
   },
   recorderOptionsFromEnvironment(),

@@ -23,6 +23,7 @@ import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { TRACING_MODULES, ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
 import { FUNCTION_ACCESS } from './function-access';
+import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
 
 export interface DeliveryLimitsStackProps extends StackProps {
   /** API Gateway stage, and the suffix of resource names. */
@@ -252,7 +253,6 @@ export class DeliveryLimitsStack extends Stack {
     );
     for (const family of ['demand-limits', 'supply-limits'] as const) resets.main.grantSendMessages(fns[family]);
     deliveries.deadLetters.grantSendMessages(fns['delivery-recorder']);
-    bus.grantPutEventsTo(fns['delivery-recorder']);
     fns['delivery-recorder'].addEventSource(
       // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
       new SqsEventSource(deliveries.main, {
@@ -262,8 +262,9 @@ export class DeliveryLimitsStack extends Stack {
       }),
     );
     resets.main.grantConsumeMessages(fns['reset-flush']);
-    // every new history entry becomes a LimitChanged event; a batch that keeps failing is split down to the record,
-    // and a record still failing after a day of retries is described in the dead-letter queue
+    // every new history entry becomes a LimitChanged event, every counter write that reaches a cap a LimitReached
+    // event; a batch that keeps failing is split down to the record, and a record still failing after a day of
+    // retries is described in the dead-letter queue
     bus.grantPutEventsTo(fns['history-events']);
     fns['history-events'].addEventSource(
       new DynamoEventSource(this.table, {
@@ -280,6 +281,7 @@ export class DeliveryLimitsStack extends Stack {
             eventName: lambda.FilterRule.isEqual('INSERT'),
             dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(HISTORY_PREFIX) } } },
           }),
+          lambda.FilterCriteria.filter(COUNTER_WRITES_PATTERN),
         ],
       }),
     );

@@ -39,7 +39,7 @@ export interface LocalEndpointParts {
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
   faults: WriteFaults;
-  /** The table's stream, as the history-events function's trigger reads it. */
+  /** The table's stream, as the history-events function's trigger reads it (LimitChanged and LimitReached). */
   tableStream: { drain(): Promise<void> };
 }
 
@@ -71,7 +71,7 @@ const postedMessages = (value: unknown): PostedMessage[] | string => {
  * posted before is a redelivery of that message: it keeps the sequence number and sending time it got first. Like
  * Lambda on a FIFO queue, one batch of the group is processed at a time: posts wait their turn.
  */
-const deliveryEndpoint = (dependencies: Dependencies, clock: ControllableClock): LocalHandler => {
+const deliveryEndpoint = ({ dependencies, clock, events, tableStream }: LocalEndpointParts): LocalHandler => {
   const recorder = createRecorder(dependencies, recorderOptionsFromEnvironment());
   const places = new Map<string, { sequence: string; sentAt: number }>();
   let lastSequence = 0n;
@@ -102,9 +102,16 @@ const deliveryEndpoint = (dependencies: Dependencies, clock: ControllableClock):
         attributes: { MessageGroupId: LOCAL_GROUP, SequenceNumber: sequence, SentTimestamp: String(sentAt) },
       };
     });
-    const { response, summary } = await inTurn(() => recorder({ Records: records } as unknown as SQSEvent));
+    const { response, summary, limitReached } = await inTurn(async () => {
+      // the crossings the table's stream tells from this batch's writes (and any it had failed to tell before)
+      const told = events.published.length;
+      const recorded = await recorder({ Records: records } as unknown as SQSEvent);
+      await tableStream.drain();
+      return { ...recorded, limitReached: events.published.slice(told) };
+    });
     return jsonResponse(200, {
       ...summary,
+      limitReached,
       failedMessageIds: response.batchItemFailures.map((failure) => failure.itemIdentifier),
     });
   };
@@ -178,12 +185,15 @@ export const createLocalEndpoints = (
         : failure(400, 'The catalog is invalid; nothing was written', { problems: result.problems });
     },
     'GET /_local/outbox': async () => jsonResponse(200, parts.outbox.messages),
-    'GET /_local/events': async () => jsonResponse(200, parts.events.published),
+    'GET /_local/events': async () => {
+      await parts.tableStream.drain();
+      return jsonResponse(200, parts.events.published);
+    },
     'GET /_local/limit-changes': async () => {
       await parts.tableStream.drain();
       return jsonResponse(200, parts.events.changes);
     },
-    'POST /_local/delivery': deliveryEndpoint(parts.dependencies, parts.clock),
+    'POST /_local/delivery': deliveryEndpoint(parts),
     ...faultEndpoints(parts.faults),
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
     ...clockEndpoints(parts.clock),

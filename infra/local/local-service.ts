@@ -20,6 +20,7 @@ import { ensureTable } from './table-setup';
 import { WriteFaults } from './write-faults';
 import { LocalTableStream } from './table-stream';
 import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
+import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 
@@ -120,7 +121,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       }),
       streamArn,
       createHistoryEventsHandler({ events }),
-      isNewHistoryEntry,
+      (record) => isNewHistoryEntry(record) || isCounterChange(record),
     );
     tableStream.poll(STREAM_POLL_MS);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;

@@ -1,4 +1,4 @@
-import { applyToCounterItem, counterAttribute, type AppliedCounterWrite } from '../adapters/dynamodb/counter-store';
+import { applyToCounterItem, type AppliedCounterWrite } from '../adapters/dynamodb/counter-store';
 import { limitFromItem } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS, perActionFromItem } from '../adapters/dynamodb/per-action-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
@@ -7,22 +7,13 @@ import { messagesToRetry } from '../domain/delivery/batch-outcome';
 import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
 import { sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
-import { unitScale, unitsFromText } from '../domain/delivery/exact-units';
-import {
-  actionCaps,
-  counterChanges,
-  gridCaps,
-  limitCrossings,
-  type CapOnCounter,
-  type LimitReached,
-} from '../domain/delivery/limit-reached';
+import { actionCaps, gridCaps, type CapOnCounter } from '../domain/delivery/limit-reached';
 import { isDemandType, levelOfType } from '../domain/levels';
 import { METRICS, PERIODS } from '../domain/limits/metrics';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
-import type { EventPublisher } from '../ports/event-publisher';
 import { InvalidRequest } from '../domain/errors';
 import { deadLetterInvalidWrites, type InvalidWrite } from './invalid-writes';
 import {
@@ -39,7 +30,6 @@ import {
 export interface RecorderPorts {
   store: TableStore;
   clock: Clock;
-  events: EventPublisher;
   deadLetters: DeadLetterSink;
 }
 
@@ -70,7 +60,6 @@ export interface RecordingSummary {
   /** Messages every counter item they touch had already applied: delivered again, counted once. */
   duplicateMessages: number;
   counterWrites: number;
-  limitReached: LimitReached[];
 }
 
 export interface RecordingResult {
@@ -126,25 +115,26 @@ const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Pro
   );
 };
 
-const writeTo = (store: TableStore, target: CounterTarget, pending: readonly PendingMessage[]) =>
+/** The caps a write stores with the counters it changes: the set ones, by name. */
+const capsRecord = (caps: readonly CapOnCounter[]): Record<string, number> =>
+  Object.fromEntries(caps.filter((cap) => cap.value > 0).map((cap) => [cap.name, cap.value]));
+
+const writeTo = (
+  store: TableStore,
+  target: CounterTarget,
+  pending: readonly PendingMessage[],
+  caps: readonly CapOnCounter[],
+) =>
   target.actionId === undefined
-    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS)
+    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS, capsRecord(caps))
     : applyToCounterItem(
         store,
         actionCountersKey(target.type, target.id, target.actionId),
         pending,
         ACTION_PERIODS,
         ACTION_METRICS,
+        capsRecord(caps),
       );
-
-const crossingsOf = (target: CounterTarget, applied: AppliedCounterWrite, caps: readonly CapOnCounter[], at: Date) => {
-  if (!applied.write || caps.length === 0) return [];
-  const changes = counterChanges(applied.write, (period, metric) => {
-    const value = applied.after[counterAttribute(period, metric)];
-    return value === undefined ? undefined : unitsFromText(String(value), unitScale(metric));
-  });
-  return limitCrossings(target, changes, caps, at);
-};
 
 type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
   messageId: string;
@@ -193,7 +183,8 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
  * folded into one conditional update per counter item it touches, and each item records, per FIFO message group,
  * the highest sequence it applied, so a message delivered again, a batch retried after a partial failure or
  * regrouped, or a function that timed out after it wrote, is skipped where it already counts. A message is handed
- * back only where some item it touches did not take it (with every later message of its group).
+ * back only where some item it touches did not take it (with every later message of its group). Each update also
+ * stores the caps it is judged against: the table's stream tells LimitReached from it; the recorder publishes nothing.
  */
 export const recordDelivery = async (
   ports: RecorderPorts,
@@ -216,12 +207,12 @@ export const recordDelivery = async (
     deadLettered,
     duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
-    limitReached: [],
   };
   if (valid.length === 0) return { failedMessageIds: failed, summary };
 
   const pendingByTarget = new Map<string, { target: CounterTarget; pending: PendingMessage[] }>();
   const targetsOf = new Map<string, string[]>();
+  let caps: Map<string, CapOnCounter[]>;
   try {
     const ancestry = await ancestryOf(
       store,
@@ -243,27 +234,23 @@ export const recordDelivery = async (
         pendingByTarget.set(name, entry);
       }
     }
+    // each write stores the caps it is judged against: the stream tells a crossing from that very update
+    caps = await capsOf(
+      store,
+      [...pendingByTarget.values()].map(({ target }) => target),
+    );
   } catch (error) {
     logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
     return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
   }
 
-  // the caps judge only whether a write crossed one, after it: they are read while the counters are written
-  const caps = capsOf(
-    store,
-    [...pendingByTarget.values()].map(({ target }) => target),
-  ).catch((error: unknown) => {
-    logger.error('reading the caps of a delivery batch failed; its LimitReached events are lost', describeError(error));
-    return new Map<string, CapOnCounter[]>();
-  });
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
   const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(store, target, pending);
+      const applied = await writeTo(store, target, pending, caps.get(name) ?? []);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
-      summary.limitReached.push(...crossingsOf(target, applied, (await caps).get(name) ?? [], now));
     } catch (error) {
       if (error instanceof InvalidRequest) invalid.set(name, { reason: error.message, request: error.request });
       logger.error('a counter write failed; its messages will be delivered again or dead-lettered', {
@@ -292,11 +279,6 @@ export const recordDelivery = async (
   );
   for (const { messageId } of refused) done.add(messageId);
   deadLettered.push(...refused);
-  if (summary.limitReached.length > 0)
-    await ports.events.publishLimitReached(summary.limitReached).catch((error: unknown) =>
-      // the counters are the record; a crossing is told at most once, never at the price of counting twice
-      logger.error('publishing LimitReached failed', describeError(error)),
-    );
   emitMetrics(
     {
       RecordedEvents: summary.recordedEvents,

@@ -70,7 +70,7 @@ const applyReset = async (store: TableStore, request: ResetRequest, actionIds: r
           const [periods, metrics] =
             write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
           const state = counterState(await store.get(key), periods, metrics);
-          return zeroCountersRequest(key, state, write.zeroes, write.noConversion, currentKeys);
+          return zeroCountersRequest(key, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
         }),
       )
     ).flatMap((update) => (update ? [{ Update: { TableName: store.tableName, ...update } }] : []));

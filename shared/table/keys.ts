@@ -86,7 +86,8 @@ export const resetRateKey = (emailDigest: string): ItemKey => ({
 export const LIMIT_SK = 'LIMIT';
 export const limitKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: LIMIT_SK });
 /** Every counter of an entity, in one item: each period's counters, the no-conversion state, what was applied. */
-export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'COUNTERS' });
+export const COUNTERS_SK = 'COUNTERS';
+export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: COUNTERS_SK });
 /** Source of record ids: one atomic counter per kind. */
 export const sequenceKey = (kind: string): ItemKey => ({ PK: `${PARTITION_PREFIX.sequence}${kind}`, SK: 'SEQUENCE' });
 

@@ -257,8 +257,10 @@ describe('data and messaging', () => {
     expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^resetflushFunction/);
   });
 
-  it('turns each new history entry into a LimitChanged event from the table stream, retried, never lost silently', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+  it('turns each new history entry into a LimitChanged event and each counter write into LimitReached events from the table stream, retried, never lost silently', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    });
     const [, mapping] = ofType('AWS::Lambda::EventSourceMapping').find(([, candidate]) =>
       JSON.stringify(candidate.Properties.EventSourceArn).includes('StreamArn'),
     )!;
@@ -276,6 +278,12 @@ describe('data and messaging', () => {
               dynamodb: { Keys: { SK: { S: [{ prefix: 'HISTORY#' }] } } },
             }),
           },
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT', 'MODIFY'],
+              dynamodb: { Keys: { SK: { S: ['COUNTERS', { prefix: 'ACTCTR#' }] } } },
+            }),
+          },
         ],
       },
     });
@@ -288,6 +296,19 @@ describe('data and messaging', () => {
       )
       .flatMap((statement) => [statement.Action].flat());
     expect(actions).toContain('events:PutEvents');
+  });
+
+  it('lets the delivery recorder publish no event: LimitReached leaves through the table stream only', () => {
+    const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('deliveryrecorderFunction'))!;
+    const role = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    const actions = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
+      .flatMap(
+        ([, policy]) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
+      )
+      .flatMap((statement) => [statement.Action].flat());
+    expect(actions).toContain('dynamodb:UpdateItem');
+    expect(actions).not.toContain('events:PutEvents');
   });
 
   it('alarms on 5xx rate, function errors and throttles, dead letters, queue age and flush failures, all to one topic', () => {

@@ -26,6 +26,10 @@ const KEY_ATTRIBUTES = Object.fromEntries(PERIODS.map((period) => [period, `${pe
 const keyAttribute = (period: Period): string => KEY_ATTRIBUTES[period];
 const SEQUENCE_PREFIX = 'seq:';
 const TOTAL_KEY = 'T';
+/** The caps the item's last delivery write was judged against (cap name → value), for the stream's LimitReached. */
+export const CAPS_ATTRIBUTE = 'caps';
+/** When a reset last zeroed counters of the item (ms): a crossing after it is a new one. */
+export const RESET_AT_ATTRIBUTE = 'resetAt';
 
 /** Decimal text of a stored number, whichever way the store handed it over (a number, or a NumberValue). */
 const numberText = (value: unknown): string | undefined =>
@@ -127,12 +131,22 @@ const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWri
   );
 };
 
-/** The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once. Pure. */
-export const counterWriteRequest = (key: ItemKey, write: CounterWrite): Update => {
+/**
+ * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
+ * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
+ * crossing. Pure.
+ */
+export const counterWriteRequest = (
+  key: ItemKey,
+  write: CounterWrite,
+  caps?: Readonly<Record<string, number>>,
+): Update => {
   const update = new UpdateBuilder();
   periodWrites(update, write);
   sequenceWrites(update, write);
   if (write.noConversion) noConversionWrites(update, write.noConversion);
+  if (caps && Object.keys(caps).length > 0) update.set(CAPS_ATTRIBUTE, caps);
+  else if (caps) update.remove(CAPS_ATTRIBUTE);
   return {
     Key: key,
     ...update.build(),
@@ -162,12 +176,13 @@ export const applyToCounterItem = async (
   pending: readonly PendingMessage[],
   periods: readonly Period[],
   metrics: readonly Metric[],
+  caps?: Readonly<Record<string, number>>,
 ): Promise<AppliedCounterWrite> => {
   let state: CounterState | undefined;
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics);
     if (!write) return { after: {}, skipped: [...pending] };
-    const request = counterWriteRequest(key, write);
+    const request = counterWriteRequest(key, write, caps);
     try {
       return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
     } catch (error) {
@@ -178,13 +193,17 @@ export const applyToCounterItem = async (
   }
 };
 
-/** Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read. */
+/**
+ * Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read, and
+ * records when (`resetAt`).
+ */
 export const zeroCountersRequest = (
   key: ItemKey,
   state: CounterState,
   zeroes: readonly { period: Period; metric: Metric }[],
   noConversion: { quietSince?: number; impressions?: boolean },
   currentKeys: Partial<Record<Period, string>>,
+  resetAt: number,
 ): (Update & { UpdateExpression: string }) | undefined => {
   const update = new UpdateBuilder();
   const zeroed = new Set<string>();
@@ -200,5 +219,7 @@ export const zeroCountersRequest = (
   }
   if (noConversion.quietSince !== undefined) update.set(QUIET_SINCE, noConversion.quietSince);
   if (noConversion.impressions) update.set(IMPRESSIONS_SINCE_CONVERSION, 0);
-  return update.isEmpty ? undefined : { Key: key, ...update.build() };
+  if (update.isEmpty) return undefined;
+  update.set(RESET_AT_ATTRIBUTE, resetAt);
+  return { Key: key, ...update.build() };
 };

@@ -1,11 +1,16 @@
 import { entityName, type EntityType } from '../levels';
 import type { CapGrid } from '../limits/cap-grid';
 import type { Metric, Period } from '../limits/metrics';
-import type { CounterWrite } from './counter-plan';
+import type { Tally } from './counter-state';
 import { ExactNumber, unitScale, unitsFromCap } from './exact-units';
 
-/** Published once when a write makes a counter reach its cap (counter ≥ cap > 0). */
+/** Told at least once when a write makes a counter reach its cap (counter ≥ cap > 0); `id` tells repeats apart. */
 export interface LimitReached {
+  /**
+   * The crossing's identity, the same on every delivery of it: `<TYPE>#<id>[/ACTION#<actionId>]/<cap>=<value>/<period>`,
+   * with `/reset@<ms>` when the counter item was reset before (a crossing after a reset is a new one).
+   */
+  id: string;
   entity: string;
   entityType: EntityType;
   entityId: number;
@@ -27,31 +32,19 @@ export interface CapOnCounter {
   value: number;
 }
 
-/** What one write did to one counter, in units. */
-export interface CounterChange {
-  period: Period;
-  key: string;
-  metric: Metric;
-  before: bigint;
-  after: bigint;
+/**
+ * A counter item as one image of the table's stream holds it (or, for a sharded entity, the sum of its shards):
+ * the period each period's counters count in (`T` for the total), the counters, and when it was last reset.
+ */
+export interface CounterSnapshot {
+  keys: Partial<Record<Period, string>>;
+  counters: Partial<Record<Period, Tally>>;
+  resetAt?: number;
 }
 
 /** A cap is crossed by this write when the counter was below it before and is at or above it now. */
 export const crosses = (cap: bigint, before: bigint, after: bigint): boolean =>
   cap > 0n && before < cap && after >= cap;
-
-/** The counters a write changed, from the values it returned: an `add` started from after − added, a `set` from 0. */
-export const counterChanges = (
-  write: CounterWrite,
-  after: (period: Period, metric: Metric) => bigint | undefined,
-): CounterChange[] =>
-  (Object.entries(write.periods) as [Period, NonNullable<CounterWrite['periods'][Period]>][]).flatMap(
-    ([period, change]) =>
-      (Object.entries(change.tally) as [Metric, bigint][]).map(([metric, added]) => {
-        const now = after(period, metric) ?? added;
-        return { period, key: change.key, metric, before: change.mode === 'add' ? now - added : 0n, after: now };
-      }),
-  );
 
 /** The caps of a limit record on one side's grid, as writes see them. */
 export const gridCaps = (grid: CapGrid, caps: Readonly<Record<string, number>>): CapOnCounter[] =>
@@ -63,27 +56,54 @@ export const actionCaps = (limit: { dailyConversionsLimit: number; totalConversi
   { name: 'totalConversionsLimit', period: 'total', metric: 'conversions', value: limit.totalConversionsLimit },
 ];
 
-/** LimitReached events for the caps one write made its counters reach. */
+/** A counter of one period in a snapshot; a snapshot in another period (rolled over since, or not yet) reads 0. */
+const counterIn = (snapshot: CounterSnapshot | undefined, period: Period, key: string | undefined, metric: Metric) =>
+  snapshot && snapshot.keys[period] === key ? (snapshot.counters[period]?.[metric] ?? 0n) : 0n;
+
+export const crossingId = (
+  target: { type: EntityType; id: number; actionId?: number },
+  cap: CapOnCounter,
+  bucket: string,
+  resetAt: number | undefined,
+): string =>
+  [
+    entityName(target.type, target.id),
+    ...(target.actionId !== undefined ? [`ACTION#${target.actionId}`] : []),
+    `${cap.name}=${cap.value}`,
+    bucket,
+    ...(resetAt !== undefined ? [`reset@${resetAt}`] : []),
+  ].join('/');
+
+/**
+ * The LimitReached events of one committed counter write, decided from the item before and after it and the caps
+ * the write was judged against (stored with it). A period the write moved to counts from 0; a write that only
+ * lowered counters (a reset) or changed nothing crosses nothing. The same two snapshots always give the same
+ * events with the same ids, so a stream record handed over again is told again under the same id. Pure.
+ */
 export const limitCrossings = (
   target: { type: EntityType; id: number; actionId?: number },
-  changes: readonly CounterChange[],
   caps: readonly CapOnCounter[],
+  before: CounterSnapshot | undefined,
+  after: CounterSnapshot,
   at: Date,
 ): LimitReached[] =>
   caps.flatMap((cap) => {
-    const change = changes.find((candidate) => candidate.period === cap.period && candidate.metric === cap.metric);
+    const key = after.keys[cap.period];
+    if (key === undefined) return [];
     const scale = unitScale(cap.metric);
-    if (!change || !crosses(unitsFromCap(cap.value, scale), change.before, change.after)) return [];
+    const afterUnits = counterIn(after, cap.period, key, cap.metric);
+    if (!crosses(unitsFromCap(cap.value, scale), counterIn(before, cap.period, key, cap.metric), afterUnits)) return [];
     return [
       {
+        id: crossingId(target, cap, key, after.resetAt),
         entity: entityName(target.type, target.id),
         entityType: target.type,
         entityId: target.id,
         cap: cap.name,
         capValue: cap.value,
-        counter: ExactNumber.of(change.after, scale),
+        counter: ExactNumber.of(afterUnits, scale),
         ...(target.actionId !== undefined ? { actionId: target.actionId } : {}),
-        bucket: change.key,
+        bucket: key,
         at: at.toISOString(),
       },
     ];

@@ -93,6 +93,7 @@ describe('SQS adapters', () => {
 
 describe('EventBridge publisher', () => {
   const reached = (i: number): LimitReached => ({
+    id: `CAMPAIGN#${i}/dailyClicksLimit=1/D#2026-11-22`,
     entity: `CAMPAIGN#${i}`,
     entityType: 'CAMPAIGN',
     entityId: i,

@@ -26,6 +26,15 @@ const ancestry: Ancestry = {
   placements: new Map([[2, { siteId: 20 }]]),
 };
 
+/** The caps a write stores for LimitReached: none given, none set (removed), or some. */
+const capsArbitrary = fc.option(
+  fc.dictionary(
+    fc.constantFrom('dailyClicksLimit', 'totalBudgetLimit', 'dailyConversionsLimit'),
+    fc.integer({ min: 1 }),
+  ),
+  { nil: undefined },
+);
+
 const eventArbitrary = fc.record({
   kind: fc.constantFrom('impression', 'click', 'conversion', 'opportunity'),
   count: fc.integer({ min: 1, max: 1_000_000 }),
@@ -122,10 +131,10 @@ describe('every counter write the planner can produce', () => {
     ['an action', ACTION_PERIODS, ACTION_METRICS, true],
   ] as const)('on %s satisfies DynamoDB expression rules', (_name, periods, metrics, action) => {
     fc.assert(
-      fc.property(stateArbitrary(periods, metrics), pendingArbitrary, (generated, messages) => {
+      fc.property(stateArbitrary(periods, metrics), pendingArbitrary, capsArbitrary, (generated, messages, caps) => {
         const write = planCounterWrite(asState(generated), toPending(messages, action), periods, metrics);
         if (!write) return;
-        const request = counterWriteRequest(countersKey('BANNER', 1), write);
+        const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
         expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
       }),
       { numRuns: 400 },
@@ -148,7 +157,7 @@ describe('every counter write the planner can produce', () => {
         (generated, zeroed, noConversion, now) => {
           const state = asState(generated) ?? { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
           const currentKeys = Object.fromEntries(PERIODS.map((period) => [period, bucketOf(period, new Date(now))]));
-          const request = zeroCountersRequest(countersKey('BANNER', 1), state, zeroed, noConversion, currentKeys);
+          const request = zeroCountersRequest(countersKey('BANNER', 1), state, zeroed, noConversion, currentKeys, now);
           if (request) expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
         },
       ),

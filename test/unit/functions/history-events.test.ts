@@ -2,7 +2,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../../../functions/history-events/handler';
 import { EventBridgePublisher } from '../../../shared/adapters/eventbridge/eventbridge-publisher';
 
@@ -55,5 +55,105 @@ describe('history-events', () => {
     expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: '11' }] });
     // the calls after the refused one are not made: the retry carries them
     expect(bus.commandCalls(PutEventsCommand)).toHaveLength(2);
+  });
+});
+
+type Image = NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
+
+/** A write of CAMPAIGN#100's counter item: today's clicks from `before` to `after`, judged against `caps`. */
+const counterRecord = (
+  sequence: number,
+  before: number | undefined,
+  after: number,
+  caps: Record<string, number> | undefined,
+  sortKey = 'COUNTERS',
+): DynamoDBRecord => {
+  const image = (clicks: number) =>
+    marshall({
+      PK: 'CAMPAIGN#100',
+      SK: sortKey,
+      dailyKey: 'D#2026-11-22',
+      dailyClicks: clicks,
+      dailyConversions: clicks,
+      totalConversions: clicks,
+      'seq:g': String(sequence).padStart(40, '0'),
+      ...(caps ? { caps } : {}),
+    }) as Image;
+  return {
+    eventName: before === undefined ? 'INSERT' : 'MODIFY',
+    dynamodb: {
+      SequenceNumber: String(sequence),
+      ApproximateCreationDateTime: Date.parse('2026-11-22T12:00:00Z') / 1000,
+      Keys: { PK: { S: 'CAMPAIGN#100' }, SK: { S: sortKey } },
+      ...(before !== undefined ? { OldImage: image(before) } : {}),
+      NewImage: image(after),
+    },
+  };
+};
+
+describe('history-events, LimitReached', () => {
+  it('publishes a counter write that reaches a cap it stored, with its id, in stream order with LimitChanged', async () => {
+    bus.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
+    const answer = await handler({
+      Records: [
+        counterRecord(1, 5, 9, { dailyClicksLimit: 10 }),
+        counterRecord(2, 9, 10, { dailyClicksLimit: 10 }),
+        record(3, 'INSERT', 'HISTORY#2026-06-10T12:00:00.000Z#a'),
+        counterRecord(4, 10, 12, { dailyClicksLimit: 10 }),
+        counterRecord(5, 0, 20, undefined),
+        counterRecord(6, 2, 3, { dailyConversionsLimit: 3 }, 'ACTCTR#7'),
+      ],
+    });
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(published().map((entry) => [entry.DetailType, JSON.parse(entry.Detail!).id ?? 'change'])).toEqual([
+      ['LimitReached', 'CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22'],
+      ['LimitChanged', 'change'],
+      ['LimitReached', 'CAMPAIGN#100/ACTION#7/dailyConversionsLimit=3/D#2026-11-22'],
+    ]);
+    expect(JSON.parse(published()[0]!.Detail!)).toEqual({
+      id: 'CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22',
+      entity: 'CAMPAIGN#100',
+      entityType: 'CAMPAIGN',
+      entityId: 100,
+      cap: 'dailyClicksLimit',
+      capValue: 10,
+      counter: 10,
+      bucket: 'D#2026-11-22',
+      at: '2026-11-22T12:00:00.000Z',
+    });
+  });
+
+  it('hands a record whose LimitReached call failed back to the stream, and counts the failure in a metric', async () => {
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'history-events');
+    vi.stubEnv('LOG_LEVEL', 'error');
+    let written = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
+      written += String(chunk);
+      return true;
+    });
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      bus.on(PutEventsCommand).rejects(new Error('EventBridge is down'));
+      const records = [
+        counterRecord(1, 0, 3, { dailyClicksLimit: 10 }),
+        counterRecord(2, 3, 10, { dailyClicksLimit: 10 }),
+      ];
+      expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+      const metric = written
+        .split('\n')
+        .filter((line) => line.includes('LimitReachedPublishFailures'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(metric).toEqual([expect.objectContaining({ LimitReachedPublishFailures: 1, service: 'delivery-limits' })]);
+      // handed over again once EventBridge takes it, the same event under the same id
+      bus.reset();
+      bus.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
+      expect(await handler({ Records: records.slice(1) })).toEqual({ batchItemFailures: [] });
+      expect(published().map((entry) => JSON.parse(entry.Detail!).id)).toEqual([
+        'CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22',
+      ]);
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+    }
   });
 });
