@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LocalService } from '../infra/local/local-service';
 import { API_KEY, BENCH_BANNERS } from './bench-service';
 import { deliveryMessages } from './throughput';
@@ -37,6 +38,22 @@ const form = (path: string, fields: Record<string, string>): BenchRequest => ({
   headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
   body: new URLSearchParams(fields).toString(),
 });
+/** A form signed in its body, as Epom's PHP samples sign: the authorizer sees no credential, the family checks it. */
+const signedForm = (path: string, fields: Record<string, string>): BenchRequest => {
+  const timestamp = String(Date.now());
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  return {
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      username: 'demo',
+      timestamp,
+      hash: md5(md5('demo-password') + timestamp),
+      ...fields,
+    }).toString(),
+  };
+};
 const credentials = 'username=demo&password=demo-password';
 const tokenRequest: BenchRequest = {
   method: 'POST',
@@ -71,9 +88,15 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
   {
     name: 'set.do (existing record)',
     floor: 5,
-    why: 'authorizer 2, shares 1, entity/record/buckets 1, the conditional put 1',
+    why: 'authorizer 2, shares 1, entity/record/buckets/history version 1, one transaction: the conditional put and the history entry 1',
     prepare: (service) => send(service, form('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: '99' })),
     request: (_, i) => form('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: String(100 + (i % 50)) }),
+  },
+  {
+    name: 'set.do signed in the form body',
+    floor: 7,
+    why: "as set.do without the authorizer's 2, plus the user and its hash verifier 2, the partner's quota counter 1 and the replay guard 1",
+    request: (_, i) => signedForm('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: String(200 + i) }),
   },
   {
     name: 'update.do',
@@ -86,6 +109,13 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     floor: 4,
     why: 'authorizer 2, shares 1, entity and record 1 (the reset itself goes to SQS)',
     request: () => form('/rest-api/campaign/100/limits/reset.do', { limitCounters: 'DAILY_CLICKS' }),
+  },
+  {
+    name: 'DELETE limits.do',
+    floor: 5,
+    why: 'authorizer 2, shares 1, entity, record and history version 1, one transaction: the record, its counters and the history entry 1',
+    prepare: (service) => send(service, form('/rest-api/campaign/101/limits/set.do', { dailyClicksLimit: '5' })),
+    request: () => ({ method: 'DELETE', path: '/rest-api/campaign/101/limits.do', headers }),
   },
   {
     name: 'per-action list',

@@ -36,6 +36,7 @@ try {
       warm: row.warm,
       'warm budget': row.warmBudget ?? '',
       'round trips': row.roundTrips,
+      'write units': row.writes.items,
       result:
         row.requests <= row.budget && (row.warmBudget === undefined || row.warm <= row.warmBudget)
           ? 'ok'

@@ -1,12 +1,13 @@
 import { WriteConflict } from '../../shared/domain/errors';
 import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../../shared/domain/auth/crypto';
 import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
-import { getProfile, userIdByEmail } from '../../shared/adapters/dynamodb/user-records';
+import { getProfile, userIdByEmail, type UserProfile } from '../../shared/adapters/dynamodb/user-records';
 import { badRequest, notFound } from '../../shared/http/api-error';
 import type { OperationHandler } from '../../shared/http/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import { describeError, logger } from '../../shared/logger';
+import { emitMetrics } from '../../shared/metrics';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { resetRateKey, resetTokenKey, userHashVerifierKey, userProfileKey } from '../../shared/table/keys';
 
@@ -25,12 +26,19 @@ const FORGOT_ANSWER = {
   message: 'If the address belongs to an account, a password reset e-mail is on its way.',
 };
 
-/** Claims the address's next reset e-mail; false while the last one is less than RESET_MAIL_GAP_MS old. */
-const claimMailSlot = async ({ store, clock }: Ports<'store' | 'clock'>, email: string): Promise<boolean> => {
+/**
+ * Claims the address's next reset e-mail; undefined while the last one is less than RESET_MAIL_GAP_MS old, else a
+ * release that takes the claim back (for a mail that was not sent).
+ */
+const claimMailSlot = async (
+  { store, clock }: Ports<'store' | 'clock'>,
+  email: string,
+): Promise<(() => Promise<void>) | undefined> => {
   const now = clock.now().getTime();
+  const Key = resetRateKey(sha256Hex(email.toLowerCase()));
   try {
     await store.update({
-      Key: resetRateKey(sha256Hex(email.toLowerCase())),
+      Key,
       UpdateExpression: 'SET lastSentAt = :now, expiresAt = :expiresAt',
       ConditionExpression: 'attribute_not_exists(lastSentAt) OR lastSentAt <= :cutoff',
       ExpressionAttributeValues: {
@@ -39,45 +47,76 @@ const claimMailSlot = async ({ store, clock }: Ports<'store' | 'clock'>, email: 
         ':expiresAt': Math.ceil((now + RESET_MAIL_GAP_MS) / 1000) + 3600,
       },
     });
-    return true;
   } catch (error) {
-    if (error instanceof WriteConflict) return false;
+    if (error instanceof WriteConflict) return undefined;
     throw error;
   }
+  // an older entry, if any, was past the gap: deleting ours restores what it allowed
+  return async () => {
+    await store
+      .delete({ Key, ConditionExpression: 'lastSentAt = :now', ExpressionAttributeValues: { ':now': now } })
+      .catch((error: unknown) => {
+        if (!(error instanceof WriteConflict)) throw error;
+      });
+  };
 };
 
+const resetMail = (username: string, to: string, link: string) => ({
+  to,
+  subject: 'Reset your password',
+  text: [
+    `Hello ${username},`,
+    '',
+    'Someone asked to reset the password of your Delivery Limits account. If it was you, open this link within one hour:',
+    link,
+    '',
+    'If it was not you, ignore this message; your password stays as it is.',
+  ].join('\n'),
+});
+
+/** Issues the newest reset link of the user and mails it. */
+const mailResetLink = async (
+  { store, clock, mailer, config }: Ports<'store' | 'clock' | 'mailer' | 'config'>,
+  profile: UserProfile & { email: string },
+): Promise<void> => {
+  const token = randomToken();
+  const digest = sha256Hex(token);
+  await store.put({
+    Item: expiringItem(resetTokenKey(digest), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId: profile.userId }),
+  });
+  // only the newest link works: the profile names it
+  await store.update({
+    Key: userProfileKey(profile.userId),
+    UpdateExpression: 'SET newestResetToken = :digest',
+    ExpressionAttributeValues: { ':digest': digest },
+  });
+  await mailer.send(
+    resetMail(profile.username, profile.email, `${config.appBaseUrl}/reset-password.do?token=${token}`),
+  );
+};
+
+/**
+ * Mails a reset link to an active user's address, at most once every RESET_MAIL_GAP_MS. The gap is claimed only for
+ * a mail about to be sent and given back when sending fails, so a failure never keeps the owner waiting; the
+ * failure is counted (`PasswordResetMailFailures`), as nobody reads the answer of forgot.do to learn of it.
+ */
 const sendResetMail = async (
   dependencies: Ports<'store' | 'clock' | 'mailer' | 'config'>,
   email: string,
 ): Promise<void> => {
-  const { store, clock, mailer, config } = dependencies;
-  const [allowed, userId] = await Promise.all([claimMailSlot(dependencies, email), userIdByEmail(store, email)]);
-  if (!allowed || userId === undefined) return;
-  const profile = await getProfile(store, userId);
+  const { store, clock } = dependencies;
+  const userId = await userIdByEmail(store, email);
+  const profile = userId === undefined ? undefined : await getProfile(store, userId);
   if (!profile?.active || !profile.email) return;
-  const token = randomToken();
-  const digest = sha256Hex(token);
-  await store.put({
-    Item: expiringItem(resetTokenKey(digest), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId }),
-  });
-  // only the newest link works: the profile names it
-  await store.update({
-    Key: userProfileKey(userId),
-    UpdateExpression: 'SET newestResetToken = :digest',
-    ExpressionAttributeValues: { ':digest': digest },
-  });
-  await mailer.send({
-    to: profile.email,
-    subject: 'Reset your password',
-    text: [
-      `Hello ${profile.username},`,
-      '',
-      'Someone asked to reset the password of your Delivery Limits account. If it was you, open this link within one hour:',
-      `${config.appBaseUrl}/reset-password.do?token=${token}`,
-      '',
-      'If it was not you, ignore this message; your password stays as it is.',
-    ].join('\n'),
-  });
+  const release = await claimMailSlot(dependencies, email);
+  if (!release) return;
+  try {
+    await mailResetLink(dependencies, { ...profile, email: profile.email });
+  } catch (error) {
+    emitMetrics({ PasswordResetMailFailures: 1 }, clock.now());
+    await release();
+    throw error;
+  }
 };
 
 const waitUntil = (deadline: number): Promise<void> =>

@@ -8,7 +8,9 @@ import {
   savePerActionRequest,
   type PerActionLimit,
 } from '../../shared/adapters/dynamodb/per-action-store';
-import { isDemandType } from '../../shared/domain/levels';
+import { isDemandType, type EntityType } from '../../shared/domain/levels';
+import type { Item, TableStore } from '../../shared/adapters/dynamodb/table-store';
+import type { ItemKey } from '../../shared/table/keys';
 import { planPerActionChange } from '../../shared/domain/per-action/per-action-change';
 import { optimisticWrite } from '../../shared/handlers/optimistic-write';
 import { positiveId } from '../../shared/handlers/request-values';
@@ -17,9 +19,9 @@ import { optionalBoolean } from '../../shared/http/parameter-checks';
 import type { ApiRequest } from '../../shared/http/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { actionCountersKey, actionKey, actionLimitKey, actionSwitchKey } from '../../shared/table/keys';
+import { actionCountersKey, actionKey, actionLimitKey, actionSwitchKey, historyHeadKey } from '../../shared/table/keys';
 import { resolveTarget, targetOfPath } from './target';
-import { historyPut } from '../../shared/adapters/dynamodb/history-store';
+import { historyVersionOf, historyWrites } from '../../shared/adapters/dynamodb/history-store';
 import { fieldChanges, type HistoryEntry } from '../../shared/domain/history/limit-history';
 import { changeAuthor } from '../../shared/handlers/limit-history';
 
@@ -43,6 +45,22 @@ export const actionLimitEntry = (limit: Omit<PerActionLimit, 'version'>, counter
 export const switchField = (type: Parameters<typeof isDemandType>[0], enabled: boolean) =>
   isDemandType(type) ? { actionLimitsEnabled: enabled } : {};
 
+/** The record and the entity's history version, as the target's read brought them. */
+const readFirst = (read: (key: ItemKey) => Item | undefined, type: EntityType, id: number, actionId: number) => ({
+  item: read(actionLimitKey(type, id, actionId)),
+  historyVersion: historyVersionOf(read(historyHeadKey(type, id))),
+});
+
+/** A later attempt reads the record and the history version again, together. */
+const readAgain = async (store: TableStore, type: EntityType, id: number, actionId: number) => {
+  const items = await store.batchGet([actionLimitKey(type, id, actionId), historyHeadKey(type, id)]);
+  const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
+  return {
+    item: bySortKey.get(actionLimitKey(type, id, actionId).SK),
+    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
+  };
+};
+
 /** add (an upsert that switches per-action limits on) and update (404 without a record): one optimistic write each. */
 export const changeActionLimit =
   (dependencies: Ports<'store' | 'clock'>, mode: 'add' | 'update') => async (request: ApiRequest) => {
@@ -63,14 +81,15 @@ export const changeActionLimit =
               actionLimitKey(type, id, requested),
               actionSwitchKey(type, id),
               actionCountersKey(type, id, requested),
+              historyHeadKey(type, id),
             ],
     });
     const now = clock.now();
     const actionId = positiveId(actionText, 'actionId');
     if (!read(actionKey(actionId))) throw badRequest({ actionId: `unknown action ${actionId}` });
     const { next: record, hasId } = await optimisticWrite(async (attempt) => {
-      const item =
-        attempt === 1 ? read(actionLimitKey(type, id, actionId)) : await store.get(actionLimitKey(type, id, actionId));
+      const { item, historyVersion } =
+        attempt === 1 ? readFirst(read, type, id, actionId) : await readAgain(store, type, id, actionId);
       const stored = item ? perActionFromItem(item) : undefined;
       if (!stored && mode === 'update')
         throw notFound(`${type} ${id} has no per-action limit for action ${actionId}`, 'LIMITS_NOT_SET');
@@ -97,7 +116,10 @@ export const changeActionLimit =
           fields,
         };
         await store.transactWrite({
-          TransactItems: [...save.TransactItems!, historyPut(store.tableName, type, id, entry, now)],
+          TransactItems: [
+            ...save.TransactItems,
+            ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
+          ],
         });
       }
       return { next, hasId: recordId !== undefined };

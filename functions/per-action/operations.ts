@@ -1,9 +1,7 @@
-import {
-  clearActionCounters,
-  deletePerActionRequest,
-  loadPerAction,
-} from '../../shared/adapters/dynamodb/per-action-store';
-import { WriteConflict } from '../../shared/domain/errors';
+import { deletePerActionItems, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
+import { optimisticWrite } from '../../shared/handlers/optimistic-write';
+import { MAX_IDS_PER_DELETE } from '../../shared/domain/per-action/per-action-change';
+import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest, notFound } from '../../shared/http/api-error';
 import type { ApiRequest, Implementations } from '../../shared/http/family-handler';
@@ -11,13 +9,10 @@ import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionLimitEntry, changeActionLimit, switchField } from './limit-changes';
 import { setActionSwitch } from './switch';
-import { historyPut } from '../../shared/adapters/dynamodb/history-store';
+import { historyWrites, loadHistoryVersion } from '../../shared/adapters/dynamodb/history-store';
 import type { HistoryEntry } from '../../shared/domain/history/limit-history';
 import { changeAuthor } from '../../shared/handlers/limit-history';
 import { entityTypeParameter, markingDenials, resolveTarget, targetOfPath } from './target';
-
-/** A DynamoDB transaction holds at most 100 actions: the deletes and their history entry. */
-const MAX_IDS_PER_DELETE = 99;
 
 const listActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (request: ApiRequest) => {
   const { store, clock } = dependencies;
@@ -49,39 +44,35 @@ const deleteActionLimits = (dependencies: Ports<'store' | 'clock'>) => async (re
   const wanted = [...new Set(ids.map((text) => positiveId(text, 'ids')))];
   if (wanted.length > MAX_IDS_PER_DELETE) throw badRequest({ ids: `at most ${MAX_IDS_PER_DELETE} ids per call` });
   const id = positiveId(request.parameters.get('entityId') ?? '', 'entityId');
+  const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
   await resolveTarget(dependencies, request, { type, id, accepted: ['ENABLED'] });
-  const { limits } = await loadPerAction(store, type, id, clock.now());
-  const byId = new Map(limits.map((limit) => [limit.id, limit]));
-  const foreign = wanted.find((limitId) => !byId.has(limitId));
-  if (foreign !== undefined)
-    throw notFound(`Per-action limit ${foreign} is not a limit of ${type} ${id}; nothing was deleted`);
-  const doomed = wanted.map((limitId) => byId.get(limitId)!);
-  const now = clock.now();
-  const entry: HistoryEntry = {
-    at: now.toISOString(),
-    operation: 'actionDelete',
-    by: changeAuthor(request),
-    actionIds: doomed.map((limit) => limit.actionId),
-  };
-  try {
+  // the limits, their counters and the history entry go in one transaction, or nothing changes
+  await optimisticWrite(async () => {
+    const now = clock.now();
+    const [{ limits, countersStored }, historyVersion] = await Promise.all([
+      loadPerAction(store, type, id, now),
+      loadHistoryVersion(store, type, id),
+    ]);
+    const byId = new Map(limits.map((limit) => [limit.id, limit]));
+    const foreign = wanted.find((limitId) => !byId.has(limitId));
+    if (foreign !== undefined)
+      throw notFound(`Per-action limit ${foreign} is not a limit of ${type} ${id}; nothing was deleted`);
+    if (dryRun) return;
+    const doomed = wanted.map((limitId) => byId.get(limitId)!);
+    const entry: HistoryEntry = {
+      at: now.toISOString(),
+      operation: 'actionDelete',
+      by: changeAuthor(request),
+      actionIds: doomed.map((limit) => limit.actionId),
+    };
     await store.transactWrite({
       TransactItems: [
-        ...deletePerActionRequest(store.tableName, doomed).TransactItems!,
-        historyPut(store.tableName, type, id, entry, now),
+        ...deletePerActionItems(store.tableName, doomed, countersStored),
+        ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
       ],
     });
-  } catch (error) {
-    if (error instanceof WriteConflict)
-      throw notFound(`A per-action limit of ${type} ${id} changed meanwhile; nothing was deleted`);
-    throw error;
-  }
-  await clearActionCounters(
-    store,
-    type,
-    id,
-    doomed.map((limit) => limit.actionId),
-  );
-  return jsonResponse(200, { success: true, deletedIds: wanted });
+  });
+  return jsonResponse(200, { success: true, deletedIds: wanted, ...(dryRun ? { dryRun: true } : {}) });
 };
 
 export const perActionOperations = (dependencies: Ports<'store' | 'clock'>): Implementations => {

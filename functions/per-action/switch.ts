@@ -1,61 +1,82 @@
-import { clearActionCounters, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
-import { isDemandType } from '../../shared/domain/levels';
+import { deletePerActionItems, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
+import { historyWrites, loadHistoryVersion } from '../../shared/adapters/dynamodb/history-store';
+import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
+import type { HistoryEntry } from '../../shared/domain/history/limit-history';
+import { isDemandType, type EntityType } from '../../shared/domain/levels';
 import { MANAGE_CAPPING } from '../../shared/domain/permissions';
+import { changeAuthor } from '../../shared/handlers/limit-history';
+import { optimisticWrite } from '../../shared/handlers/optimistic-write';
+import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest } from '../../shared/http/api-error';
 import type { ApiRequest } from '../../shared/http/family-handler';
+import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { actionLimitKey, actionSwitchKey, entityPK } from '../../shared/table/keys';
-import { historyPut } from '../../shared/adapters/dynamodb/history-store';
-import type { HistoryEntry } from '../../shared/domain/history/limit-history';
-import { changeAuthor } from '../../shared/handlers/limit-history';
-import { positiveId } from '../../shared/handlers/request-values';
+import { actionSwitchKey, entityPK } from '../../shared/table/keys';
 import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './target';
+
+/** A transaction holds at most 100 actions: the switch, two per limit deleted, and two for the history entry. */
+export const MAX_LIMITS_PER_DISABLE = 48;
+
+/**
+ * What a switch reads before it writes: the switch, the limits it would delete, the entity's history version.
+ * The switch and, when it goes off, every per-action limit of the entity with its counters, together with the
+ * history entry in one transaction: the state afterwards is wholly the old or wholly the new.
+ */
+const readSwitch = async (store: TableStore, target: { type: EntityType; id: number }, enabled: boolean, now: Date) => {
+  const { type, id } = target;
+  const [current, { limits, countersStored }, historyVersion] = await Promise.all([
+    store.get(actionSwitchKey(type, id)),
+    enabled ? Promise.resolve({ limits: [], countersStored: () => false }) : loadPerAction(store, type, id, now),
+    loadHistoryVersion(store, type, id),
+  ]);
+  const switching = (current?.enabled === true) !== enabled;
+  if (limits.length > MAX_LIMITS_PER_DISABLE)
+    throw badRequest({
+      entityId: `has ${limits.length} per-action limits; disable.do removes at most ${MAX_LIMITS_PER_DISABLE} at once: delete some with delete.do first`,
+    });
+  return { switching, limits, countersStored, historyVersion };
+};
 
 /** enable.do and disable.do: demand types only; Manage Capping and UPDATE on the owning advertiser as well. */
 export const setActionSwitch =
   (dependencies: Ports<'store' | 'clock'>, enabled: boolean) => async (request: ApiRequest) => {
     const { store, clock } = dependencies;
+    const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
     const type = entityTypeParameter(request.pathParameters.type, 'type');
     if (!isDemandType(type))
       throw badRequest({ type: 'the per-action switch exists on ADVERTISER, CAMPAIGN and BANNER only' });
-    const { id, entity, grants, read } = await resolveTarget(dependencies, request, {
+    const { id, entity, grants } = await resolveTarget(dependencies, request, {
       type,
       id: positiveId(request.pathParameters.entityId, 'entityId'),
       accepted: ['ENABLED'],
-      alsoRead: (type, id) => [actionSwitchKey(type, id)],
     });
     requirePerActionPermission(grants, MANAGE_CAPPING, ['ENABLED']);
     const advertiserId = type === 'ADVERTISER' ? id : entity.advertiserId;
     if (advertiserId === undefined || grants.shares.get(entityPK('ADVERTISER', advertiserId)) !== 'UPDATE')
       throw permissionDenied(`UPDATE access to the owning advertiser ${advertiserId} is required`);
-    // off first: whatever happens next, the remaining limits are inert
-    if ((read(actionSwitchKey(type, id))?.enabled === true) !== enabled) {
+    await optimisticWrite(async () => {
       const now = clock.now();
+      const { switching, limits, countersStored, historyVersion } = await readSwitch(store, { type, id }, enabled, now);
+      if (dryRun || (!switching && limits.length === 0)) return;
       const entry: HistoryEntry = {
         at: now.toISOString(),
         operation: enabled ? 'actionsEnabled' : 'actionsDisabled',
         by: changeAuthor(request),
+        ...(limits.length > 0 ? { actionIds: limits.map((limit) => limit.actionId) } : {}),
       };
       await store.transactWrite({
         TransactItems: [
           { Put: { TableName: store.tableName, Item: { ...actionSwitchKey(type, id), enabled } } },
-          historyPut(store.tableName, type, id, entry, now),
+          ...deletePerActionItems(store.tableName, limits, countersStored),
+          ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
         ],
       });
-    }
-    if (!enabled) {
-      const { limits } = await loadPerAction(store, type, id, clock.now());
-      await store.batchWrite(
-        [],
-        limits.map((limit) => actionLimitKey(type, id, limit.actionId)),
-      );
-      await clearActionCounters(
-        store,
-        type,
-        id,
-        limits.map((limit) => limit.actionId),
-      );
-    }
-    return jsonResponse(200, { success: true, entityId: id, actionLimitsEnabled: enabled });
+    });
+    return jsonResponse(200, {
+      success: true,
+      entityId: id,
+      actionLimitsEnabled: enabled,
+      ...(dryRun ? { dryRun: true } : {}),
+    });
   };

@@ -3,12 +3,13 @@ import type { FunctionName } from './bundling';
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
-const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, sequence, action } = PARTITION_PREFIX;
+const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, sequence, action, meter } =
+  PARTITION_PREFIX;
 
 /** Partition-key prefixes a function's table requests may start with (IAM `dynamodb:LeadingKeys`). */
 const ENTITIES = leading(...ENTITY_PARTITION_PREFIXES);
-/** What the family handlers read and write to authenticate a form body's hash parameters. */
-const BODY_HASH_AUTH = leading(user, username, hashUse);
+/** What the family handlers read and write to authenticate a form body's hash parameters and meter its partner. */
+const BODY_HASH_AUTH = leading(user, username, hashUse, meter);
 
 export interface FunctionAccess {
   /** Exactly the DynamoDB actions the function's code sends; template tests assert these sets. */

@@ -7,7 +7,8 @@ export interface AccessEntry {
   path: string;
   /** The matched route's template (`/rest-api/auth/{authToken}/login.do`), when one matched. */
   route?: string;
-  status: number;
+  /** null when the client hung up before its answer: nothing was sent. */
+  status: number | null;
   durationMs: number;
   principalId?: string;
   requestId: string;
@@ -35,7 +36,7 @@ const shownPath = ({ path, route }: AccessEntry): string => {
 
 /** `GET /rest-api/campaign/100/limits.do 200 4.2ms` */
 export const conciseLine = (entry: AccessEntry): string =>
-  `${entry.method} ${shownPath(entry)} ${entry.status} ${entry.durationMs.toFixed(1)}ms`;
+  `${entry.method} ${shownPath(entry)} ${entry.status ?? 'aborted by the client'} ${entry.durationMs.toFixed(1)}ms`;
 
 const style = accessLogStyle(process.env.LOG_LEVEL);
 
@@ -50,6 +51,7 @@ export const logAccess = (entry: AccessEntry): void => {
     method: entry.method,
     route: entry.route ?? null,
     status: entry.status,
+    ...(entry.status === null ? { aborted: true } : {}),
     durationMs: Math.round(entry.durationMs * 10) / 10,
     ...(entry.principalId ? { principalId: entry.principalId } : {}),
     requestId: entry.requestId,

@@ -67,6 +67,9 @@ const LOCAL_BODY_LIMIT = 64 * MAX_BODY_BYTES;
 
 class BodyTooLarge extends Error {}
 
+/** The client hung up before its request was read. */
+class ClientAborted extends Error {}
+
 const readBody = (request: IncomingMessage, limit: number): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -81,7 +84,7 @@ const readBody = (request: IncomingMessage, limit: number): Promise<string> =>
       chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
+    request.on('error', (error) => reject(request.complete ? error : new ClientAborted()));
   });
 
 const send = (response: ServerResponse, result: APIGatewayProxyResult): void => {
@@ -201,8 +204,9 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
       ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
       : [400, 'Bad Request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ success: false, code: errorCodeOf(status), message });
+  const requestId = randomUUID();
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
 };
 
@@ -231,16 +235,19 @@ export const createLocalServer = (parts: GatewayParts): Server =>
     work
       .catch((error: unknown) => {
         if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');
+        if (error instanceof ClientAborted) return error;
         logger.error('local server failed', { requestId: exchange.requestId, ...describeError(error) });
         return envelope(500, 'Internal error');
       })
       .then((result) => {
-        send(response, stampRequestId(result, exchange.requestId));
+        // nobody is left to answer: no status is sent, and the server did not fail
+        const aborted = result instanceof ClientAborted || request.socket.destroyed;
+        if (!aborted) send(response, stampRequestId(result, exchange.requestId));
         logAccess({
           method: request.method ?? 'GET',
           path: url.pathname,
           route: exchange.route,
-          status: result.statusCode,
+          status: aborted ? null : result.statusCode,
           durationMs: performance.now() - startedAt,
           principalId: exchange.principalId,
           requestId: exchange.requestId,

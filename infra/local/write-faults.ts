@@ -1,10 +1,25 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 const WRITE_COMMANDS = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
 
+/** A fault as DynamoDB reports it: a transaction is cancelled, throttled on every item; other writes throttled. */
+const injectedFault = (commandName: string, input: unknown, number: number): Error => {
+  const message = `Injected fault on write request ${number}`;
+  const metadata = { $fault: 'client' as const, $metadata: { httpStatusCode: 400 } };
+  if (commandName !== 'TransactWriteItemsCommand')
+    return Object.assign(new Error(message), { name: 'ThrottlingException', ...metadata });
+  const items = (input as { TransactItems?: unknown[] }).TransactItems ?? [];
+  return new TransactionCanceledException({
+    message,
+    ...metadata,
+    CancellationReasons: items.map(() => ({ Code: 'ThrottlingError', Message: message })),
+  });
+};
+
 /**
  * `/_local/faults`: fails chosen DynamoDB write requests with a throttling error the SDK does not retry (the
- * middleware sits before its retry loop), so tests can fail a write at any point of an operation.
+ * middleware sits before its retry loop), so tests can fail a write at any point of an operation. A transaction
+ * fails as DynamoDB cancels one under load: whole, with a throttling reason per item.
  */
 export class WriteFaults {
   private pending = new Set<number>();
@@ -13,14 +28,10 @@ export class WriteFaults {
   constructor(client: DynamoDBClient) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        if (WRITE_COMMANDS.test(String((context as { commandName?: string }).commandName)) && this.pending.size > 0) {
+        const commandName = String((context as { commandName?: string }).commandName);
+        if (WRITE_COMMANDS.test(commandName) && this.pending.size > 0) {
           this.seen++;
-          if (this.pending.delete(this.seen))
-            throw Object.assign(new Error(`Injected fault on write request ${this.seen}`), {
-              name: 'ThrottlingException',
-              $fault: 'client',
-              $metadata: { httpStatusCode: 400 },
-            });
+          if (this.pending.delete(this.seen)) throw injectedFault(commandName, args.input, this.seen);
         }
         return next(args);
       },

@@ -1,7 +1,9 @@
 /** The stable, machine-readable `code` of every error envelope, listed in the OpenAPI document. */
 export const ERROR_CODES = {
   INVALID_PARAMETER: 'A parameter is missing or malformed; `errors` names each one. Nothing was changed.',
-  UNAUTHENTICATED: 'No credential, or a bad, stale, replayed or expired one.',
+  UNAUTHENTICATED: 'No credential, or a bad, stale or expired one.',
+  REQUEST_REPLAYED:
+    'A signed write identical to one already received under the same timestamp; sign it again with a new timestamp.',
   PERMISSION_REQUIRED: 'The caller lacks the permission named in `permission`.',
   NO_ACCESS: 'The caller holds no share (or no UPDATE share) on the entity.',
   NOT_FOUND: 'No such route, entity or record.',

@@ -207,4 +207,7 @@ export const ROUTES: readonly Route[] = [
 
 export const FAMILIES: readonly Family[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];
 
+/** A route that changes state: every one accepts `dryRun` (check everything, change nothing). */
+export const isWriteRoute = (route: Route): boolean => route.authenticated && route.method !== 'GET';
+
 export const routesOf = (family: Family): Route[] => ROUTES.filter((route) => route.family === family);

@@ -1,7 +1,6 @@
-import { headerValue } from '../http/parameters';
+import { CREDENTIAL_PARAMETERS, headerValue } from '../http/parameters';
 
 export const SESSION_COOKIE = 'dl_session';
-export const HASH_PARAMETERS = ['username', 'timestamp', 'hash'] as const;
 
 export type Credentials =
   | { kind: 'apiKey'; key: string }
@@ -20,7 +19,7 @@ type Lookup = (name: string) => string | undefined;
 
 /** The hash parameters when all three are present. */
 export const hashCredentials = (read: Lookup): Credentials | undefined => {
-  const [username, timestamp, hash] = HASH_PARAMETERS.map(read);
+  const [username, timestamp, hash] = CREDENTIAL_PARAMETERS.map(read);
   return username && timestamp && hash ? { kind: 'hash', username, timestamp, hash } : undefined;
 };
 

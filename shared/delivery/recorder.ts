@@ -5,7 +5,7 @@ import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { inParallel } from '../concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';
 import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
-import { sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
+import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
 import { actionCaps, gridCaps, type CapOnCounter } from '../domain/delivery/limit-reached';
 import { isDemandType, levelOfType } from '../domain/levels';
@@ -124,15 +124,17 @@ const writeTo = (
   target: CounterTarget,
   pending: readonly PendingMessage[],
   caps: readonly CapOnCounter[],
+  now: Date,
 ) =>
   target.actionId === undefined
-    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS, capsRecord(caps))
+    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS, now, capsRecord(caps))
     : applyToCounterItem(
         store,
         actionCountersKey(target.type, target.id, target.actionId),
         pending,
         ACTION_PERIODS,
         ACTION_METRICS,
+        now,
         capsRecord(caps),
       );
 
@@ -142,6 +144,10 @@ type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
   events: DeliveryEvent[];
   sentAt: Date;
 };
+
+const PAST_HORIZON =
+  'sent more than 14 days ago (past the redelivery horizon): its group markers may have been pruned, so it is not ' +
+  'counted; see docs/exactly-once.md to reconcile it by hand';
 
 /** Parses a batch: malformed messages and messages without their FIFO place go to the dead-letter queue at once. */
 const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessage[], now: Date) => {
@@ -154,7 +160,9 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
       ? parsed.reason
       : message.group === undefined || message.sequence === undefined
         ? 'no MessageGroupId or SequenceNumber: delivery events must come through the FIFO queue'
-        : undefined;
+        : message.sentAt !== undefined && isPastRedeliveryHorizon(new Date(message.sentAt), now)
+          ? PAST_HORIZON
+          : undefined;
     if (parsed.ok && reason === undefined) {
       valid.push({
         messageId: message.messageId,
@@ -248,7 +256,7 @@ export const recordDelivery = async (
   const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(store, target, pending, caps.get(name) ?? []);
+      const applied = await writeTo(store, target, pending, caps.get(name) ?? [], now);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
     } catch (error) {

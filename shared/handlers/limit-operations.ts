@@ -10,10 +10,10 @@ import type { CapDefinition } from '../domain/limits/cap-grid';
 import { levelPolicy } from '../domain/limits/level-policy';
 import { planLimitChange } from '../domain/limits/limit-change';
 import {
-  clearLimitCounters,
+  clearLimitCountersItem,
   deleteLimitRequest,
   loadEntityLimit,
-  loadLimit,
+  loadLimitForWrite,
   type EntityReads,
   nextId,
   saveLimitRequest,
@@ -26,9 +26,12 @@ import { pacingOf } from '../domain/serving/pacing';
 import { servingDecision, type Visibility } from '../domain/serving/serving-decision';
 import { loadServingChain } from '../adapters/dynamodb/serving-state-store';
 import { optionalTimezoneOffset, positiveId } from './request-values';
-import { historyPut } from '../adapters/dynamodb/history-store';
+import { historyWrites } from '../adapters/dynamodb/history-store';
 import { limitChanges, type HistoryEntry } from '../domain/history/limit-history';
 import { changeAuthor, historyPage } from './limit-history';
+
+const isDryRun = (request: ApiRequest): boolean => optionalBoolean(request.parameters, 'dryRun') ?? false;
+const dryRunFlag = (dryRun: boolean) => (dryRun ? { dryRun: true as const } : {});
 
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
@@ -37,13 +40,18 @@ const ignoredFields = (ignored: Record<string, string>) =>
  * Everything each operation starts from: the level's policy, the entity (404/403 checked), grants, and the limit
  * and the counters where the operation uses them.
  */
-const loadContext = async ({ store, clock }: Ports<'store' | 'clock'>, request: ApiRequest, reads: EntityReads) => {
+const loadContext = async (
+  { store, clock }: Ports<'store' | 'clock'>,
+  request: ApiRequest,
+  reads: EntityReads,
+  forWrite = false,
+) => {
   const policy = levelPolicy(request.route.level!);
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
   const [grants, loaded] = await Promise.all([
     grantsOf({ store, clock }, principalOf(request).userId),
-    loadEntityLimit(store, policy.entityType, id, now, reads),
+    loadEntityLimit(store, policy.entityType, id, now, reads, forWrite),
   ]);
   requireUpdatableEntity(grants, policy.entityType, id, loaded.entity);
   return { policy, id, now, grants, loaded };
@@ -54,11 +62,11 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
   const { store } = dependencies;
 
   const write = (mode: 'set' | 'update') => async (request: ApiRequest) => {
-    const dryRun = optionalBoolean(request.parameters, 'dryRun') ?? false;
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters');
+    const dryRun = isDryRun(request);
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters', true);
     const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
     return optimisticWrite(async (attempt) => {
-      const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
+      const { limit, historyVersion } = attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
       if (!limit && mode === 'update')
         throw notFound(`${policy.level} ${id} has no limits; create them with set.do`, 'LIMITS_NOT_SET');
       enforce(policy.write(grants, !limit));
@@ -70,7 +78,8 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         });
       // a dry run checks everything and writes nothing: not the record, not even a record id
       const fields = limitChanges(limit, plan.next);
-      const changes = Object.keys(fields).length > 0;
+      // creating a record is a change even when every setting keeps its default
+      const changes = !limit || Object.keys(fields).length > 0;
       const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
       // a write that changes nothing writes nothing, and so records nothing
       if (!dryRun && changes) {
@@ -90,7 +99,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
                 ...saveLimitRequest(policy.entityType, id, plan.next, limit, limitId!, now),
               },
             },
-            historyPut(store.tableName, policy.entityType, id, entry, now),
+            ...historyWrites(store.tableName, policy.entityType, id, entry, now, historyVersion),
           ],
         });
       }
@@ -104,13 +113,14 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
         success: true,
         ...view,
         ...ignoredFields(plan.ignored),
-        ...(dryRun ? { dryRun: true } : {}),
+        ...dryRunFlag(dryRun),
       });
     });
   };
 
   /** reset.do, by POST or by DELETE: checks everything, then queues; the hourly flush applies it. */
   const reset = async (request: ApiRequest) => {
+    const dryRun = isDryRun(request);
     const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit');
     enforce(policy.reset(grants));
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
@@ -136,7 +146,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       by: changeAuthor(request),
     };
     try {
-      await dependencies.resetQueue.enqueue(queued);
+      if (!dryRun) await dependencies.resetQueue.enqueue(queued);
     } catch (error) {
       logger.error('queueing a reset failed', describeError(error));
       throw new ApiError(
@@ -149,9 +159,12 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     }
     return jsonResponse(200, {
       success: true,
-      message: 'Reset queued: the counters change at the next hourly flush',
+      message: dryRun
+        ? 'Dry run: nothing was queued; the reset would change the counters at the next hourly flush'
+        : 'Reset queued: the counters change at the next hourly flush',
       [policy.idField]: id,
       limitCounters: parsed.names,
+      ...dryRunFlag(dryRun),
     });
   };
 
@@ -194,26 +207,37 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
     'limits.resetByDelete': (request) => reset(request),
 
     'limits.delete': async (request) => {
-      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit');
+      const dryRun = isDryRun(request);
+      const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters', true);
       enforce(policy.delete(grants));
-      await optimisticWrite(async (attempt) => {
-        const limit = attempt === 1 ? loaded.limit : await loadLimit(store, policy.entityType, id);
-        if (!limit) return;
-        const entry: HistoryEntry = {
-          at: now.toISOString(),
-          operation: 'delete',
-          by: changeAuthor(request),
-          fields: limitChanges(limit, undefined),
-        };
-        await store.transactWrite({
-          TransactItems: [
-            { Delete: { TableName: store.tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
-            historyPut(store.tableName, policy.entityType, id, entry, now),
-          ],
+      // the record, its counters and the history entry go together, or nothing changes
+      if (!dryRun)
+        await optimisticWrite(async (attempt) => {
+          const { limit, historyVersion, counterItemStored } =
+            attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
+          if (!limit) return;
+          const entry: HistoryEntry = {
+            at: now.toISOString(),
+            operation: 'delete',
+            by: changeAuthor(request),
+            fields: limitChanges(limit, undefined),
+          };
+          const { tableName } = store;
+          await store.transactWrite({
+            TransactItems: [
+              { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
+              clearLimitCountersItem(tableName, policy.entityType, id, counterItemStored),
+              ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
+            ],
+          });
         });
+      return jsonResponse(200, {
+        success: true,
+        message: dryRun ? 'Dry run: nothing was removed' : 'Limits removed',
+        [policy.idField]: id,
+        limitsSet: false,
+        ...dryRunFlag(dryRun),
       });
-      await clearLimitCounters(store, policy.entityType, id);
-      return jsonResponse(200, { success: true, message: 'Limits removed', [policy.idField]: id, limitsSet: false });
     },
   };
 };

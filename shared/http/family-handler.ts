@@ -7,8 +7,10 @@ import { ServiceBusy } from '../domain/errors';
 import { beginInvocation, describeError, endInvocation, logger } from '../logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
-import { refuseHashReplay, type ReleaseReplayGuard } from '../auth/hash-replay';
+import { refuseHashReplay, type ReleaseReplayGuard, type SignedRequest } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
+import { partnerPlanFromEnvironment, spendPartnerQuota } from '../auth/partner-meter';
+import type { UsagePlanLimits } from '../domain/metering/partner-quota';
 import { ApiError, notImplemented, unauthorized } from './api-error';
 import { answerHeaders } from './answer-headers';
 import { NO_CORS, type CorsPolicy } from './cors';
@@ -78,48 +80,41 @@ export const toErrorResponse = (error: unknown, requestId?: string): APIGatewayP
   return errorResponse(new ApiError(500, 'Internal error'), requestId);
 };
 
+type MeteringPorts = AuthenticationPorts & { partnerPlan: UsagePlanLimits };
+
 /**
  * The authorizer's principal, or, for a form request it let through, the hash parameters of the body checked
  * by the same authentication module. Runs before anything else the operation does.
  */
 const resolvePrincipal = async (
-  ports: AuthenticationPorts,
+  ports: MeteringPorts,
   event: APIGatewayProxyEvent,
-  parameters: Parameters,
+  signed: SignedRequest,
 ): Promise<{ principal: Principal; releaseReplayGuard?: ReleaseReplayGuard }> => {
   const fromAuthorizer = principalFromEvent(event);
-  const credentials = fromAuthorizer ? undefined : hashCredentials((name) => parameters.get(name));
+  const credentials = fromAuthorizer ? undefined : hashCredentials((name) => signed.parameters.get(name));
   if (!fromAuthorizer && !credentials) throw unauthorized();
   const principal = fromAuthorizer ?? (await authenticate(ports, credentials!));
   if (principal.method !== 'hash') return { principal };
   const { store, clock } = ports;
-  const release = await refuseHashReplay(
-    store,
-    principal.userId,
-    event.httpMethod,
-    event.path,
-    parameters,
-    clock.now(),
-  );
+  // API Gateway metered this request on the anonymous plan: the partner's own quota is kept here
+  if (!fromAuthorizer) await spendPartnerQuota(store, principal.userId, ports.partnerPlan, clock.now());
+  const release = await refuseHashReplay(store, principal.userId, signed, clock.now());
   return { principal, ...(release ? { releaseReplayGuard: release } : {}) };
 };
 
 const runOperation =
-  (route: Route, handler: OperationHandler | undefined, ports: AuthenticationPorts) =>
+  (route: Route, handler: OperationHandler | undefined, ports: MeteringPorts) =>
   async (event: APIGatewayProxyEvent) => {
     const parameters = readParameters(event);
+    const pathParameters = matchPath(route.path, event.path) ?? {};
+    const signed = { method: event.httpMethod, route: route.path, pathParameters, parameters };
     const { principal, releaseReplayGuard } = route.authenticated
-      ? await resolvePrincipal(ports, event, parameters)
+      ? await resolvePrincipal(ports, event, signed)
       : { principal: undefined, releaseReplayGuard: undefined };
     if (!handler) throw notImplemented();
     try {
-      return await handler({
-        route,
-        event,
-        pathParameters: matchPath(route.path, event.path) ?? {},
-        parameters,
-        principal,
-      });
+      return await handler({ route, event, pathParameters, parameters, principal });
     } catch (error) {
       // a failed operation changed nothing: the identical request may be sent again
       await releaseReplayGuard?.().catch((release) =>
@@ -142,12 +137,13 @@ export const principalOf = (request: ApiRequest): Principal => {
 export const createFamilyHandler = (
   family: Family,
   implementations: Implementations,
-  ports: AuthenticationPorts & { cors?: CorsPolicy },
+  ports: AuthenticationPorts & { cors?: CorsPolicy; partnerPlan?: UsagePlanLimits },
 ) => {
+  const metering = { ...ports, partnerPlan: ports.partnerPlan ?? partnerPlanFromEnvironment() };
   const routes: MiddyRoute<APIGatewayProxyEvent, APIGatewayProxyResult>[] = routesOf(family).map((route) => ({
     method: route.method,
     path: route.path,
-    handler: runOperation(route, implementations[route.operation], ports) as MiddyRoute<
+    handler: runOperation(route, implementations[route.operation], metering) as MiddyRoute<
       APIGatewayProxyEvent,
       APIGatewayProxyResult
     >['handler'],

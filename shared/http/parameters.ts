@@ -99,26 +99,68 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
   return values;
 };
 
+/**
+ * What is left of a malformed percent-escape once the query is decoded (by API Gateway, or the local server as
+ * it does): a `%` not followed by two hex digits is kept as written, bytes that are not UTF-8 become U+FFFD.
+ */
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})|\uFFFD/;
+
+/** A query string whose escapes cannot be read is a 400 naming each parameter, never a value silently altered. */
+const refuseMalformedEscapes = (values: ReadonlyMap<string, string[]>): void => {
+  const errors: Record<string, string> = {};
+  for (const [name, list] of values)
+    if (MALFORMED_ESCAPE.test(name) || list.some((value) => MALFORMED_ESCAPE.test(value)))
+      errors[name] = 'malformed percent-encoding: write % as %25, and other bytes as %XX of their UTF-8';
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+};
+
 const queryValues = (event: ParameterSource): Map<string, string[]> => {
   const values = new Map<string, string[]>();
   for (const [name, list] of Object.entries(event.multiValueQueryStringParameters ?? {}))
     if (list) values.set(name, list);
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
     if (value !== undefined && !values.has(name)) values.set(name, [value]);
+  refuseMalformedEscapes(values);
   return normalised(values);
 };
 
-/** Reads every parameter of a request: the query string, and a form body the form-body middleware parsed. */
-export const readParameters = (event: ParameterSource): Parameters => {
-  const values = queryValues(event);
+/** The parameters of hash authentication: what a request is signed by, and what its replay is keyed by. */
+export const CREDENTIAL_PARAMETERS = ['username', 'timestamp', 'hash'] as const;
+
+/**
+ * A credential parameter is given once: a second one could authenticate with one value and key the replay guard
+ * with another. Epom's PHP samples send a DELETE's data in the URL and in the body alike, so the same value once in
+ * each is the one exception.
+ */
+const refuseRepeatedCredentials = (query: ReadonlyMap<string, string[]>, form: ReadonlyMap<string, string[]>) => {
+  const errors: Record<string, string> = {};
+  for (const name of CREDENTIAL_PARAMETERS) {
+    const inQuery = query.get(name) ?? [];
+    const inForm = form.get(name) ?? [];
+    if (inQuery.length > 1 || inForm.length > 1 || new Set([...inQuery, ...inForm]).size > 1)
+      errors[name] = 'given more than once: send each credential parameter once';
+  }
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+};
+
+/** A form body the form-body middleware parsed, by name; a body of another kind is a 400. */
+const formValues = (event: ParameterSource): Map<string, string[]> => {
+  const form = new Map<string, string[]>();
   if (event.body !== null && typeof event.body === 'object') {
-    const form = new Map<string, string[]>();
     for (const [name, value] of Object.entries(event.body)) if (value !== undefined) form.set(name, [value].flat());
-    for (const [name, list] of normalised(form)) values.set(name, list);
   } else if (rawBody(event).trim() !== '') {
     throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
       'Content-Type': 'expected application/x-www-form-urlencoded',
     });
   }
+  return form;
+};
+
+/** Reads every parameter of a request: the query string, and a form body the form-body middleware parsed. */
+export const readParameters = (event: ParameterSource): Parameters => {
+  const values = queryValues(event);
+  const form = formValues(event);
+  refuseRepeatedCredentials(values, form);
+  for (const [name, list] of normalised(form)) values.set(name, list);
   return new Parameters(values);
 };

@@ -8,12 +8,19 @@ import { bucketOf } from '../domain/limits/periods';
 import { planResetWrites } from '../domain/resets/reset-writes';
 import type { ResetRequest } from '../domain/resets/reset-request';
 import { type HistoryEntry } from '../domain/history/limit-history';
-import { historyPut } from '../adapters/dynamodb/history-store';
+import { historyVersionOf, historyWrites } from '../adapters/dynamodb/history-store';
 import { createHash } from 'node:crypto';
 import { describeError, logger } from '../logger';
 import { emitMetrics } from '../metrics';
 import type { Clock } from '../ports/clock';
-import { ACTION_LIMIT_PREFIX, actionCountersKey, countersKey, entityPK } from '../table/keys';
+import {
+  ACTION_LIMIT_PREFIX,
+  actionCountersKey,
+  countersKey,
+  entityPK,
+  historyHeadKey,
+  resetAppliedKey,
+} from '../table/keys';
 import type { ResetSource } from './reset-queue';
 
 export interface FlushPorts {
@@ -37,15 +44,27 @@ const MAX_ATTEMPTS = 8;
 /** A DynamoDB transaction holds at most 100 actions. */
 const TRANSACTION_ITEMS = 100;
 
-/** The same reset applied again (its acknowledgement lost) overwrites its entry instead of adding a second one. */
+/** A queued reset's identity: the same reset delivered again (its acknowledgement lost) finds itself applied. */
 const resetEntryId = (request: ResetRequest) =>
   `reset-${createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 22)}`;
 
+/** Transactions of at most 100 items, cut from the end so that the last holds the last items whole. */
+const transactionChunks = <T>(items: readonly T[]): T[][] => {
+  const result: T[][] = [];
+  for (let end = items.length; end > 0; end -= TRANSACTION_ITEMS)
+    result.unshift(items.slice(Math.max(0, end - TRANSACTION_ITEMS), end));
+  return result;
+};
+
+/** A queued reset is delivered again for at most the queue's retention (14 days): its marker outlives that. */
+const APPLIED_MARKER_SECONDS = 15 * 86_400;
+
 /**
  * Zeroes the counters a reset names in the periods they count in now, and records the reset in the entity's
- * history in the same transaction: read every item, then write on condition that each is still in the periods
- * read (a delivery write that rolled one over meanwhile makes the whole reset plan again). Answers whether it
- * changed anything; a reset that finds nothing to zero records nothing.
+ * history in the same transaction, with a marker that it was applied: read every item, then write on condition
+ * that each is still in the periods read (a delivery write that rolled one over meanwhile makes the whole reset
+ * plan again). A reset that finds nothing to zero (no counters yet) is recorded all the same; one already applied
+ * changes nothing. Answers whether it was applied now.
  */
 const applyReset = async (store: TableStore, request: ResetRequest, actionIds: readonly number[], now: Date) => {
   const { entityType: type, entityId: id } = request;
@@ -61,7 +80,10 @@ const applyReset = async (store: TableStore, request: ResetRequest, actionIds: r
     limitCounters: request.counters,
     appliedAt: now.toISOString(),
   };
+  const marker = resetAppliedKey(type, id, resetEntryId(request));
   for (let attempt = 1; ; attempt++) {
+    const [applied, head] = await Promise.all([store.get(marker), store.get(historyHeadKey(type, id))]);
+    if (applied) return false;
     const updates = (
       await Promise.all(
         writes.map(async (write) => {
@@ -74,12 +96,21 @@ const applyReset = async (store: TableStore, request: ResetRequest, actionIds: r
         }),
       )
     ).flatMap((update) => (update ? [{ Update: { TableName: store.tableName, ...update } }] : []));
-    if (updates.length === 0) return false;
-    const items = [...updates, historyPut(store.tableName, type, id, entry, now, resetEntryId(request))];
+    const items = [
+      ...updates,
+      {
+        Put: {
+          TableName: store.tableName,
+          Item: { ...marker, expiresAt: Math.ceil(now.getTime() / 1000) + APPLIED_MARKER_SECONDS },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      ...historyWrites(store.tableName, type, id, entry, now, historyVersionOf(head)),
+    ];
     try {
-      // more than one transaction only past 99 per-action limits: a retried reset zeroes again, harmlessly
-      for (let start = 0; start < items.length; start += TRANSACTION_ITEMS)
-        await store.transactWrite({ TransactItems: items.slice(start, start + TRANSACTION_ITEMS) });
+      // more than one transaction only past 97 per-action limits; the marker and the entry go in the last, so a
+      // retried reset zeroes the earlier ones again, harmlessly, and is recorded once
+      for (const chunk of transactionChunks(items)) await store.transactWrite({ TransactItems: chunk });
       return true;
     } catch (error) {
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;

@@ -13,6 +13,7 @@ export const PARTITION_PREFIX = {
   reset: 'RESET#',
   resetRate: 'RESETRATE#',
   hashUse: 'HASHUSE#',
+  meter: 'METER#',
   sequence: 'SEQUENCE#',
   action: 'ACTION#',
 } as const;
@@ -77,6 +78,11 @@ export const hashUseKey = (userId: number, timestamp: string, requestDigest: str
   PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}#${requestDigest}`,
   SK: 'HASHUSE',
 });
+/** One user's requests in one UTC day, for partners metered by the family handlers (signature in a form body). */
+export const meterKey = (userId: number, day: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.meter}${userId}`,
+  SK: `DAY#${day}`,
+});
 /** When the last reset e-mail went to one address (by digest). */
 export const resetRateKey = (emailDigest: string): ItemKey => ({
   PK: `${PARTITION_PREFIX.resetRate}${emailDigest}`,
@@ -103,10 +109,20 @@ export const actionSwitchKey = (type: EntityType, id: number): ItemKey => ({
   SK: 'ACTION_SWITCH',
 });
 export const HISTORY_PREFIX = 'HISTORY#';
-/** One change of an entity's limits, newest last in key order: `HISTORY#2026-06-10T12:00:00.000Z#<random>`. */
-export const historyKey = (type: EntityType, id: number, at: string, unique: string): ItemKey => ({
+/** Entries by version sort after every older entry keyed by time (`HISTORY#2026-…#<random>`): digits < `V`. */
+export const VERSIONED_HISTORY_PREFIX = `${HISTORY_PREFIX}V#`;
+const HISTORY_VERSION_DIGITS = 12;
+/** One change of an entity's limits, by the entity's history version, in commit order: `HISTORY#V#000000000007`. */
+export const historyKey = (type: EntityType, id: number, version: number): ItemKey => ({
   PK: entityPK(type, id),
-  SK: `${HISTORY_PREFIX}${at}#${unique}`,
+  SK: `${VERSIONED_HISTORY_PREFIX}${String(version).padStart(HISTORY_VERSION_DIGITS, '0')}`,
+});
+/** The version of an entity's newest history entry (`version`), raised in each transaction that adds one. */
+export const historyHeadKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: 'HISTORY' });
+/** A queued reset the flush has applied, so that applying it again changes nothing and records nothing. */
+export const resetAppliedKey = (type: EntityType, id: number, resetId: string): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `RESET_APPLIED#${resetId}`,
 });
 export const ACTION_COUNTER_PREFIX = 'ACTCTR#';
 /** Today's and the total conversions of one action on one entity, in one item: `ACTCTR#7`. */

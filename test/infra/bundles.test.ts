@@ -24,7 +24,7 @@ const SDK_CLIENTS: Record<FunctionName, string[]> = {
   'demand-limits': ['dynamodb', 'sqs'],
   'supply-limits': ['dynamodb', 'sqs'],
   'per-action': ['dynamodb'],
-  'delivery-recorder': ['dynamodb', 'eventbridge', 'sqs'],
+  'delivery-recorder': ['dynamodb', 'sqs'],
   'reset-flush': ['dynamodb', 'sqs'],
   'history-events': ['eventbridge'],
 };

@@ -9,6 +9,7 @@ import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
 import { gatewayResourcePath } from '../../shared/api/path-template';
 import { ROUTES } from '../../shared/api/route-table';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { ANONYMOUS_PLAN, DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -104,6 +105,22 @@ describe('the API', () => {
     // the metering keys' values are in the template: no cold start asks API Gateway, and no role may
     const policies = JSON.stringify(ofType('AWS::IAM::Policy'));
     expect(policies).not.toContain('apigateway:GET');
+  });
+
+  it('makes usage plans with the numbers the family handlers meter body-signed partners with', () => {
+    const plan = (suffix: string) => {
+      const [, found] = ofType('AWS::ApiGateway::UsagePlan').find(([, candidate]) =>
+        String(candidate.Properties.UsagePlanName).endsWith(suffix),
+      )!;
+      const { Throttle, Quota } = found.Properties as {
+        Throttle: { RateLimit: number; BurstLimit: number };
+        Quota: { Limit: number };
+      };
+      return { rateLimit: Throttle.RateLimit, burstLimit: Throttle.BurstLimit, quotaPerDay: Quota.Limit };
+    };
+    expect(plan('-default')).toEqual(DEFAULT_PLAN);
+    expect(plan('-partner')).toEqual(partnerPlan());
+    expect(plan('-anonymous')).toEqual(ANONYMOUS_PLAN);
   });
 
   it('answers gateway errors in the JSON envelope', () => {

@@ -217,7 +217,7 @@ describe('LimitChanged events', () => {
       {
         entityType: 'SITE',
         entityId: 21,
-        changeId: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        changeId: expect.stringMatching(/^SITE#21#V#\d{12}$/),
         change: (await history('/rest-api/site/21')).changes[0],
       },
     ]);

@@ -144,6 +144,8 @@ export const counterWriteRequest = (
   const update = new UpdateBuilder();
   periodWrites(update, write);
   sequenceWrites(update, write);
+  for (const { group, marker } of write.prune)
+    update.remove(`${SEQUENCE_PREFIX}${group}`).require(equals(`${SEQUENCE_PREFIX}${group}`, marker));
   if (write.noConversion) noConversionWrites(update, write.noConversion);
   if (caps && Object.keys(caps).length > 0) update.set(CAPS_ATTRIBUTE, caps);
   else if (caps) update.remove(CAPS_ATTRIBUTE);
@@ -167,20 +169,34 @@ export interface AppliedCounterWrite {
 }
 
 /**
- * Applies pending messages to one counter item exactly once: a first write without a read, then, for as long as a
- * condition fails, a write planned from the item DynamoDB returned with the failure.
+ * Message groups one write takes: each adds its marker and its condition to the request, which DynamoDB holds to
+ * 4 KB of condition (a batch from SQS FIFO has at most 10 messages; a larger one is split).
  */
-export const applyToCounterItem = async (
+const GROUPS_PER_WRITE = 16;
+
+const byGroupChunks = (pending: readonly PendingMessage[]): PendingMessage[][] => {
+  const groups = [...new Set(pending.map((message) => message.group))];
+  if (groups.length <= GROUPS_PER_WRITE) return [[...pending]];
+  const chunks: PendingMessage[][] = [];
+  for (let start = 0; start < groups.length; start += GROUPS_PER_WRITE) {
+    const chunk = new Set(groups.slice(start, start + GROUPS_PER_WRITE));
+    chunks.push(pending.filter((message) => chunk.has(message.group)));
+  }
+  return chunks;
+};
+
+const applyOnce = async (
   store: TableStore,
   key: ItemKey,
   pending: readonly PendingMessage[],
   periods: readonly Period[],
   metrics: readonly Metric[],
+  now?: Date,
   caps?: Readonly<Record<string, number>>,
 ): Promise<AppliedCounterWrite> => {
   let state: CounterState | undefined;
   for (let attempt = 1; ; attempt++) {
-    const write = planCounterWrite(state, pending, periods, metrics);
+    const write = planCounterWrite(state, pending, periods, metrics, now);
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps);
     try {
@@ -191,6 +207,30 @@ export const applyToCounterItem = async (
       state = counterState(error.current, periods, metrics);
     }
   }
+};
+
+/**
+ * Applies pending messages to one counter item exactly once: a first write without a read, then, for as long as a
+ * condition fails, a write planned from the item DynamoDB returned with the failure. Messages of more groups than
+ * one request holds are written in several requests, whole groups each; the answer is the last write's.
+ */
+export const applyToCounterItem = async (
+  store: TableStore,
+  key: ItemKey,
+  pending: readonly PendingMessage[],
+  periods: readonly Period[],
+  metrics: readonly Metric[],
+  now?: Date,
+  caps?: Readonly<Record<string, number>>,
+): Promise<AppliedCounterWrite> => {
+  let applied: AppliedCounterWrite = { after: {}, skipped: [] };
+  const skipped: PendingMessage[] = [];
+  for (const chunk of byGroupChunks(pending)) {
+    const result = await applyOnce(store, key, chunk, periods, metrics, now, caps);
+    skipped.push(...result.skipped);
+    if (result.write) applied = result;
+  }
+  return { ...applied, skipped };
 };
 
 /**

@@ -1,31 +1,53 @@
-import { randomUUID } from 'node:crypto';
 import { HISTORY_RETENTION_DAYS, type HistoryEntry } from '../../domain/history/limit-history';
 import type { EntityType } from '../../domain/levels';
-import { entityPK, HISTORY_PREFIX, historyKey } from '../../table/keys';
+import { entityPK, HISTORY_PREFIX, historyHeadKey, historyKey, VERSIONED_HISTORY_PREFIX } from '../../table/keys';
+import type { TransactItem } from './attribute-values';
 import type { Item, TableStore } from './table-store';
 
+/** The version of an entity's newest history entry, from its head item (0: none yet, or only entries keyed by time). */
+export const historyVersionOf = (head: Item | undefined): number => Number(head?.version ?? 0);
+
+export const loadHistoryVersion = async (store: TableStore, type: EntityType, id: number): Promise<number> =>
+  historyVersionOf(await store.get(historyHeadKey(type, id)));
+
 /**
- * The transaction item that records a change beside the change itself: both are written, or neither. `unique`
- * tells entries of the same instant apart; one that is the same for the same change makes recording it again
- * overwrite the entry instead of adding a second.
+ * The transaction items that record a change beside the change itself: the entity's history version goes from the
+ * one read to the next, on condition that it is still the one read, and the entry is keyed by the new version. Two
+ * changes of one entity can therefore never commit on the same version: history lists them in commit order.
  */
-export const historyPut = (
+export const historyWrites = (
   tableName: string,
   type: EntityType,
   id: number,
   entry: HistoryEntry,
   now: Date,
-  unique: string = randomUUID(),
-) => ({
-  Put: {
-    TableName: tableName,
-    Item: {
-      ...historyKey(type, id, entry.at, unique),
-      ...entry,
-      expiresAt: Math.ceil(now.getTime() / 1000) + HISTORY_RETENTION_DAYS * 86_400,
+  versionRead: number,
+): TransactItem[] => {
+  const version = versionRead + 1;
+  return [
+    {
+      Update: {
+        TableName: tableName,
+        Key: historyHeadKey(type, id),
+        UpdateExpression: 'SET version = :version',
+        ConditionExpression: versionRead === 0 ? 'attribute_not_exists(version)' : 'version = :read',
+        ExpressionAttributeValues: { ':version': version, ...(versionRead === 0 ? {} : { ':read': versionRead }) },
+      },
     },
-  },
-});
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...historyKey(type, id, version),
+          ...entry,
+          version,
+          expiresAt: Math.ceil(now.getTime() / 1000) + HISTORY_RETENTION_DAYS * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+};
 
 const FIELDS = [
   'at',
@@ -44,11 +66,18 @@ export const entryOf = (item: Item): HistoryEntry =>
     FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]]),
   ) as unknown as HistoryEntry;
 
+/** The sort keys a cursor may name: an entry's by version, or one keyed by time and a random id (before versions). */
+const ENTRY_SORT_KEY = new RegExp(
+  `^(?:${VERSIONED_HISTORY_PREFIX}\\d{12}|${HISTORY_PREFIX}\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#[A-Za-z0-9_-]{1,64})$`,
+);
+
 /** A page cursor: the sort key of the last entry shown, opaque to callers. */
 export const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
+
+/** The sort key of a cursor the service issued; undefined for anything else (parsed strictly, re-encoded the same). */
 export const sortKeyOfCursor = (cursor: string): string | undefined => {
   const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
-  return sortKey.startsWith(HISTORY_PREFIX) && sortKey.length < 200 ? sortKey : undefined;
+  return ENTRY_SORT_KEY.test(sortKey) && cursorOf(sortKey) === cursor ? sortKey : undefined;
 };
 
 /** Stored entries read per query while filling a page: enough that hidden entries rarely cost a second query. */

@@ -1,11 +1,19 @@
 import type { PutInput } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
-import { countersKey, entityKey, LIMIT_SK, limitKey, sequenceKey, type ItemKey } from '../../table/keys';
+import {
+  countersKey,
+  entityKey,
+  historyHeadKey,
+  LIMIT_SK,
+  limitKey,
+  sequenceKey,
+  type ItemKey,
+} from '../../table/keys';
 import { counterAttribute, counterState } from './counter-store';
 import { currentCounters, type CounterState, type CurrentCounters } from '../../domain/delivery/counter-state';
 import { type EntityType } from '../../domain/levels';
-import { WriteConflict } from '../../domain/errors';
+import { historyVersionOf } from './history-store';
 import type { Item, TableStore } from './table-store';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
@@ -16,6 +24,10 @@ export interface EntityLimit {
   /** The counter item as stored, and the counters that count at the time of the read. */
   counterState: CounterState;
   counters: CurrentCounters;
+  /** Whether the entity has a counter item at all (a delete clears it, or checks that none appeared). */
+  counterItemStored: boolean;
+  /** The version of the entity's newest history entry (read only for writes; 0 otherwise). */
+  historyVersion: number;
 }
 
 /** A stored limit item as the domain's record. */
@@ -43,29 +55,58 @@ export const entityLimitFromItems = (type: EntityType, id: number, items: readon
     limit: limitFromItem(bySortKey.get(LIMIT_SK)),
     counterState: state,
     counters: currentCounters(state, now),
+    counterItemStored: bySortKey.has(countersKey(type, id).SK),
+    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
   };
 };
 
 /** How much of an entity's partition a caller reads: the entity alone, with its limit, or with its counters too. */
 export type EntityReads = 'entity' | 'limit' | 'counters';
 
-export const entityLimitKeys = (type: EntityType, id: number, reads: EntityReads = 'counters'): ItemKey[] => [
+export const entityLimitKeys = (
+  type: EntityType,
+  id: number,
+  reads: EntityReads = 'counters',
+  forWrite = false,
+): ItemKey[] => [
   entityKey(type, id),
   ...(reads !== 'entity' ? [limitKey(type, id)] : []),
   ...(reads === 'counters' ? [countersKey(type, id)] : []),
+  ...(forWrite ? [historyHeadKey(type, id)] : []),
 ];
 
-/** Entity, limit record and counter item, as far as the caller has a use for them, in one BatchGetItem. */
+/**
+ * Entity, limit record and counter item, as far as the caller has a use for them, in one BatchGetItem; a write
+ * reads the entity's history version with them.
+ */
 export const loadEntityLimit = async (
   store: TableStore,
   type: EntityType,
   id: number,
   now: Date,
   reads: EntityReads = 'counters',
-): Promise<EntityLimit> => entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, reads)), now);
+  forWrite = false,
+): Promise<EntityLimit> =>
+  entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, reads, forWrite)), now);
 
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));
+
+/** A write's second and later attempts: the record, the entity's history version and its counter item, again together. */
+export const loadLimitForWrite = async (
+  store: TableStore,
+  type: EntityType,
+  id: number,
+): Promise<{ limit?: LimitRecord; historyVersion: number; counterItemStored: boolean }> => {
+  const items = await store.batchGet([limitKey(type, id), historyHeadKey(type, id), countersKey(type, id)]);
+  const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
+  const limit = limitFromItem(bySortKey.get(LIMIT_SK));
+  return {
+    ...(limit ? { limit } : {}),
+    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
+    counterItemStored: bySortKey.has(countersKey(type, id).SK),
+  };
+};
 
 /** Puts the record at `version + 1`, on condition that it is still at the version read (or still absent). */
 export const saveLimitRequest = (
@@ -113,26 +154,35 @@ export const deleteLimitRequest = (type: EntityType, id: number, version: number
   ExpressionAttributeValues: { ':version': version },
 });
 
-/**
- * Clears every counter and the no-conversion state of an entity whose record was deleted. The counter item keeps
- * which delivery messages it applied, so that one delivered again after the delete cannot count a second time.
- */
-export const clearLimitCounters = async (store: TableStore, type: EntityType, id: number): Promise<void> => {
-  const cleared = [
+const CLEARED_COUNTERS = Object.fromEntries(
+  [
     ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
     ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
     'quietSince',
     'impressionsSinceConversion',
-  ];
-  const names = Object.fromEntries(cleared.map((attribute, index) => [`#c${index}`, attribute]));
-  await store
-    .update({
-      Key: countersKey(type, id),
-      UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-      ExpressionAttributeNames: names,
-      ConditionExpression: 'attribute_exists(PK)',
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof WriteConflict)) throw error;
-    });
-};
+  ].map((attribute, index) => [`#c${index}`, attribute]),
+);
+
+/**
+ * The delete's transaction item for the entity's counters: every counter and the no-conversion state cleared (the
+ * item keeps which delivery messages it applied, so that one delivered again after the delete cannot count a
+ * second time), or, when there was no counter item, a check that none appeared meanwhile (the delete then reads
+ * again).
+ */
+export const clearLimitCountersItem = (tableName: string, type: EntityType, id: number, stored: boolean) =>
+  stored
+    ? {
+        Update: {
+          TableName: tableName,
+          Key: countersKey(type, id),
+          UpdateExpression: `REMOVE ${Object.keys(CLEARED_COUNTERS).join(', ')}`,
+          ExpressionAttributeNames: CLEARED_COUNTERS,
+        },
+      }
+    : {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: countersKey(type, id),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      };

@@ -1,7 +1,5 @@
 import type { TransactWriteInput } from './attribute-values';
-import { inParallel } from '../../concurrency';
 import { currentCounters } from '../../domain/delivery/counter-state';
-import { WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/metrics';
 import { ACTION_LIMIT_PREFIX, actionCountersKey, actionLimitKey, actionSwitchKey, entityPK } from '../../table/keys';
 import { counterAttribute, counterState } from './counter-store';
@@ -51,13 +49,19 @@ export const loadPerAction = async (
   type: EntityType,
   id: number,
   now: Date,
-): Promise<{ limits: PerActionLimit[]; enabled: boolean; counters: (actionId: number) => ActionCounters }> => {
+): Promise<{
+  limits: PerActionLimit[];
+  enabled: boolean;
+  counters: (actionId: number) => ActionCounters;
+  countersStored: (actionId: number) => boolean;
+}> => {
   const items = await store.queryPartition(entityPK(type, id), ACTION_ITEMS_PREFIX);
   const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
   return {
     limits: items.filter((item) => String(item.SK).startsWith(ACTION_LIMIT_PREFIX)).map(perActionFromItem),
     enabled: bySortKey.get(actionSwitchKey(type, id).SK)?.enabled === true,
     counters: (actionId) => actionCountersFromItem(bySortKey.get(actionCountersKey(type, id, actionId).SK), now),
+    countersStored: (actionId) => bySortKey.has(actionCountersKey(type, id, actionId).SK),
   };
 };
 
@@ -107,32 +111,38 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
   })),
 });
 
+const CLEARED_ACTION_COUNTERS = Object.fromEntries(
+  [
+    ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
+    'dailyKey',
+  ].map((attribute, index) => [`#c${index}`, attribute]),
+);
+
 /**
- * Clears the counters of the given actions on an entity, so that a limit created again starts from zero; each item
- * keeps which delivery messages it applied, so that one delivered again later cannot count a second time.
+ * Clears the counters of one action on an entity, in the transaction that deletes its limit, so that a limit
+ * created again starts from zero; the item keeps which delivery messages it applied, so that one delivered again
+ * later cannot count a second time. Without a counter item, a check that none appeared meanwhile.
  */
-export const clearActionCounters = async (
-  store: TableStore,
-  type: EntityType,
-  id: number,
-  actionIds: readonly number[],
-): Promise<void> => {
-  const names = Object.fromEntries(
-    [
-      ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
-      'dailyKey',
-    ].map((attribute, index) => [`#c${index}`, attribute]),
-  );
-  await inParallel(actionIds, 16, async (actionId) => {
-    try {
-      await store.update({
-        Key: actionCountersKey(type, id, actionId),
-        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-        ExpressionAttributeNames: names,
-        ConditionExpression: 'attribute_exists(PK)',
-      });
-    } catch (error) {
-      if (!(error instanceof WriteConflict)) throw error;
-    }
-  });
+export const clearActionCountersItem = (tableName: string, limit: PerActionLimit, stored: boolean) => {
+  const Key = actionCountersKey(limit.entityType, limit.entityId, limit.actionId);
+  return stored
+    ? {
+        Update: {
+          TableName: tableName,
+          Key,
+          UpdateExpression: `REMOVE ${Object.keys(CLEARED_ACTION_COUNTERS).join(', ')}`,
+          ExpressionAttributeNames: CLEARED_ACTION_COUNTERS,
+        },
+      }
+    : { ConditionCheck: { TableName: tableName, Key, ConditionExpression: 'attribute_not_exists(PK)' } };
 };
+
+/** A transaction's items that delete per-action limits, each only if still the record read, and clear their counters. */
+export const deletePerActionItems = (
+  tableName: string,
+  limits: readonly PerActionLimit[],
+  countersStored: (actionId: number) => boolean,
+) => [
+  ...deletePerActionRequest(tableName, limits).TransactItems,
+  ...limits.map((limit) => clearActionCountersItem(tableName, limit, countersStored(limit.actionId))),
+];

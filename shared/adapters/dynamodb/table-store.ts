@@ -55,10 +55,26 @@ const THROTTLING_ERRORS = new Set([
   'TransactionConflictException',
 ]);
 
+/** Reasons DynamoDB gives for cancelling a transaction, per item: a lost race, or load. */
+const RACE_REASONS = new Set(['ConditionalCheckFailed', 'TransactionConflict']);
+const LOAD_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * A cancelled transaction in the domain's words: a failed condition or a conflicting transaction is a lost race
+ * (the optimistic loop re-reads and retries), throttling is load (503); anything else (a validation error, an
+ * item collection over its size) stays the SDK's error.
+ */
+const translateCancellation = (error: TransactionCanceledException): unknown => {
+  const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  if (reasons.some((code) => LOAD_REASONS.has(code))) return new ServiceBusy(error);
+  if (reasons.some((code) => RACE_REASONS.has(code))) return new WriteConflict();
+  return error;
+};
+
 /** SDK exceptions in the domain's words: a failed condition or cancelled transaction, throttling. */
 const translateStoreError = (error: unknown): unknown => {
   if (error instanceof ConditionalCheckFailedException) return new WriteConflict(error.Item && plainItem(error.Item));
-  if (error instanceof TransactionCanceledException) return new WriteConflict();
+  if (error instanceof TransactionCanceledException) return translateCancellation(error);
   if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) return new ServiceBusy(error);
   if (error instanceof Error && error.name === 'ValidationException') return new InvalidRequest(error.message);
   return error;
@@ -177,7 +193,11 @@ export class TableStore {
     return result.Attributes && plainItem(result.Attributes);
   }
 
-  /** Writes a transaction built elsewhere; the caller names the table in each action. */
+  /**
+   * Writes a transaction built elsewhere, all of it or none (the caller names the table in each action, at most
+   * 100). A cancellation answers in the domain's words: WriteConflict for a failed condition, ServiceBusy for
+   * throttling.
+   */
   async transactWrite(input: TransactWriteInput): Promise<void> {
     await this.guarded(() => this.client.send(new TransactWriteItemsCommand(storedTransaction(input))));
   }

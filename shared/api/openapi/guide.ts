@@ -16,17 +16,20 @@ Every endpoint outside \`/rest-api/auth/\` needs one of three credentials, check
    \`md5hex("demo-password")\` = \`4b4d9529148d8d9440d7e20c78287f69\`, so the hash is
    \`md5hex("4b4d9529148d8d9440d7e20c78287f691781092800000")\` = \`86b6b8442e7d092d3b0f8c03754125f7\`.
    One hash may serve several requests (a write and the read after it); the same \`POST\` or \`DELETE\` sent again
-   with it is refused (401), so a captured write cannot be applied twice.
+   with it is refused (401 \`REQUEST_REPLAYED\`), so a captured write cannot be applied twice: to repeat a write on
+   purpose, sign it with a new timestamp (a client that signs whole seconds, as the Epom gem does, waits for the
+   next second).
 3. **Session**: \`POST /rest-api/auth/token.do\` with \`username\` and \`password\` answers an \`authToken\` (valid
    60 seconds, once); \`GET /rest-api/auth/{authToken}/login.do\` opens an 8-hour session in the cookie
    \`${SESSION_COOKIE}\` (\`HttpOnly; Secure; SameSite=Lax\`). A password reset ends every older session.
 
-No credential, a bad one, a stale or replayed hash, an expired session or an inactive user: **401**. A
+No credential, a bad one, a stale hash, a replayed write, an expired session or an inactive user: **401**. A
 credential that is revoked stops working within 60 seconds.
 
 **Usage plans.** Each partner is metered under its own API Gateway usage plan (rate, burst and daily quota): an
-API-key caller by its key, a hash or session caller by the metering key on its profile. Over the rate or the
-quota API Gateway answers **429**; retry after a pause, with backoff. A **503** carries \`Retry-After\` (seconds):
+API-key caller by its key, a hash or session caller by the metering key on its profile; a partner signing in the
+form body by the service, after its hash is verified, with a keyed partner's numbers. Over the rate or the quota the
+answer is **429** \`RATE_LIMITED\`; retry after a pause, with backoff. A **503** carries \`Retry-After\` (seconds):
 nothing was changed, and the same request may be sent again.
 
 # Requests
@@ -50,8 +53,9 @@ quote it when asking the operator.
 
 # Beyond the basics
 
-- **Dry runs**: \`dryRun=true\` on set.do, update.do and per-action add and update runs every check and answers what
-  the write would, plus \`"dryRun": true\`; nothing is written.
+- **Dry runs**: \`dryRun=true\` on every write (set, update, reset, delete, and per-action add, update, delete, enable
+  and disable) runs every check and answers what the write would, plus \`"dryRun": true\`; nothing changes (no
+  history, no queued reset).
 - **Pacing and forecast**: \`status.do\` answers \`pacing\`: per cap, what even pacing expects by now, the pace, the
   rate, the projection to the period end and when the cap will be reached.
 - **Change history**: \`history.do\` answers who changed the limits, when and how, newest first, in pages.

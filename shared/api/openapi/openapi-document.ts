@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../auth/credentials';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
-import { ROUTES, type Operation, type Route } from '../route-table';
+import { MAX_IDS_PER_DELETE } from '../../domain/per-action/per-action-change';
+import { isWriteRoute, ROUTES, type Operation, type Route } from '../route-table';
 import { ERROR_EXAMPLES, requestExamples, responseExamples } from './examples';
 import { API_GUIDE } from './guide';
 import { describeFields, FIELD_GLOSSARY, pathParameterDescription } from './glossary';
@@ -66,13 +67,15 @@ const schemaConverter = (components: Record<string, unknown>) => {
   return convert;
 };
 
+const dryRunMark = z.literal(true).optional().describe('present when dryRun=true: nothing was written');
+
 const perActionWriteResult = z.object({
   success: z.literal(true),
   actionLimit: actionLimitEntry
     .partial({ id: true })
     .describe('the record; a dry run that would create it answers it without `id`'),
   actionLimitsEnabled: z.boolean().optional(),
-  dryRun: z.literal(true).optional().describe('present when dryRun=true: nothing was written'),
+  dryRun: dryRunMark,
 });
 
 const gridOf = (level: LimitLevel) => levelNamed(level).grid;
@@ -154,17 +157,30 @@ const specOf = (route: Route): OperationSpec => {
       form: z.object({
         type: entityTypeParameter,
         entityId: z.int().positive(),
-        ids: idArray.min(1).max(99).describe('the per-action limit ids to delete, all or none: at most 99'),
+        ids: idArray
+          .min(1)
+          .max(MAX_IDS_PER_DELETE)
+          .describe(`the per-action limit ids to delete, all or none: at most ${MAX_IDS_PER_DELETE}`),
       }),
-      response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()) }),
+      response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()), dryRun: dryRunMark }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.enable': () => ({
-      response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }),
+      response: z.object({
+        success: z.literal(true),
+        entityId: z.int(),
+        actionLimitsEnabled: z.boolean(),
+        dryRun: dryRunMark,
+      }),
       errors: [400, 401, 403, 404],
     }),
     'perAction.disable': () => ({
-      response: z.object({ success: z.literal(true), entityId: z.int(), actionLimitsEnabled: z.boolean() }),
+      response: z.object({
+        success: z.literal(true),
+        entityId: z.int(),
+        actionLimitsEnabled: z.boolean(),
+        dryRun: dryRunMark,
+      }),
       errors: [400, 401, 403, 404],
     }),
   };
@@ -178,7 +194,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Unknown route, entity or record (`NOT_FOUND`), or no limits to change (`LIMITS_NOT_SET`).',
   405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',
   413: 'The body is over 1 MiB (`BODY_TOO_LARGE`).',
-  429: "Over the usage plan's rate or quota (`RATE_LIMITED`), answered by API Gateway; retry with backoff.",
+  429: "Over the usage plan's rate or quota (`RATE_LIMITED`), answered by API Gateway, or by the service for a partner signing in the form body; retry after `Retry-After`, with backoff.",
   500: 'A fault of the service (`INTERNAL_ERROR`); quote `requestId`.',
   503: 'A dependency is busy or unavailable (`SERVICE_BUSY`); retry after `Retry-After` seconds. Nothing was changed.',
   502: "API Gateway could not use the function's answer (`INTERNAL_ERROR`); quote `requestId`.",
@@ -235,6 +251,20 @@ const queryParameters = (schema: z.ZodObject | undefined, jsonSchema: Convert) =
     return { name, in: 'query' as const, required: !optional, description, schema };
   });
 
+/** Every write route takes `dryRun`; where its own form or query does not list it, it is listed as a query parameter. */
+const dryRunParameter = (route: Route, spec: OperationSpec, jsonSchema: Convert) =>
+  isWriteRoute(route) && !spec.form?.shape.dryRun && !spec.query?.shape.dryRun
+    ? [
+        {
+          name: 'dryRun',
+          in: 'query' as const,
+          required: false,
+          description: 'true: every check runs and the answer is the write\'s own plus "dryRun": true; nothing changes',
+          schema: jsonSchema(booleanText),
+        },
+      ]
+    : [];
+
 const SECURITY = [{ apiKey: [] }, { hashUsername: [], hashTimestamp: [], hash: [] }, { session: [] }];
 
 /** The OpenAPI 3.1 document of the service: every route of the route table, nothing else. */
@@ -285,7 +315,11 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       summary: route.summary,
       description: OPERATION_DESCRIPTIONS[route.operation],
       tags: [route.family],
-      parameters: [...pathParameters(route, jsonSchema), ...queryParameters(spec.query, jsonSchema)],
+      parameters: [
+        ...pathParameters(route, jsonSchema),
+        ...queryParameters(spec.query, jsonSchema),
+        ...dryRunParameter(route, spec, jsonSchema),
+      ],
       ...(spec.form
         ? {
             requestBody: {

@@ -36,6 +36,39 @@ export type NoConversionWrite =
       expect: { kind: 'absentOrAtMost' | 'exactly'; at: number | null };
     };
 
+/**
+ * SQS keeps a message at most 14 days: a message sent earlier can only come back from a dead-letter queue, and the
+ * recorder refuses it (see `isPastRedeliveryHorizon`).
+ */
+export const REDELIVERY_HORIZON_MS = 14 * 86_400_000;
+/**
+ * A group's marker on an item is pruned once the item has not applied a message of the group for this long: longer
+ * than the redelivery horizon, so that no message the recorder accepts can find its group's marker gone after the
+ * item applied it.
+ */
+export const MARKER_HORIZON_MS = 15 * 86_400_000;
+
+/** Each pruned marker adds a condition: a write prunes this many at most (the next ones, the next writes). */
+export const MARKERS_PRUNED_PER_WRITE = 100;
+
+export const isPastRedeliveryHorizon = (sentAt: Date, now: Date): boolean =>
+  now.getTime() - sentAt.getTime() > REDELIVERY_HORIZON_MS;
+
+/**
+ * A marker's stored text: the sequence, then `@` and the minute (base 36) the item last applied a message of the
+ * group. Text order stays sequence order: a marker with the same sequence and a time sorts after the bare
+ * sequence, so "applied" and "below" compare as they did before times were kept.
+ */
+export const markerText = (sequence: string, now: Date): string =>
+  `${sequence}@${Math.floor(now.getTime() / 60_000).toString(36)}`;
+
+/** When the item last applied a message of the marker's group (ms); `undefined` for a marker without a time. */
+export const markerSeenAt = (marker: string): number | undefined => {
+  const at = marker.indexOf('@');
+  const minutes = at < 0 ? NaN : parseInt(marker.slice(at + 1), 36);
+  return Number.isFinite(minutes) ? minutes * 60_000 : undefined;
+};
+
 /** One conditional update of one counter item: applied once, whatever the platform redelivers. */
 export interface CounterWrite {
   applies: PendingMessage[];
@@ -44,6 +77,8 @@ export interface CounterWrite {
   /** Per message group: the sequence the item must hold for this write to be the right one, and the one it records. */
   sequences: Record<string, { expect: SequenceExpectation; record: string }>;
   noConversion?: NoConversionWrite;
+  /** Markers this write removes, on condition that they are as read: groups idle on the item past the horizon. */
+  prune: { group: string; marker: string }[];
   /** The metrics a `set` writes, zeros included, so that no counter of a previous period survives. */
   metrics: readonly Metric[];
 }
@@ -83,27 +118,27 @@ const noConversionWrite = (
   const impressions = kept.flatMap((message) => message.contribution.impressions);
   const conversions = kept.flatMap((message) => message.contribution.conversions);
   if (impressions.length === 0 && conversions.length === 0) return undefined;
-  const after = (instant: number | undefined) =>
-    impressions.filter(({ at }) => instant === undefined || at > instant).reduce((sum, { count }) => sum + count, 0n);
+  const atOrAfter = (instant: number | undefined) =>
+    impressions.filter(({ at }) => instant === undefined || at >= instant).reduce((sum, { count }) => sum + count, 0n);
   const lastConversion = conversions.length > 0 ? Math.max(...conversions) : undefined;
   if (lastConversion === undefined) {
     const firstAt = Math.min(...impressions.map(({ at }) => at));
-    return { mode: 'add', impressions: after(state?.quietSince), firstAt };
+    return { mode: 'add', impressions: atOrAfter(state?.quietSince), firstAt };
   }
   if (!state)
     return {
       mode: 'set',
       quietSince: lastConversion,
-      impressions: after(lastConversion),
+      impressions: atOrAfter(lastConversion),
       expect: { kind: 'absentOrAtMost', at: lastConversion },
     };
-  // a later conversion is already stored: only this batch's impressions after it count
+  // a later conversion is already stored: only this batch's impressions since it count
   if (state.quietSince !== undefined && state.quietSince > lastConversion)
-    return { mode: 'add', impressions: after(state.quietSince), firstAt: state.quietSince };
+    return { mode: 'add', impressions: atOrAfter(state.quietSince), firstAt: state.quietSince };
   return {
     mode: 'set',
     quietSince: lastConversion,
-    impressions: after(lastConversion),
+    impressions: atOrAfter(lastConversion),
     expect: { kind: 'exactly', at: state.quietSince ?? null },
   };
 };
@@ -121,6 +156,7 @@ export const planCounterWrite = (
   pending: readonly PendingMessage[],
   periods: readonly Period[],
   metrics: readonly Metric[],
+  now?: Date,
 ): CounterWrite | undefined => {
   const isApplied = (message: PendingMessage) => {
     const applied = state?.applied[message.group];
@@ -136,9 +172,16 @@ export const planCounterWrite = (
       expect: state
         ? { kind: 'exactly', sequence: state.applied[group] ?? null }
         : { kind: 'absentOrBelow', sequence: lowest },
-      record: maxOf(ofGroup)!,
+      record: now ? markerText(maxOf(ofGroup)!, now) : maxOf(ofGroup)!,
     };
   }
+  const prune = Object.entries(state?.applied ?? {})
+    .flatMap(([group, marker]) => {
+      const seenAt = markerSeenAt(marker);
+      const idle = now !== undefined && seenAt !== undefined && now.getTime() - seenAt > MARKER_HORIZON_MS;
+      return idle && !(group in sequences) ? [{ group, marker }] : [];
+    })
+    .slice(0, MARKERS_PRUNED_PER_WRITE);
   const written: Partial<Record<Period, PeriodWrite>> = {};
   for (const period of periods) {
     const write = periodWrite(period, kept, state);
@@ -150,6 +193,7 @@ export const planCounterWrite = (
     skipped: pending.filter(isApplied),
     periods: written,
     sequences,
+    prune,
     metrics,
     ...(noConversion ? { noConversion } : {}),
   };

@@ -1,6 +1,6 @@
 import type { CapDefinition, CapGrid } from '../limits/cap-grid';
 import { formatLimitDate } from '../limits/limit-dates';
-import type { LimitState } from '../limits/limit-record';
+import { EMPTY_LIMIT, type LimitState } from '../limits/limit-record';
 
 export const HISTORY_OPERATIONS = [
   'set',
@@ -41,17 +41,14 @@ export interface HistoryEntry {
 /** History is kept at least 400 days. */
 export const HISTORY_RETENTION_DAYS = 400;
 
-const settingsOf = (state: LimitState | undefined): Record<string, unknown> =>
-  state
-    ? {
-        ...state.caps,
-        startDate: state.startDate === undefined ? null : formatLimitDate(state.startDate),
-        endDate: state.endDate === undefined ? null : formatLimitDate(state.endDate),
-        evenPacing: state.evenPacing,
-        useLocalTime: state.useLocalTime,
-        timezoneOffset: state.timezoneOffset,
-      }
-    : {};
+const settingsOf = (state: LimitState): Record<string, unknown> => ({
+  ...state.caps,
+  startDate: state.startDate === undefined ? null : formatLimitDate(state.startDate),
+  endDate: state.endDate === undefined ? null : formatLimitDate(state.endDate),
+  evenPacing: state.evenPacing,
+  useLocalTime: state.useLocalTime,
+  timezoneOffset: state.timezoneOffset,
+});
 
 /** Every field whose value differs, from its old value to its new one (null when absent); empty when none. */
 export const fieldChanges = (
@@ -67,9 +64,12 @@ export const fieldChanges = (
   return changes;
 };
 
-/** Every setting a limit write changed (dates in UTC); empty when nothing changed. */
+/**
+ * Every setting a limit write changed (dates in UTC); empty when nothing changed. An absent record has the
+ * defaults' settings, so creating one lists only what differs from them, and deleting one only what was not.
+ */
 export const limitChanges = (before: LimitState | undefined, after: LimitState | undefined) =>
-  fieldChanges(settingsOf(before), settingsOf(after));
+  fieldChanges(settingsOf(before ?? EMPTY_LIMIT), settingsOf(after ?? EMPTY_LIMIT));
 
 /** What the caller may see of an entity's history: the caps its permissions show, and per-action limits or not. */
 export interface HistoryVisibility {
@@ -93,8 +93,9 @@ const PER_ACTION_OPERATIONS: ReadonlySet<HistoryOperation> = new Set([
  */
 export const visibleEntry = (entry: HistoryEntry, visibility: HistoryVisibility): HistoryEntry | undefined => {
   if (PER_ACTION_OPERATIONS.has(entry.operation) && !visibility.perAction) return undefined;
+  // a field is a cap or a cap's counter (ignoredFields names counters sent); either is shown only with its cap
   const shownField = (name: string) => {
-    const cap = visibility.grid.byName.get(name);
+    const cap = visibility.grid.byName.get(name) ?? visibility.grid.byCounter.get(name);
     return cap === undefined || visibility.cap(cap);
   };
   const shownCounter = (name: string) => {
@@ -103,16 +104,19 @@ export const visibleEntry = (entry: HistoryEntry, visibility: HistoryVisibility)
     return cap === undefined || visibility.cap(cap);
   };
   const fields = entry.fields && Object.fromEntries(Object.entries(entry.fields).filter(([name]) => shownField(name)));
-  const ignoredFields = entry.ignoredFields?.filter(shownField);
+  const ignoredFields = entry.ignoredFields?.filter(shownField) ?? [];
   const limitCounters = entry.limitCounters?.filter(shownCounter);
-  const touchedSomethingShown =
-    (fields === undefined || Object.keys(fields).length > 0 || (ignoredFields?.length ?? 0) > 0) &&
-    (limitCounters === undefined || limitCounters.length > 0);
+  // an entry is recorded only when something changed: one whose changes are all hidden is left out whole, what
+  // the request merely sent (ignoredFields) does not keep it
+  const onlyHiddenFields = Object.keys(entry.fields ?? {}).length > 0 && Object.keys(fields ?? {}).length === 0;
+  const touchedSomethingShown = !onlyHiddenFields && (limitCounters === undefined || limitCounters.length > 0);
   if (!touchedSomethingShown) return undefined;
+  const shown: HistoryEntry = { ...entry };
+  delete shown.ignoredFields;
   return {
-    ...entry,
+    ...shown,
     ...(fields ? { fields } : {}),
-    ...(ignoredFields ? { ignoredFields } : {}),
+    ...(ignoredFields.length > 0 ? { ignoredFields } : {}),
     ...(limitCounters ? { limitCounters } : {}),
   };
 };

@@ -48,31 +48,29 @@ const SETTINGS: ReadonlySet<string> = new Set([...BOOLEAN_SETTINGS, 'startDate',
 
 const periodRank = (cap: CapDefinition): number => PERIODS.indexOf(cap.period);
 
-/** Shorter-period caps may not exceed a non-zero longer-period cap of the same metric; judged only where a sent cap takes part. */
+/**
+ * Shorter-period caps may not exceed a non-zero longer-period cap of the same metric; judged only where a sent cap
+ * takes part, and only between caps the caller can see. A cap hidden from the caller never decides whether its
+ * write is accepted (no answer may depend on a value it cannot read); both caps still govern delivery, so the
+ * tighter one stops it either way.
+ */
 export const periodConflicts = (
   grid: CapGrid,
   caps: Record<string, number>,
   sent: ReadonlySet<string>,
   visible: (cap: CapDefinition) => boolean = () => true,
 ): Record<string, string> => {
-  // a cap the caller may not see is never named, nor its value told
-  const longer = (other: CapDefinition, value: number) =>
-    visible(other) ? `must not exceed ${other.name} (${value})` : 'must not exceed a longer-period cap you cannot see';
-  const shorter = (other: CapDefinition, value: number) =>
-    visible(other)
-      ? `must not be below ${other.name} (${value})`
-      : 'must not be below a shorter-period cap you cannot see';
   const errors: Record<string, string> = {};
   for (const name of sent) {
     const cap = grid.byName.get(name)!;
     const value = caps[name] ?? 0;
     for (const other of grid.caps) {
-      if (other.metric !== cap.metric || other === cap) continue;
+      if (other.metric !== cap.metric || other === cap || !visible(other)) continue;
       const otherValue = caps[other.name] ?? 0;
       if (periodRank(cap) < periodRank(other) && otherValue > 0 && value > otherValue) {
-        errors[name] ??= longer(other, otherValue);
+        errors[name] ??= `must not exceed ${other.name} (${otherValue})`;
       } else if (periodRank(cap) > periodRank(other) && value > 0 && otherValue > value && !sent.has(other.name)) {
-        errors[name] ??= shorter(other, otherValue);
+        errors[name] ??= `must not be below ${other.name} (${otherValue})`;
       }
     }
   }

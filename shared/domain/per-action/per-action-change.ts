@@ -47,3 +47,9 @@ export const planPerActionChange = (
   if (Object.keys(conflicts).length > 0) return { outcome: 'invalid', errors: conflicts };
   return { outcome: 'ok', next };
 };
+
+/**
+ * delete.do's ids per call: one transaction (at most 100 items) holds two per limit (its delete, its counters
+ * cleared) and two for the history entry (the entity's history version, the entry).
+ */
+export const MAX_IDS_PER_DELETE = 49;

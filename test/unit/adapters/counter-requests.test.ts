@@ -4,7 +4,12 @@ import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapte
 import { expressionProblems } from '../../../shared/adapters/dynamodb/expression-rules';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../../shared/adapters/dynamodb/per-action-store';
 import { messageContributions, type Ancestry } from '../../../shared/domain/delivery/contributions';
-import { planCounterWrite, sequenceText, type PendingMessage } from '../../../shared/domain/delivery/counter-plan';
+import {
+  markerText,
+  planCounterWrite,
+  sequenceText,
+  type PendingMessage,
+} from '../../../shared/domain/delivery/counter-plan';
 import type { CounterState } from '../../../shared/domain/delivery/counter-state';
 import { METRICS, PERIODS, type Metric, type Period } from '../../../shared/domain/limits/metrics';
 import { bucketOf } from '../../../shared/domain/limits/periods';
@@ -20,7 +25,8 @@ import { deliveryEvent } from '../../support/delivery-event';
 const START = Date.parse('2026-11-10T00:00:00Z');
 const DAY = 86_400_000;
 const instant = fc.integer({ min: START, max: START + 40 * DAY });
-const GROUPS = ['host-1', 'host-2', 'seq:odd group'];
+// as many groups as one write takes, and more idle markers than one write prunes
+const GROUPS = ['seq:odd group', ...Array.from({ length: 119 }, (_, i) => `host-${i}`)];
 const ancestry: Ancestry = {
   banners: new Map([[1, { campaignId: 10, advertiserId: 100 }]]),
   placements: new Map([[2, { siteId: 20 }]]),
@@ -55,12 +61,12 @@ type GeneratedState = {
 
 const pendingArbitrary: fc.Arbitrary<GeneratedMessage[]> = fc.array(
   fc.record({
-    group: fc.constantFrom(...GROUPS),
+    group: fc.constantFrom(...GROUPS.slice(0, 16)),
     sequence: fc.integer({ min: 1, max: 30 }),
     sentAt: instant,
     events: fc.array(eventArbitrary, { minLength: 1, maxLength: 4 }),
   }),
-  { minLength: 1, maxLength: 6 },
+  { minLength: 1, maxLength: 20 },
 );
 
 const toPending = (messages: GeneratedMessage[], action: boolean): PendingMessage[] =>
@@ -118,8 +124,12 @@ const asState = (generated: GeneratedState | undefined): CounterState | undefine
       ]),
     ),
     counters: generated.counters as CounterState['counters'],
+    // markers with the time the item last applied their group, some of them idle past the horizon
     applied: Object.fromEntries(
-      Object.entries(generated.applied).map(([group, n]) => [group, sequenceText(n as number)]),
+      Object.entries(generated.applied).map(([group, n]) => [
+        group,
+        n! % 3 === 0 ? sequenceText(n!) : markerText(sequenceText(n!), new Date(START - (n! % 5) * 5 * DAY)),
+      ]),
     ),
     ...(generated.quietSince !== undefined ? { quietSince: generated.quietSince } : {}),
     impressionsSinceConversion: generated.impressionsSinceConversion,
@@ -131,12 +141,19 @@ describe('every counter write the planner can produce', () => {
     ['an action', ACTION_PERIODS, ACTION_METRICS, true],
   ] as const)('on %s satisfies DynamoDB expression rules', (_name, periods, metrics, action) => {
     fc.assert(
-      fc.property(stateArbitrary(periods, metrics), pendingArbitrary, capsArbitrary, (generated, messages, caps) => {
-        const write = planCounterWrite(asState(generated), toPending(messages, action), periods, metrics);
-        if (!write) return;
-        const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
-        expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
-      }),
+      fc.property(
+        stateArbitrary(periods, metrics),
+        pendingArbitrary,
+        instant,
+        capsArbitrary,
+        (generated, messages, now, caps) => {
+          const pending = toPending(messages, action);
+          const write = planCounterWrite(asState(generated), pending, periods, metrics, new Date(now));
+          if (!write) return;
+          const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
+          expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -119,4 +119,34 @@ describe('a header', () => {
     expect(request.event.body).toBeNull();
     expect(readParameters(request.event as ParameterSource).names()).toEqual([]);
   });
+
+  it('refuses a query whose escapes API Gateway could not decode, naming the parameter', async () => {
+    const errorsOf = (source: ParameterSource) => {
+      try {
+        readParameters(source);
+      } catch (error) {
+        return (error as ApiError).errors;
+      }
+      return undefined;
+    };
+    expect(errorsOf({ queryStringParameters: { a: '%zz', b: '50%' } })).toEqual({
+      a: expect.stringContaining('percent'),
+      b: expect.stringContaining('percent'),
+    });
+    expect(errorsOf({ multiValueQueryStringParameters: { ids: ['1', '\uFFFD'] } })).toEqual({
+      ids: expect.stringContaining('percent'),
+    });
+    expect(errorsOf({ queryStringParameters: { a: '%41 is A' } })).toBeUndefined();
+  });
+
+  it('takes each credential parameter once, or the same value once in the query and once in the body', async () => {
+    const once = { multiValueQueryStringParameters: { hash: ['ab'] }, headers: FORM, body: 'hash=ab' };
+    expect((await read(once)).get('hash')).toBe('ab');
+    for (const source of [
+      { multiValueQueryStringParameters: { hash: ['ab', 'ab'] } },
+      { headers: FORM, body: 'timestamp=1&timestamp=1' },
+      { multiValueQueryStringParameters: { username: ['demo'] }, headers: FORM, body: 'username=other' },
+    ])
+      expect(await status(() => read(source)), JSON.stringify(source)).toBe(400);
+  });
 });

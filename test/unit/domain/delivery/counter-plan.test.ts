@@ -117,4 +117,13 @@ describe('planning a counter write', () => {
       firstAt: 10,
     });
   });
+
+  it('counts an impression at the instant the quiet time began, whether or not the item was read first', () => {
+    const batch = [message(2, {}, { impressions: [{ at: 10, count: 1n }] })];
+    expect(plan(undefined, batch)!.noConversion).toMatchObject({ mode: 'add', impressions: 1n });
+    expect(plan(state({ quietSince: 10, applied: { g: sequenceText(1) } }), batch)!.noConversion).toMatchObject({
+      mode: 'add',
+      impressions: 1n,
+    });
+  });
 });

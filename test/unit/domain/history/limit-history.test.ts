@@ -34,7 +34,7 @@ describe('fieldChanges', () => {
 });
 
 describe('limitChanges', () => {
-  it('compares caps, dates in UTC and switches; a new record starts from null, a deleted one ends there', () => {
+  it('compares caps, dates in UTC and switches; a new record starts from the defaults, a deleted one ends there', () => {
     const before = state({ dailyClicksLimit: 10 });
     const after = state({ dailyClicksLimit: 20 }, { startDate: Date.parse('2026-06-10T06:00:00Z'), evenPacing: true });
     expect(limitChanges(before, after)).toEqual({
@@ -43,8 +43,13 @@ describe('limitChanges', () => {
       evenPacing: { from: false, to: true },
     });
     expect(limitChanges(before, before)).toEqual({});
-    expect(limitChanges(undefined, before).dailyClicksLimit).toEqual({ from: null, to: 10 });
-    expect(limitChanges(before, undefined).evenPacing).toEqual({ from: false, to: null });
+    // a record created with one cap lists that cap only: the settings the caller never sent keep their defaults
+    expect(limitChanges(undefined, before)).toEqual({ dailyClicksLimit: { from: null, to: 10 } });
+    expect(limitChanges(after, undefined)).toEqual({
+      dailyClicksLimit: { from: 20, to: null },
+      startDate: { from: '2026-06-10-06-00', to: null },
+      evenPacing: { from: true, to: false },
+    });
   });
 });
 
@@ -72,6 +77,14 @@ describe('visibleEntry', () => {
       ignoredFields: [],
     };
     expect(visibleEntry(hiddenOnly, conversionsHidden)).toBeUndefined();
+    // what the request merely sent keeps no entry alive, and a hidden cap's counter is not named either
+    const sentAlong = { ...hiddenOnly, ignoredFields: ['dailyRequestsLimit', 'totalConversions'] };
+    expect(visibleEntry(sentAlong, conversionsHidden)).toBeUndefined();
+    expect(visibleEntry({ ...update, ignoredFields: ['totalConversions', 'dailyClicks'] }, conversionsHidden)).toEqual({
+      ...update,
+      fields: { dailyClicksLimit: { from: 1, to: 2 } },
+      ignoredFields: ['dailyClicks'],
+    });
     const reset: HistoryEntry = { at: update.at, operation: 'reset', by, limitCounters: ['DAILY_CONVERSIONS'] };
     expect(visibleEntry(reset, conversionsHidden)).toBeUndefined();
     expect(visibleEntry({ ...reset, limitCounters: ['DAILY_CONVERSIONS', 'ALL'] }, conversionsHidden)).toEqual({

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEMAND_GRID, SUPPLY_GRID } from '../../../../shared/domain/limits/cap-grid';
 import { capPolicyAt, limitState } from '../../../support/domain-fixtures';
 import type { PermissionLevel } from '../../../../shared/domain/permissions';
 import { COUNTER_REASON, planLimitChange, UNKNOWN_REASON } from '../../../../shared/domain/limits/limit-change';
@@ -252,4 +254,58 @@ describe('parameters named like Object.prototype members', () => {
     expect(plan.outcome).toBe('ok');
     expect(Object.keys((plan as { ignored: object }).ignored).sort()).toEqual(['__proto__', 'constructor'].sort());
   });
+});
+
+describe('caps the caller cannot see (no oracle)', () => {
+  const judged = (plan: ReturnType<typeof planLimitChange>, hidden: ReadonlySet<string>) =>
+    plan.outcome === 'ok'
+      ? {
+          outcome: plan.outcome,
+          ignored: plan.ignored,
+          visibleCaps: Object.entries(plan.next.caps).filter(([name]) => !hidden.has(name)),
+        }
+      : plan;
+
+  it.each([
+    ['campaign', DEMAND_GRID],
+    ['site', SUPPLY_GRID],
+  ] as const)(
+    '%s: the answer to a write is the same whatever the hidden caps hold (seed printed on failure)',
+    (level, grid) => {
+      const capValue = fc.integer({ min: 0, max: 5000 });
+      fc.assert(
+        fc.property(
+          fc.subarray([...grid.caps], { minLength: 1 }),
+          fc.dictionary(fc.constantFrom(...grid.caps.map((cap) => cap.name)), capValue, { maxKeys: 8 }),
+          fc.array(capValue, { minLength: grid.caps.length, maxLength: grid.caps.length }),
+          fc.array(capValue, { minLength: grid.caps.length, maxLength: grid.caps.length }),
+          (hiddenCaps, sent, storedOnce, storedTwice) => {
+            const hidden = new Set(hiddenCaps.map((cap) => cap.name));
+            const policy = capPolicyAt(
+              level,
+              Object.fromEntries(hiddenCaps.map((cap) => [cap.permission, 'DISABLED' as const])),
+            );
+            // the caller sends only caps it can see; the hidden ones hold one set of values or another
+            const visibleSent = Object.fromEntries(
+              Object.entries(sent)
+                .filter(([name]) => !hidden.has(name))
+                .map(([name, value]) => [name, String(value)]),
+            );
+            const storedWith = (values: number[]) =>
+              stored({ caps: Object.fromEntries(grid.caps.map((cap, index) => [cap.name, values[index]!])) });
+            const withHidden = (values: number[]) => {
+              const state = storedWith(values);
+              const visibleValues = storedWith(storedOnce).caps;
+              for (const name of Object.keys(state.caps))
+                if (!hidden.has(name)) state.caps[name] = visibleValues[name]!;
+              return state;
+            };
+            expect(judged(planLimitChange(withHidden(storedOnce), request(visibleSent), policy), hidden)).toEqual(
+              judged(planLimitChange(withHidden(storedTwice), request(visibleSent), policy), hidden),
+            );
+          },
+        ),
+      );
+    },
+  );
 });

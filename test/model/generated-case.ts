@@ -1,0 +1,162 @@
+import fc from 'fast-check';
+import type { ModelEvent, ModelKind } from './counter-model';
+import { ACTION_IDS, BANNER_IDS, ENTITIES, isSupply, PLACEMENT_IDS } from './model-catalog';
+
+/**
+ * One generated case: messages in FIFO groups, received over several days, and how the platform hands them to
+ * the recorder: batch by batch, regrouped across groups, with write faults, timeouts after commit (the whole
+ * batch comes back) and a second invocation racing on the same batch.
+ */
+export interface GeneratedMessage {
+  group: number;
+  /** When the queue received it (ms); non-decreasing in generation order, so within each group too. */
+  sentAt: number;
+  events: ModelEvent[];
+}
+
+export interface DeliveryStep {
+  /** How many pending messages the batch takes, from the heads of the groups. */
+  size: number;
+  /** The group the batch starts taking from, so that batches mix groups in changing orders. */
+  firstGroup: number;
+  /** The write request of the invocation(s) that fails, counting from 1. */
+  faultAt?: number;
+  /** The invocation wrote but its answer was lost: every message of the batch comes back. */
+  timedOut: boolean;
+  /** A second invocation runs the same batch at the same time (a timed-out one still writing). */
+  raced: boolean;
+}
+
+/** A reset.do of one entity's counters, flushed once the messages before `afterMessage` are all delivered. */
+export interface GeneratedReset {
+  afterMessage: number;
+  entity: string;
+  name: string;
+}
+
+export interface GeneratedCase {
+  /** One group, events without `at`: the no-conversion state is then defined by arrival order as well. */
+  orderly: boolean;
+  messages: GeneratedMessage[];
+  steps: DeliveryStep[];
+  reset?: GeneratedReset;
+}
+
+const MINUTE = 60_000;
+
+/** Days near the boundaries of weeks, months and years, so that rollovers of every period come up. */
+const ANCHORS = ['2026-11-29T12:00:00Z', '2026-11-30T12:00:00Z', '2026-12-31T12:00:00Z', '2027-01-03T12:00:00Z'].map(
+  Date.parse,
+);
+
+/** How an event's `at` relates to its message's receipt: absent, late, a little ahead, or too far ahead. */
+const atOffset: fc.Arbitrary<number | undefined> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 72 * 60 }).map((minutes) => -minutes * MINUTE) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }).map((minutes) => minutes * MINUTE) },
+  { weight: 1, arbitrary: fc.integer({ min: 5 * 60 + 1, max: 48 * 3600 }).map((seconds) => seconds * 1000) },
+);
+
+const kind = fc.constantFrom<ModelKind>('impression', 'impression', 'click', 'conversion', 'opportunity', 'request');
+
+const event = (withAt: boolean) =>
+  fc
+    .record({
+      kind,
+      side: fc.constantFrom('banner', 'banner', 'placement', 'both'),
+      bannerId: fc.constantFrom(...BANNER_IDS),
+      placementId: fc.constantFrom(...PLACEMENT_IDS),
+      actionId: fc.option(fc.constantFrom(...ACTION_IDS), { nil: undefined, freq: 2 }),
+      revenue: fc.option(fc.constantFrom('0.001', '0.125', '2', '1000000.5'), { nil: undefined, freq: 2 }),
+      count: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(1_000_000)),
+      offset: withAt ? atOffset : fc.constant(undefined),
+    })
+    .map(({ kind, side, bannerId, placementId, actionId, revenue, count, offset }) => {
+      // a valid event: a request needs a placement, an action goes with a conversion only
+      const where = kind === 'request' && side === 'banner' ? 'placement' : side;
+      const event: ModelEvent = {
+        kind,
+        ...(where !== 'placement' ? { bannerId } : {}),
+        ...(where !== 'banner' ? { placementId } : {}),
+        ...(kind === 'conversion' && actionId !== undefined ? { actionId } : {}),
+        ...(revenue !== undefined ? { revenue } : {}),
+        count,
+      };
+      return { event, offset };
+    });
+
+const messages = (orderly: boolean, size: CaseSize) =>
+  fc
+    .record({
+      start: fc.constantFrom(...ANCHORS),
+      startShift: fc.integer({ min: -36 * 60, max: 36 * 60 }),
+      list: fc.array(
+        fc.record({
+          group: orderly ? fc.constant(0) : fc.integer({ min: 0, max: 2 }),
+          gapMinutes: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20 * 60 })),
+          events: fc.array(event(!orderly), { minLength: 1, maxLength: size.events }),
+        }),
+        { minLength: 1, maxLength: size.messages },
+      ),
+    })
+    .map(({ start, startShift, list }) => {
+      let sentAt = start + startShift * MINUTE;
+      return list.map(({ group, gapMinutes, events }): GeneratedMessage => {
+        sentAt += gapMinutes * MINUTE;
+        return {
+          group,
+          sentAt,
+          events: events.map(({ event, offset }) =>
+            offset === undefined ? event : { ...event, at: new Date(sentAt + offset).toISOString() },
+          ),
+        };
+      });
+    });
+
+const step: fc.Arbitrary<DeliveryStep> = fc
+  .record({
+    size: fc.integer({ min: 1, max: 10 }),
+    firstGroup: fc.integer({ min: 0, max: 2 }),
+    faultAt: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined, freq: 2 }),
+    timedOut: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    raced: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+  })
+  .map(({ faultAt, ...rest }) => ({ ...rest, ...(faultAt !== undefined ? { faultAt } : {}) }));
+
+const DEMAND_RESETS = ['DAILY_IMPRESSIONS', 'WEEKLY_CLICKS', 'MONTHLY_REVENUE', 'TOTAL_OPPORTUNITIES', 'ALL_LIMITS'];
+const SUPPLY_RESETS = ['DAILY_REQUESTS', 'WEEKLY_CONVERSIONS', 'TOTAL_IMPRESSIONS', 'ALL_LIMITS'];
+
+const reset = (messages: number): fc.Arbitrary<GeneratedReset> =>
+  fc
+    .record({ afterMessage: fc.integer({ min: 1, max: messages }), entity: fc.constantFrom(...ENTITIES) })
+    .chain(({ afterMessage, entity }) =>
+      fc
+        .constantFrom(...(isSupply(entity) ? SUPPLY_RESETS : DEMAND_RESETS))
+        .map((name) => ({ afterMessage, entity, name })),
+    );
+
+/** The most messages, events per message and delivery steps a case has. */
+export interface CaseSize {
+  messages: number;
+  events: number;
+  steps: number;
+}
+
+/** Small enough for a few hundred cases in `npm test`; `npm run fuzz` goes larger. */
+export const TEST_SIZE: CaseSize = { messages: 5, events: 2, steps: 4 };
+export const FUZZ_SIZE: CaseSize = { messages: 8, events: 3, steps: 6 };
+
+export const generatedCase = (size: CaseSize): fc.Arbitrary<GeneratedCase> =>
+  fc.boolean().chain((orderly) =>
+    messages(orderly, size).chain((list) =>
+      fc.record(
+        {
+          orderly: fc.constant(orderly),
+          messages: fc.constant(list),
+          steps: fc.array(step, { minLength: 0, maxLength: size.steps }),
+          reset: reset(list.length),
+        },
+        { requiredKeys: ['orderly', 'messages', 'steps'] },
+      ),
+    ),
+  );

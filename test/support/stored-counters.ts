@@ -1,0 +1,96 @@
+import { BatchWriteItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { plainItem } from '../../shared/adapters/dynamodb/attribute-values';
+import type { Item } from '../../shared/adapters/dynamodb/table-store';
+import type { LocalService } from '../../infra/local/local-service';
+import { MODEL_PERIODS } from '../model/calendar';
+import { millisOf, noConversionState, type ModelItem, type ModelMetric } from '../model/counter-model';
+
+/** A counter item as both sides are compared: per period its key and its non-zero counters as decimal text. */
+export interface CounterView {
+  periods: Record<string, { key: string; counts: Record<string, string> }>;
+  noConversion?: { quietSince: number; impressions: string };
+}
+
+const METRICS: readonly ModelMetric[] = ['impressions', 'clicks', 'conversions', 'opportunities', 'budget', 'requests'];
+const attribute = (period: string, metric: string) => `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
+
+/** Every counter item of the service's table (entity counters and per-action counters), by `PK/SK`. */
+export const storedCounterItems = async (service: LocalService): Promise<Map<string, Item>> => {
+  const { client, tableName } = service.dependencies.store;
+  const items = new Map<string, Item>();
+  let startKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: tableName,
+        ConsistentRead: true,
+        FilterExpression: 'SK = :counters OR begins_with(SK, :actions)',
+        ExpressionAttributeValues: { ':counters': { S: 'COUNTERS' }, ':actions': { S: 'ACTCTR#' } },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const stored of page.Items ?? []) {
+      const item = plainItem(stored);
+      items.set(`${String(item.PK)}/${String(item.SK)}`, item);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+};
+
+/** Deletes the given counter items, so that the next case starts from none. */
+export const deleteCounterItems = async (service: LocalService, items: Iterable<Item>): Promise<void> => {
+  const { client, tableName } = service.dependencies.store;
+  const keys = [...items].map((item) => ({ PK: { S: String(item.PK) }, SK: { S: String(item.SK) } }));
+  for (let start = 0; start < keys.length; start += 25)
+    await client.send(
+      new BatchWriteItemCommand({
+        RequestItems: { [tableName]: keys.slice(start, start + 25).map((Key) => ({ DeleteRequest: { Key } })) },
+      }),
+    );
+};
+
+const unitsText = (metric: ModelMetric, value: unknown): string =>
+  String(metric === 'budget' ? millisOf(String(value)) : BigInt(String(value)));
+
+export const storedView = (item: Item, withNoConversion: boolean): CounterView => {
+  const periods: CounterView['periods'] = {};
+  for (const period of MODEL_PERIODS) {
+    const counts: Record<string, string> = {};
+    for (const metric of METRICS) {
+      const value = item[attribute(period, metric)];
+      if (value !== undefined && unitsText(metric, value) !== '0') counts[metric] = unitsText(metric, value);
+    }
+    const key = period === 'total' ? (Object.keys(counts).length > 0 ? 'T' : undefined) : item[`${period}Key`];
+    if (key !== undefined) periods[period] = { key: String(key), counts };
+  }
+  const noConversion =
+    withNoConversion && item.quietSince !== undefined
+      ? {
+          quietSince: Number(String(item.quietSince)),
+          impressions: String(item.impressionsSinceConversion ?? 0),
+        }
+      : undefined;
+  return { periods, ...(noConversion ? { noConversion } : {}) };
+};
+
+/**
+ * The model's view of an item. The no-conversion count is a range when an impression ties with the last
+ * conversion: a stored count inside it reads as that count, one outside as the range.
+ */
+export const modelView = (item: ModelItem, withNoConversion: boolean, stored?: CounterView): CounterView => {
+  const periods: CounterView['periods'] = {};
+  for (const [period, { key, counts }] of Object.entries(item.periods)) {
+    const nonZero = Object.entries(counts).filter(([, units]) => units !== 0n);
+    // the total has no key of its own: all its counters at 0 (reset) look like none
+    if (period !== 'total' || nonZero.length > 0)
+      periods[period] = { key, counts: Object.fromEntries(nonZero.map(([metric, units]) => [metric, String(units)])) };
+  }
+  const state = withNoConversion ? noConversionState(item) : undefined;
+  if (!state) return { periods };
+  const { least, most } = state.impressions;
+  const storedCount = stored?.noConversion?.impressions;
+  const inRange = storedCount !== undefined && BigInt(storedCount) >= least && BigInt(storedCount) <= most;
+  const impressions = inRange ? storedCount : least === most ? String(least) : `${least} to ${most}`;
+  return { periods, noConversion: { quietSince: state.quietSince, impressions } };
+};
