@@ -42,7 +42,7 @@ export const plannedAdvertiserWrite = (
   const pending: PendingMessage[] = [
     { messageId: `m${sequence}`, group: groupId(group), sequence: sequenceText(sequence), contribution },
   ];
-  const write = planCounterWrite(undefined, pending, PERIODS, METRICS)!;
+  const write = planCounterWrite(undefined, pending, PERIODS, METRICS, at)!;
   const request = counterWriteRequest(countersKey('ADVERTISER', ADVERTISER), write, CAPS);
   const after = applyUpdate(before, request);
   return {
