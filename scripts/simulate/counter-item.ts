@@ -1,0 +1,75 @@
+import { counterWriteRequest } from '../../shared/adapters/dynamodb/counter-store';
+import type { Item } from '../../shared/adapters/dynamodb/table-store';
+import { messageContributions, type Ancestry } from '../../shared/domain/delivery/contributions';
+import { planCounterWrite, sequenceText, type PendingMessage } from '../../shared/domain/delivery/counter-plan';
+import type { DeliveryEvent } from '../../shared/domain/delivery/delivery-event';
+import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
+import { countersKey } from '../../shared/table/keys';
+import { applyUpdate, itemSize, writeUnits } from './item-size';
+
+const ADVERTISER = 7;
+const ancestry: Ancestry = {
+  banners: new Map([[1, { campaignId: 3, advertiserId: ADVERTISER }]]),
+  placements: new Map(),
+};
+/** The caps the recorder hands the write (h-sim's item shape): a daily impression cap and a total budget. */
+const CAPS = { dailyImpressions: 1_000_000_000, totalBudget: 50_000_000 };
+
+/** A producer's message group id, as long as the ones the simulation assumes (13 characters). */
+export const groupId = (group: number): string => `producer-${String(group).padStart(4, '0')}`;
+
+export interface PlannedWrite {
+  after: Item;
+  sizeBefore: number;
+  sizeAfter: number;
+  units: number;
+}
+
+/**
+ * One delivery batch of `events` impressions from message group `group` on the advertiser's counter item, as the
+ * recorder writes it: the real contributions, the real planner and the real UpdateItem request, applied to the item.
+ */
+export const plannedAdvertiserWrite = (
+  before: Item | undefined,
+  group: number,
+  sequence: number,
+  events: number,
+  at: Date,
+): PlannedWrite => {
+  const impressions: DeliveryEvent[] = [{ kind: 'impression', bannerId: 1, count: events, revenue: '0.002' }];
+  const { contributions } = messageContributions(impressions, ancestry, at);
+  const contribution = contributions.find((one) => one.target.type === 'ADVERTISER')!;
+  const pending: PendingMessage[] = [
+    { messageId: `m${sequence}`, group: groupId(group), sequence: sequenceText(sequence), contribution },
+  ];
+  const write = planCounterWrite(undefined, pending, PERIODS, METRICS, at)!;
+  const request = counterWriteRequest(countersKey('ADVERTISER', ADVERTISER), write, CAPS);
+  const after = applyUpdate(before, request);
+  return {
+    after,
+    sizeBefore: before ? itemSize(before) : 0,
+    sizeAfter: itemSize(after),
+    units: writeUnits(before ?? {}, after),
+  };
+};
+
+/**
+ * Write units and size of a write to a counter item that holds the markers of `markers` message groups, for every
+ * count from 1 to `most` (index 0 repeats 1): the item is grown group by group through real planned writes, as a
+ * long run leaves it when every group has written it.
+ */
+export const writeUnitsByMarkers = (most: number, at: Date): { units: number[]; sizes: number[] } => {
+  const units: number[] = [];
+  const sizes: number[] = [];
+  let item: Item | undefined;
+  let sequence = 1;
+  for (let markers = 1; markers <= most; markers++) {
+    item = plannedAdvertiserWrite(item, markers - 1, sequence++, 1_000, at).after;
+    const again = plannedAdvertiserWrite(item, 0, sequence++, 1_000, at);
+    units[markers] = again.units;
+    sizes[markers] = again.sizeAfter;
+  }
+  units[0] = units[1]!;
+  sizes[0] = sizes[1]!;
+  return { units, sizes };
+};

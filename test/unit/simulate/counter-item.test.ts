@@ -1,0 +1,33 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as counterStore from '../../../shared/adapters/dynamodb/counter-store';
+import { plannedAdvertiserWrite, writeUnitsByMarkers } from '../../../scripts/simulate/counter-item';
+import { itemSize, writeUnits } from '../../../scripts/simulate/item-size';
+
+const at = new Date('2026-11-25T12:00:00Z');
+
+describe('the simulated counter item', () => {
+  it('is built by the real request builder', () => {
+    const builder = vi.spyOn(counterStore, 'counterWriteRequest');
+    const { after } = plannedAdvertiserWrite(undefined, 3, 1, 1_000, at);
+    expect(builder).toHaveBeenCalledTimes(1);
+    const request = builder.mock.results[0]!.value as ReturnType<typeof counterStore.counterWriteRequest>;
+    for (const attribute of Object.values(request.ExpressionAttributeNames ?? {}))
+      expect(Object.keys(after)).toContain(attribute);
+    builder.mockRestore();
+  });
+
+  it('grows with every message group that wrote it, and its writes cost a unit per started KB', () => {
+    const { units, sizes } = writeUnitsByMarkers(40, at);
+    expect(sizes[40]!).toBeGreaterThan(sizes[1]! + 39 * 50);
+    expect(units[1]).toBe(1);
+    expect(units[40]).toBe(Math.ceil(sizes[40]! / 1024));
+  });
+
+  it('counts a write by the larger of the sizes before and after', () => {
+    const small = { PK: 'A', SK: 'B' };
+    const large = { ...small, text: 'x'.repeat(1_500) };
+    expect(itemSize(large)).toBe(2 + 1 + 2 + 1 + 4 + 1_500);
+    expect(writeUnits(large, small)).toBe(2);
+    expect(writeUnits(small, large)).toBe(2);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { PartitionModel } from '../../../scripts/simulate/partitions';
+
+describe('the simulated DynamoDB partition', () => {
+  it('throttles the write that takes a partition over 1,000 write units in one second, and serves it the next', () => {
+    const partitions = new PartitionModel();
+    partitions.place(1, 'ADVERTISER#1');
+    for (let write = 0; write < 500; write++) expect(partitions.write(1, 2, 3.5)).toBe(true);
+    expect(partitions.write(1, 1, 3.99)).toBe(false);
+    expect(partitions.throttledWrites).toBe(1);
+    expect(partitions.write(1, 1, 4.0)).toBe(true);
+  });
+
+  it('gives no burst above the limit after idle seconds', () => {
+    const partitions = new PartitionModel();
+    partitions.place(1, 'ADVERTISER#1');
+    expect(partitions.write(1, 1_000, 300)).toBe(true);
+    expect(partitions.write(1, 1, 300.5)).toBe(false);
+  });
+
+  it('isolates the busiest item of a throttled partition the next second (adaptive capacity), never above the limit', () => {
+    const partitions = new PartitionModel();
+    partitions.place(1, 'ADVERTISER#1');
+    partitions.place(2, 'ADVERTISER#1');
+    expect(partitions.write(1, 700, 0)).toBe(true);
+    expect(partitions.write(2, 400, 0.5)).toBe(false);
+    partitions.splitHotPartitions();
+    expect(partitions.partitionCount()).toBe(2);
+    expect(partitions.write(1, 700, 1)).toBe(true);
+    expect(partitions.write(2, 400, 1)).toBe(true);
+    expect(partitions.write(1, 301, 1.5)).toBe(false);
+  });
+});
