@@ -9,9 +9,10 @@ import { createRecorder, recorderOptionsFromEnvironment } from '../../functions/
 import { createHandler as createFlush } from '../../functions/reset-flush/handler';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { ControllableClock } from './controllable-clock';
-import type { InMemoryEvents } from './in-memory-sinks';
+import type { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import type { InProcessResetQueue } from './in-process-reset-queue';
 import type { OutboxMailer } from './outbox-mailer';
+import { redriveEndpoint } from './redrive-endpoint';
 import type { WriteFaults } from './write-faults';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
@@ -38,6 +39,7 @@ export interface LocalEndpointParts {
   outbox: OutboxMailer;
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
+  deadLetters: InMemoryDeadLetters;
   faults: WriteFaults;
   /** The table's stream, as the history-events function's trigger reads it (LimitChanged and LimitReached). */
   tableStream: { drain(): Promise<void> };
@@ -194,6 +196,7 @@ export const createLocalEndpoints = (
       return jsonResponse(200, parts.events.changes);
     },
     'POST /_local/delivery': deliveryEndpoint(parts),
+    'POST /_local/redrive': redriveEndpoint(parts.dependencies, parts.deadLetters, parts.tableStream),
     ...faultEndpoints(parts.faults),
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
     ...clockEndpoints(parts.clock),

@@ -129,7 +129,16 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const gateway: GatewayParts = {
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
-      localEndpoints: createLocalEndpoints({ dependencies, clock, outbox, resetQueue, events, faults, tableStream }),
+      localEndpoints: createLocalEndpoints({
+        dependencies,
+        clock,
+        outbox,
+        resetQueue,
+        events,
+        deadLetters,
+        faults,
+        tableStream,
+      }),
       clock,
       cors,
     };

@@ -42,6 +42,11 @@ export interface DeliveryMessage {
   sequence?: string;
   /** When the queue received it (ms): the instant of its events that carry no `at`, the same on every redelivery. */
   sentAt?: number;
+  /**
+   * Set on the replay of a dead letter (see `replayOfDeadLetter`): the only counter items it may change, those that
+   * did not take it. Its group is fresh, so the redelivery horizon does not hold it back.
+   */
+  replayTo?: readonly string[];
 }
 
 /** How the recorder is set up (see the delivery-recorder function's environment). */
@@ -138,12 +143,13 @@ const writeTo = (
         capsRecord(caps),
       );
 
-type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> & {
-  messageId: string;
-  body: string;
-  events: DeliveryEvent[];
-  sentAt: Date;
-};
+type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> &
+  Pick<DeliveryMessage, 'replayTo'> & {
+    messageId: string;
+    body: string;
+    events: DeliveryEvent[];
+    sentAt: Date;
+  };
 
 const PAST_HORIZON =
   'sent more than 14 days ago (past the redelivery horizon): its group markers may have been pruned, so it is not ' +
@@ -160,7 +166,9 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
       ? parsed.reason
       : message.group === undefined || message.sequence === undefined
         ? 'no MessageGroupId or SequenceNumber: delivery events must come through the FIFO queue'
-        : message.sentAt !== undefined && isPastRedeliveryHorizon(new Date(message.sentAt), now)
+        : message.replayTo === undefined &&
+            message.sentAt !== undefined &&
+            isPastRedeliveryHorizon(new Date(message.sentAt), now)
           ? PAST_HORIZON
           : undefined;
     if (parsed.ok && reason === undefined) {
@@ -171,6 +179,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
         group: message.group!,
         sequence: sequenceText(message.sequence!),
         sentAt: message.sentAt !== undefined ? new Date(message.sentAt) : now,
+        ...(message.replayTo ? { replayTo: message.replayTo } : {}),
       });
       continue;
     }
@@ -231,11 +240,14 @@ export const recordDelivery = async (
       summary.recordedEvents += counted.recordedEvents;
       summary.unknownEntityEvents += counted.unknownEntityEvents;
       summary.futureDatedEvents += counted.futureDatedEvents;
+      const contributions = counted.contributions.filter(
+        (contribution) => !message.replayTo || message.replayTo.includes(targetName(contribution.target)),
+      );
       targetsOf.set(
         message.messageId,
-        counted.contributions.map((contribution) => targetName(contribution.target)),
+        contributions.map((contribution) => targetName(contribution.target)),
       );
-      for (const contribution of counted.contributions) {
+      for (const contribution of contributions) {
         const name = targetName(contribution.target);
         const entry = pendingByTarget.get(name) ?? { target: contribution.target, pending: [] };
         entry.pending.push({ ...message, contribution });
