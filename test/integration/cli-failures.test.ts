@@ -52,10 +52,11 @@ const expectOneLine = (result: { code: number; stderr: string }, pattern: RegExp
 const API_KEY = 'scripts/api-key.ts';
 const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
+const REDRIVE = 'scripts/redrive.ts';
 
 describe('the command-line tools', () => {
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, 'scripts/build-docs.ts']) {
+    for (const script of [API_KEY, CATALOG, START, REDRIVE, 'scripts/build-docs.ts']) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
@@ -72,6 +73,21 @@ describe('the command-line tools', () => {
     expectOneLine(await invoke(API_KEY, ['create', '--user', 'demo']), /usage plan/);
     expectOneLine(
       await invoke(API_KEY, ['create', '--user', 'demo', '--plan', 'p1'], { ...noCredentials, TABLE_NAME: 't' }),
+      /No AWS credentials were found: set AWS_PROFILE/,
+    );
+  }, 60_000);
+
+  it('npm run redrive fails in one line', async () => {
+    const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/delivery-dlq.fifo';
+    expectOneLine(
+      await invoke(REDRIVE, ['--queue']),
+      /^Unknown option --queue: npm run redrive takes --queue-url, --dry-run, --help\.$/,
+    );
+    expectOneLine(await invoke(REDRIVE, []), /^Name the queue: --queue-url URL/);
+    expectOneLine(await invoke(REDRIVE, ['--queue-url', 'dlq']), /--queue-url must be an SQS queue URL/);
+    expectOneLine(await invoke(REDRIVE, ['--queue-url', queueUrl]), /Set TABLE_NAME/);
+    expectOneLine(
+      await invoke(REDRIVE, ['--queue-url', queueUrl], { ...noCredentials, TABLE_NAME: 't' }),
       /No AWS credentials were found: set AWS_PROFILE/,
     );
   }, 60_000);
