@@ -9,7 +9,7 @@ import { CommandFailure, readArguments, runTool } from './command-line';
 import { redriveQueue } from './redrive-queue';
 
 const USAGE = `Usage: npm run redrive -- --queue-url URL [--dry-run]
-  Replays the delivery dead-letter queue (--queue-url: the delivery-recorder function's DELIVERY_DLQ_URL) into the
+  Replays the delivery dead-letter queue (--queue-url: the stack output DeliveryDeadLetterQueueUrl) into the
   counters of TABLE_NAME (the stack output TableName), once the cause of the refused writes is fixed. Each dead
   letter counts once, on the counter items that did not take it; running it again changes nothing. A replay
   refused again goes back to the queue. --dry-run lists what would be replayed and changes nothing (the messages

@@ -335,6 +335,7 @@ export class DeliveryLimitsStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DeliveryEventsQueueUrl', { value: deliveries.main.queueUrl });
+    new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', { value: deliveries.deadLetters.queueUrl });
     new CfnOutput(this, 'LimitEventsBusName', { value: bus.eventBusName });
     this.acknowledgeFindings();
   }
