@@ -22,6 +22,18 @@ beforeAll(() => {
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
+/** Every IAM action granted to the role of the function whose logical id starts with the prefix. */
+const policyActionsOf = (functionIdPrefix: string): string[] => {
+  const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith(functionIdPrefix))!;
+  const role = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy')
+    .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
+    .flatMap(
+      ([, policy]) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
+    )
+    .flatMap((statement) => [statement.Action].flat());
+};
+
 /** Full path of every API Gateway resource, rebuilt from PathPart and ParentId. */
 const resourcePaths = (): Map<string, string> => {
   const paths = new Map<string, string>();
@@ -216,26 +228,12 @@ describe('data and messaging', () => {
         ],
       },
     });
-    const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('historyeventsFunction'))!;
-    const role = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
-    const actions = ofType('AWS::IAM::Policy')
-      .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
-      .flatMap(
-        ([, policy]) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
-      )
-      .flatMap((statement) => [statement.Action].flat());
+    const actions = policyActionsOf('historyeventsFunction');
     expect(actions).toContain('events:PutEvents');
   });
 
   it('lets the delivery recorder publish no event: LimitReached leaves through the table stream only', () => {
-    const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('deliveryrecorderFunction'))!;
-    const role = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
-    const actions = ofType('AWS::IAM::Policy')
-      .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
-      .flatMap(
-        ([, policy]) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
-      )
-      .flatMap((statement) => [statement.Action].flat());
+    const actions = policyActionsOf('deliveryrecorderFunction');
     expect(actions).toContain('dynamodb:UpdateItem');
     expect(actions).not.toContain('events:PutEvents');
   });
