@@ -12,7 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { gatewayResourcePath } from '../../shared/api/path-template';
-import { ROUTES, type Family } from '../../shared/api/route-table';
+import { methodsOf, ROUTES, type Family } from '../../shared/api/route-table';
 import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { TRACING_MODULES, ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, type FunctionName } from './bundling';
@@ -401,24 +401,28 @@ export class DeliveryLimitsStack extends Stack {
     const integrations = new Map<Family, apigateway.LambdaIntegration>();
     const integration = (family: Family) => {
       if (!integrations.has(family))
-        integrations.set(family, new apigateway.LambdaIntegration(fns[family], { allowTestInvoke: false }));
+        // one invoke permission per function for the whole API: a permission per method (GET and HEAD on every
+        // resource) would outgrow Lambda's 20 KB resource policy; the family's router refuses paths not its own
+        integrations.set(family, new apigateway.LambdaIntegration(fns[family], { scopePermissionToMethod: false }));
       return integrations.get(family)!;
     };
-    for (const route of ROUTES) {
-      const method = api.root
-        .resourceForPath(gatewayResourcePath(route.path))
-        .addMethod(route.method, integration(route.family), {
-          ...(route.authenticated
-            ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
-            : { authorizationType: apigateway.AuthorizationType.NONE }),
-          operationName: `${route.operation}${route.level ? `.${route.level}` : ''}`,
-        });
-      if (!route.authenticated)
-        Validations.of(method).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
-        });
-    }
+    // HEAD is answered wherever GET is, by the same function (API Gateway sends no body in a HEAD answer)
+    for (const route of ROUTES)
+      for (const httpMethod of methodsOf(route)) {
+        const method = api.root
+          .resourceForPath(gatewayResourcePath(route.path))
+          .addMethod(httpMethod, integration(route.family), {
+            ...(route.authenticated
+              ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
+              : { authorizationType: apigateway.AuthorizationType.NONE }),
+            operationName: `${route.operation}${route.level ? `.${route.level}` : ''}${httpMethod === 'HEAD' ? '.head' : ''}`,
+          });
+        if (!route.authenticated)
+          Validations.of(method).acknowledge({
+            id: 'AwsSolutions-APIG4',
+            reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
+          });
+      }
 
     addGatewayAnswers(api, props.corsOrigins);
 

@@ -52,7 +52,7 @@ const resourcePaths = (): Map<string, string> => {
 };
 
 describe('the API', () => {
-  it('has one method per route-table entry, with the authorizer and an API key where the route needs them', () => {
+  it('has one method per route-table entry (and HEAD beside every GET), with the authorizer and an API key where the route needs them', () => {
     const paths = resourcePaths();
     const methods = ofType('AWS::ApiGateway::Method').map(([, method]) => {
       const properties = method.Properties as {
@@ -64,13 +64,14 @@ describe('the API', () => {
       };
       return { key: `${properties.HttpMethod} ${paths.get(properties.ResourceId.Ref)}`, ...properties };
     });
-    expect(methods.map((method) => method.key).sort()).toEqual(
-      ROUTES.map((route) => `${route.method} ${gatewayResourcePath(route.path)}`).sort(),
+    const expected = ROUTES.flatMap((route) =>
+      (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]).map((httpMethod) => ({ route, httpMethod })),
     );
-    for (const route of ROUTES) {
-      const method = methods.find(
-        (candidate) => candidate.key === `${route.method} ${gatewayResourcePath(route.path)}`,
-      )!;
+    expect(methods.map((method) => method.key).sort()).toEqual(
+      expected.map(({ route, httpMethod }) => `${httpMethod} ${gatewayResourcePath(route.path)}`).sort(),
+    );
+    for (const { route, httpMethod } of expected) {
+      const method = methods.find((candidate) => candidate.key === `${httpMethod} ${gatewayResourcePath(route.path)}`)!;
       if (route.authenticated) {
         expect(method, method.key).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
         expect(method.AuthorizerId, method.key).toBeDefined();
@@ -267,6 +268,17 @@ describe('data and messaging', () => {
 
   it('limits the queue trigger to 10 recorders at once', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 10 } });
+  });
+
+  it('lets API Gateway invoke each family function through one permission scoped to this API', () => {
+    const apiPermissions = ofType('AWS::Lambda::Permission').filter(
+      ([, permission]) => permission.Properties.Principal === 'apigateway.amazonaws.com',
+    );
+    const families = [...new Set(ROUTES.map((route) => route.family))];
+    // the families, and the authorizer's own
+    expect(apiPermissions).toHaveLength(families.length + 1);
+    for (const [id, permission] of apiPermissions)
+      expect(JSON.stringify(permission.Properties.SourceArn), id).toContain('execute-api');
   });
 
   it("keeps every function's resource policy far below Lambda's 20 KB limit (under 15 KB)", () => {
