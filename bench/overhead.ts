@@ -53,6 +53,7 @@ const MEASURED = [
   'set.do (existing record)',
   'update.do',
   'reset.do',
+  'DELETE limits.do',
   'per-action list',
   'per-action add (existing)',
   'campaign bulk read, 100 ids',
@@ -132,6 +133,7 @@ export const measureOverhead = async (service: LocalService, iterations: number)
       const raw: number[] = [];
       let latest: RecordedCommand[] = [];
       const viaHandler = async (i: number) => {
+        await operation.restore?.(service);
         const invocation = lambda.prepare(operation.request(undefined, i), `bench-${i}`);
         let functionsMs = 0;
         const sent = await recorder.during(async () => {
@@ -144,6 +146,7 @@ export const measureOverhead = async (service: LocalService, iterations: number)
         latest = sent;
       };
       const viaStack = async (i: number) => {
+        await operation.restore?.(service);
         // another value than the handler's call, so that this one changes the record too
         const request = operation.request(undefined, i + 25);
         stack.push(
@@ -155,6 +158,7 @@ export const measureOverhead = async (service: LocalService, iterations: number)
         );
       };
       const viaRaw = async () => {
+        await operation.restore?.(service);
         const replay = replayOf(latest);
         raw.push(await timed(() => sendReplay(clients, replay)));
       };
