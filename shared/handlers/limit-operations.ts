@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { accessLevel, permissionLevel } from '../domain/access';
 import { enforce, requireUpdatableEntity } from './access-checks';
 import { optimisticWrite } from './optimistic-write';
@@ -145,7 +144,6 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       requestedAt: now.toISOString(),
       requestedBy: principalOf(request).userId,
       by: changeAuthor(request),
-      resetId: randomUUID(),
     };
     try {
       if (!dryRun) await dependencies.resetQueue.enqueue(queued);
