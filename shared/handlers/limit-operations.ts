@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { accessLevel, permissionLevel } from '../domain/access';
 import { enforce, requireUpdatableEntity } from './access-checks';
 import { optimisticWrite } from './optimistic-write';
@@ -144,6 +145,7 @@ export const limitOperations = (dependencies: Ports<'store' | 'clock' | 'resetQu
       requestedAt: now.toISOString(),
       requestedBy: principalOf(request).userId,
       by: changeAuthor(request),
+      resetId: randomUUID(),
     };
     try {
       if (!dryRun) await dependencies.resetQueue.enqueue(queued);

@@ -111,6 +111,23 @@ describe('a reset of an entity without counters', () => {
   });
 });
 
+describe('two resets asked at the same instant', () => {
+  it('are two resets: each is applied by its flush, neither taken for a redelivery of the other', async () => {
+    const path = '/rest-api/campaign/101';
+    await setClock(ctx.service.url, { now: '2026-06-10T12:00:00Z' });
+    await demo().post(`${path}/limits/set.do`, { dailyImpressionsLimit: '1000' });
+    const resetAndFlush = async () => {
+      expect((await demo().post(`${path}/limits/reset.do`, { limitCounters: 'DAILY_IMPRESSIONS' })).status).toBe(200);
+      return ((await (await postJson(`${ctx.service.url}/_local/flush`, {})).json()) as { applied: number }).applied;
+    };
+    expect(await resetAndFlush()).toBe(1);
+    await postJson(`${ctx.service.url}/_local/delivery`, [{ kind: 'impression', bannerId: 1002, count: 5 }]);
+    expect(await resetAndFlush()).toBe(1);
+    const read = (await (await demo().get(`${path}/limits.do`)).json()) as { dailyImpressions?: number };
+    expect(read.dailyImpressions ?? 0).toBe(0);
+  });
+});
+
 /** A request to each write route that would change something, for a dry run. */
 const DRY_RUNS: Partial<Record<Operation, Record<string, string>>> = {
   'limits.set': { dailyClicksLimit: '77' },

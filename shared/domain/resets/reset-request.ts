@@ -12,6 +12,11 @@ export interface ResetRequest {
   requestedBy: number;
   /** Who asked, as the change history names them (absent from resets queued before history was recorded). */
   by?: ChangeAuthor;
+  /**
+   * Unique to this reset, made when it is queued: it is part of the reset's identity, so that a redelivery of it
+   * finds it applied while another reset asked in the same millisecond is applied too (absent from older messages).
+   */
+  resetId?: string;
 }
 
 /** A queued message back into a reset request; undefined when it is not one. */
