@@ -100,15 +100,19 @@ const pathOf = (route: Route): string => {
   return route.path.replace(/\{type\}/, type).replace(/\{[A-Za-z]+\}/, String(id));
 };
 
+const RESET_APPLIED = 'RESET_APPLIED#';
+
 /**
  * The entity's partition: every item as stored, and, for comparing with a run without faults, the records with
- * their issued ids left out, and the history entries' content in key order without keys and expiry.
+ * their issued ids left out (a reset's applied marker is named by the id its queued request was given), and the
+ * history entries' content in key order without keys and expiry.
  */
 const stateOf = async ({ type, id }: { type: EntityType; id: number }) => {
   const items = await ctx.service.dependencies.store.queryPartition(entityPK(type, id));
   const records = items
     .filter((item) => !String(item.SK).startsWith('HISTORY'))
-    .map((item) => Object.fromEntries(Object.entries(item).filter(([name]) => name !== 'id')));
+    .map((item) => Object.fromEntries(Object.entries(item).filter(([name]) => name !== 'id')))
+    .map((item) => (String(item.SK).startsWith(RESET_APPLIED) ? { ...item, SK: RESET_APPLIED } : item));
   const history = items
     .filter((item) => String(item.SK).startsWith('HISTORY#'))
     .map((item) =>
