@@ -3,11 +3,11 @@ import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../..
 import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
 import { getProfile, userIdByEmail, type UserProfile } from '../../shared/adapters/dynamodb/user-records';
 import { badRequest, notFound } from '../../shared/http/api-error';
-import type { OperationHandler } from '../../shared/http/family-handler';
+import type { OperationHandler } from '../../shared/pipeline/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
-import { describeError, logger } from '../../shared/logger';
-import { emitMetrics } from '../../shared/metrics';
+import { describeError, logger } from '../../shared/observability/logger';
+import { emitMetrics } from '../../shared/observability/metrics';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { resetRateKey, resetTokenKey, userHashVerifierKey, userProfileKey } from '../../shared/table/keys';
 

@@ -3,7 +3,7 @@ import { enforce } from '../../shared/handlers/access-checks';
 import { hasUpdateAccess, type Grants } from '../../shared/domain/access';
 import { grantsOf } from '../../shared/adapters/dynamodb/grants-store';
 import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
-import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
+import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/pipeline/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';

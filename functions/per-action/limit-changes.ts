@@ -16,7 +16,7 @@ import { optimisticWrite } from '../../shared/handlers/optimistic-write';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest, notFound } from '../../shared/http/api-error';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
-import type { ApiRequest } from '../../shared/http/family-handler';
+import type { ApiRequest } from '../../shared/pipeline/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionCountersKey, actionKey, actionLimitKey, actionSwitchKey, historyHeadKey } from '../../shared/table/keys';

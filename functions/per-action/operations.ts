@@ -4,7 +4,7 @@ import { MAX_IDS_PER_DELETE } from '../../shared/domain/per-action/per-action-ch
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest, notFound } from '../../shared/http/api-error';
-import type { ApiRequest, Implementations } from '../../shared/http/family-handler';
+import type { ApiRequest, Implementations } from '../../shared/pipeline/family-handler';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { actionLimitEntry, changeActionLimit, switchField } from './limit-changes';

@@ -8,7 +8,7 @@ import { changeAuthor } from '../../shared/handlers/limit-history';
 import { optimisticWrite } from '../../shared/handlers/optimistic-write';
 import { positiveId } from '../../shared/handlers/request-values';
 import { badRequest } from '../../shared/http/api-error';
-import type { ApiRequest } from '../../shared/http/family-handler';
+import type { ApiRequest } from '../../shared/pipeline/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';

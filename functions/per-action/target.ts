@@ -6,7 +6,7 @@ import type { PermissionLevel } from '../../shared/domain/permissions';
 import { requireUpdatableEntity } from '../../shared/handlers/access-checks';
 import { positiveId } from '../../shared/handlers/request-values';
 import { ApiError, badRequest } from '../../shared/http/api-error';
-import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
+import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/pipeline/family-handler';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { entityKey, itemKeyText, type ItemKey } from '../../shared/table/keys';
 

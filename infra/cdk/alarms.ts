@@ -7,13 +7,16 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { METRICS_SERVICE } from '../../shared/metrics';
+import { METRICS_SERVICE } from '../../shared/observability/metrics';
 import type { FunctionName } from './bundling';
 
 /** Metrics of each stage apart, so that a development failure never trips production's alarms. */
 export const metricsNamespace = (stageName: string): string => `DeliveryLimits/${stageName}`;
 
-/** A metric the service's code emits (`shared/metrics.ts`): the stage namespace, the service and stage dimensions. */
+/**
+ * A metric the service's code emits (`shared/observability/metrics.ts`): the stage namespace, the service and stage
+ * dimensions.
+ */
 export const serviceMetric = (stageName: string, metricName: string, period = Duration.minutes(5)) =>
   new cloudwatch.Metric({
     namespace: metricsNamespace(stageName),

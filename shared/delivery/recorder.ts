@@ -2,7 +2,7 @@ import { applyToCounterItem, type AppliedCounterWrite } from '../adapters/dynamo
 import { limitFromItem } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS, perActionFromItem } from '../adapters/dynamodb/per-action-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
-import { inParallel } from '../concurrency';
+import { inParallel } from '../support/concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';
 import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
 import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
@@ -10,8 +10,8 @@ import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/del
 import { actionCaps, gridCaps, type CapOnCounter } from '../domain/delivery/limit-reached';
 import { isDemandType, levelOfType } from '../domain/levels';
 import { METRICS, PERIODS } from '../domain/limits/metrics';
-import { describeError, logger } from '../logger';
-import { emitMetrics } from '../metrics';
+import { describeError, logger } from '../observability/logger';
+import { emitMetrics } from '../observability/metrics';
 import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
 import { InvalidRequest } from '../domain/errors';

@@ -5,7 +5,7 @@ import { optimisticWrite } from './optimistic-write';
 import { grantsOf } from '../adapters/dynamodb/grants-store';
 import { ApiError, badRequest, forbidden, notFound } from '../http/api-error';
 import { optionalBoolean } from '../http/parameter-checks';
-import { principalOf, type ApiRequest, type Implementations } from '../http/family-handler';
+import { principalOf, type ApiRequest, type Implementations } from '../pipeline/family-handler';
 import { jsonResponse } from '../http/response';
 import type { CapDefinition } from '../domain/limits/cap-grid';
 import { levelPolicy } from '../domain/limits/level-policy';
@@ -21,7 +21,7 @@ import {
 } from '../adapters/dynamodb/limit-store';
 import { renderLimit } from '../domain/limits/limit-view';
 import { parseResetNames, resetPermissions } from '../domain/resets/reset-plan';
-import { describeError, logger } from '../logger';
+import { describeError, logger } from '../observability/logger';
 import type { Ports } from '../runtime/dependencies';
 import { pacingOf } from '../domain/serving/pacing';
 import { servingDecision, type Visibility } from '../domain/serving/serving-decision';

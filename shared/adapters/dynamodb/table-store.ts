@@ -30,7 +30,7 @@ import {
   type UpdateInput,
 } from './attribute-values';
 import { InvalidRequest, ServiceBusy, WriteConflict } from '../../domain/errors';
-import { inParallel } from '../../concurrency';
+import { inParallel } from '../../support/concurrency';
 import type { ItemKey } from '../../table/keys';
 
 export type { Item };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SESSION_COOKIE } from '../../auth/credentials';
+import { SESSION_COOKIE } from '../session-cookie';
 import { DEMAND_GRID } from '../../domain/limits/cap-grid';
 import { MAX_IDS_PER_DELETE } from '../../domain/per-action/per-action-change';
 import { isWriteRoute, ROUTES, type Operation, type Route } from '../route-table';
