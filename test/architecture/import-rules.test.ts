@@ -140,6 +140,16 @@ describe('npm run lint keeps the arrows of the layout', () => {
     expect(inRows).toContain('functions/<family>');
   });
 
+  it('keeps no file beside the folders of shared/, functions/ and infra/, where no row would cover it', () => {
+    for (const parent of ['shared', 'functions', 'infra'])
+      expect(
+        readdirSync(join(ROOT, parent), { withFileTypes: true })
+          .filter((entry) => !entry.isDirectory())
+          .map((entry) => entry.name),
+        parent,
+      ).toEqual([]);
+  });
+
   it('lets a row import only rows above it, so that no arrow runs back up', () => {
     LAYOUT.forEach((row, index) => {
       if (row.mayImport === 'anything') return;
