@@ -27,6 +27,7 @@ const queueWithDeadLetters = (
 ): QueueWithDeadLetters => {
   const ordering = fifo ? { fifo: true, contentBasedDeduplication: false } : {};
   const deadLetters = new sqs.Queue(stack, `${name}Dlq`, { ...QUEUE_BASICS, ...ordering });
+  // spelt out in this order: the template's CDK metadata records the order of a construct's properties
   const main = new sqs.Queue(stack, name, {
     encryption: QUEUE_BASICS.encryption,
     enforceSSL: QUEUE_BASICS.enforceSSL,
