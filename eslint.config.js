@@ -104,6 +104,15 @@ const ARCHITECTURE_ZONES = LAYOUT.filter((row) => row.mayImport !== 'anything').
     })),
 );
 
+/** Files other engineers are splitting below the function-length limit; empty this list as their splits merge. */
+const FILES_BEING_SPLIT = [
+  'shared/delivery/recorder.ts',
+  'shared/handlers/limit-operations.ts',
+  'functions/per-action/limit-changes.ts',
+  'scripts/simulate/model.ts',
+  'bench/overhead.ts',
+];
+
 /** Packages the pure domain may use: hashing, nothing that does I/O. */
 const DOMAIN_PACKAGES = ['node:crypto'];
 
@@ -133,6 +142,11 @@ export default tseslint.config(
     plugins: { import: importPlugin },
     settings: { 'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } } },
     rules: { 'import/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES, basePath: import.meta.dirname }] },
+  },
+  {
+    files: ['{shared,functions,infra,scripts,bench}/**/*.ts'],
+    ignores: FILES_BEING_SPLIT,
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
   },
   {
     files: ['shared/domain/**/*.ts'],
