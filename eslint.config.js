@@ -34,6 +34,10 @@ const ARCHITECTURE_ZONES = [
   },
 ];
 
+/** The request fields that hold DynamoDB expressions or their placeholders: written only by the adapters' builders. */
+const EXPRESSION_FIELD =
+  '/^((Update|Condition|KeyCondition|Filter|Projection)Expression|ExpressionAttribute(Names|Values))$/';
+
 /** Packages the pure domain may use: hashing, nothing that does I/O. */
 const DOMAIN_PACKAGES = ['node:crypto'];
 
@@ -77,6 +81,20 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    // the reset flush's marker put moves to the builder with the sharded-counter work on that file
+    ignores: ['shared/adapters/**', 'test/**', 'bench/**', 'shared/resets/flush.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[`Property[key.name=${EXPRESSION_FIELD}]`, `Property[key.value=${EXPRESSION_FIELD}]`].map((selector) => ({
+          selector,
+          message: 'DynamoDB expressions are built in shared/adapters (update-expression.ts, condition-expression.ts).',
+        })),
       ],
     },
   },

@@ -11,7 +11,7 @@ import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
 import { entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
 import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { loadChildren } from '../../shared/adapters/dynamodb/children-store';
 import { entityPK } from '../../shared/table/keys';
 import { type EntityType } from '../../shared/domain/levels';
 import type { Item, TableStore } from '../../shared/adapters/dynamodb/table-store';
@@ -76,17 +76,7 @@ const accessibleCampaigns = async (
     if (pk.startsWith('CAMPAIGN#')) ids.add(Number(pk.slice('CAMPAIGN#'.length)));
     if (pk.startsWith('ADVERTISER#')) advertisers.push(pk);
   }
-  const { indexName, partitionKey } = TABLE_DEFINITION.byParentIndex;
-  const children = await Promise.all(
-    advertisers.map((parent) =>
-      store.query({
-        IndexName: indexName,
-        KeyConditionExpression: '#parent = :parent',
-        ExpressionAttributeNames: { '#parent': partitionKey },
-        ExpressionAttributeValues: { ':parent': parent },
-      }),
-    ),
-  );
+  const children = await Promise.all(advertisers.map((parent) => loadChildren(store, parent)));
   for (const item of children.flat()) {
     ids.add(Number(item.id));
     entities.set(Number(item.id), item);

@@ -6,6 +6,9 @@ import { counterAttribute, counterState } from './counter-store';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
+import { conditionExpression } from './condition-expression';
+import { attributeAbsent, equals } from './expression-conditions';
+import { removeAttributes } from './update-expression';
 
 export interface PerActionLimit extends PerActionCaps {
   id: number;
@@ -81,9 +84,9 @@ export const savePerActionRequest = (
           ...record,
           version: (previousVersion ?? 0) + 1,
         },
-        ...(previousVersion === undefined
-          ? { ConditionExpression: 'attribute_not_exists(PK)' }
-          : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previousVersion } }),
+        ...conditionExpression(
+          previousVersion === undefined ? attributeAbsent('PK') : equals('version', previousVersion),
+        ),
       },
     },
     ...(switchOn
@@ -105,18 +108,15 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
     Delete: {
       TableName: tableName,
       Key: actionLimitKey(limit.entityType, limit.entityId, limit.actionId),
-      ConditionExpression: 'id = :id',
-      ExpressionAttributeValues: { ':id': limit.id },
+      ...conditionExpression(equals('id', limit.id)),
     },
   })),
 });
 
-const CLEARED_ACTION_COUNTERS = Object.fromEntries(
-  [
-    ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
-    'dailyKey',
-  ].map((attribute, index) => [`#c${index}`, attribute]),
-);
+const CLEARED_ACTION_COUNTERS = [
+  ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
+  'dailyKey',
+];
 
 /**
  * Clears the counters of one action on an entity, in the transaction that deletes its limit, so that a limit
@@ -126,15 +126,8 @@ const CLEARED_ACTION_COUNTERS = Object.fromEntries(
 export const clearActionCountersItem = (tableName: string, limit: PerActionLimit, stored: boolean) => {
   const Key = actionCountersKey(limit.entityType, limit.entityId, limit.actionId);
   return stored
-    ? {
-        Update: {
-          TableName: tableName,
-          Key,
-          UpdateExpression: `REMOVE ${Object.keys(CLEARED_ACTION_COUNTERS).join(', ')}`,
-          ExpressionAttributeNames: CLEARED_ACTION_COUNTERS,
-        },
-      }
-    : { ConditionCheck: { TableName: tableName, Key, ConditionExpression: 'attribute_not_exists(PK)' } };
+    ? { Update: { TableName: tableName, Key, ...removeAttributes(CLEARED_ACTION_COUNTERS) } }
+    : { ConditionCheck: { TableName: tableName, Key, ...conditionExpression(attributeAbsent('PK')) } };
 };
 
 /** A transaction's items that delete per-action limits, each only if still the record read, and clear their counters. */
