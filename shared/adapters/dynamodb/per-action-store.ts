@@ -1,7 +1,18 @@
 import type { TransactWriteInput } from './attribute-values';
 import { currentCounters } from '../../domain/delivery/counter-state';
-import type { Metric, Period } from '../../domain/limits/metrics';
-import { ACTION_LIMIT_PREFIX, actionCountersKey, actionLimitKey, actionSwitchKey, entityPK } from '../../table/keys';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
+import {
+  ACTION_LIMIT_PREFIX,
+  actionCountersKey,
+  actionKey,
+  actionLimitKey,
+  actionSwitchKey,
+  entityPK,
+  historyHeadKey,
+  itemKeyText,
+  type ItemKey,
+} from '../../table/keys';
+import { historyVersionOf } from './history-store';
 import { counterAttribute, counterState } from './counter-store';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
@@ -28,9 +39,8 @@ export const perActionFromItem = (item: Item): PerActionLimit => ({
   version: Number(item.version ?? 1),
 });
 
-/** A per-action counter item counts conversions, today and in total. */
-export const ACTION_PERIODS: readonly Period[] = ['daily', 'total'];
-export const ACTION_METRICS: readonly Metric[] = ['conversions'];
+// the recorder, the flush and the counter stream read the per-action axes from here
+export { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
 
 /** `ACTION#…` limits, `ACTION_SWITCH` and `ACTCTR#…` counters all sort under this prefix. */
 export const ACTION_ITEMS_PREFIX = 'ACT';
@@ -67,6 +77,65 @@ export const loadPerAction = async (
     countersStored: (actionId) => bySortKey.has(actionCountersKey(type, id, actionId).SK),
   };
 };
+
+/** What a change of one action's limit reads, with its entity: the action, the limit, switch, counters, history. */
+export const actionLimitKeys = (type: EntityType, id: number, actionId: number): ItemKey[] => [
+  actionKey(actionId),
+  actionLimitKey(type, id, actionId),
+  actionSwitchKey(type, id),
+  actionCountersKey(type, id, actionId),
+  historyHeadKey(type, id),
+];
+
+export interface ActionLimitState {
+  /** Whether the action exists at all. */
+  actionExists: boolean;
+  limit?: PerActionLimit;
+  /** The entity's per-action switch. */
+  enabled: boolean;
+  counters: ActionCounters;
+  historyVersion: number;
+}
+
+/** One action's limit and what goes with it, from the items of a read of `actionLimitKeys` (other items ignored). */
+export const actionLimitFromItems = (
+  type: EntityType,
+  id: number,
+  actionId: number,
+  items: readonly Item[],
+  now: Date,
+): ActionLimitState => {
+  const byKey = new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
+  const read = (key: ItemKey) => byKey.get(itemKeyText(key));
+  const limit = read(actionLimitKey(type, id, actionId));
+  return {
+    actionExists: read(actionKey(actionId)) !== undefined,
+    ...(limit ? { limit: perActionFromItem(limit) } : {}),
+    enabled: read(actionSwitchKey(type, id))?.enabled === true,
+    counters: actionCountersFromItem(read(actionCountersKey(type, id, actionId)), now),
+    historyVersion: historyVersionOf(read(historyHeadKey(type, id))),
+  };
+};
+
+/** A write's later attempts: the limit and the entity's history version, read again together. */
+export const loadActionLimitForWrite = async (
+  store: TableStore,
+  type: EntityType,
+  id: number,
+  actionId: number,
+): Promise<{ limit?: PerActionLimit; historyVersion: number }> => {
+  const items = await store.batchGet([actionLimitKey(type, id, actionId), historyHeadKey(type, id)]);
+  const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
+  const limit = bySortKey.get(actionLimitKey(type, id, actionId).SK);
+  return {
+    ...(limit ? { limit: perActionFromItem(limit) } : {}),
+    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
+  };
+};
+
+/** Whether the entity's per-action limits are switched on. */
+export const loadActionSwitch = async (store: TableStore, type: EntityType, id: number): Promise<boolean> =>
+  (await store.get(actionSwitchKey(type, id)))?.enabled === true;
 
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
 export const savePerActionRequest = (
