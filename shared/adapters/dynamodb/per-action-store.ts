@@ -137,6 +137,11 @@ export const loadActionLimitForWrite = async (
 export const loadActionSwitch = async (store: TableStore, type: EntityType, id: number): Promise<boolean> =>
   (await store.get(actionSwitchKey(type, id)))?.enabled === true;
 
+/** The transaction item that sets the entity's per-action switch. */
+export const actionSwitchItem = (tableName: string, type: EntityType, id: number, enabled: boolean) => ({
+  Put: { TableName: tableName, Item: { ...actionSwitchKey(type, id), enabled } },
+});
+
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
 export const savePerActionRequest = (
   tableName: string,
@@ -158,16 +163,7 @@ export const savePerActionRequest = (
         ),
       },
     },
-    ...(switchOn
-      ? [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...actionSwitchKey(record.entityType, record.entityId), enabled: true },
-            },
-          },
-        ]
-      : []),
+    ...(switchOn ? [actionSwitchItem(tableName, record.entityType, record.entityId, true)] : []),
   ],
 });
 
