@@ -35,7 +35,11 @@ const perAction = {
   totalConversionsLimit: 50,
   version: 2,
 };
-const entry = { at: now.toISOString(), operation: 'set' as const, by: { userId: 1, username: 'demo', method: 'apiKey' } };
+const entry = {
+  at: now.toISOString(),
+  operation: 'set' as const,
+  by: { userId: 1, username: 'demo', method: 'apiKey' },
+};
 const window = meterWindow(partnerPlan(), now);
 
 /** The requests inside a transaction's items, or the request itself. */
