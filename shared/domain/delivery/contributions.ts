@@ -1,5 +1,5 @@
 import { ancestorsOf, entityName, type EntityType } from '../levels';
-import { PERIODS, type Metric, type Period } from '../limits/metrics';
+import { ACTION_PERIODS, PERIODS, type Metric, type Period } from '../limits/metrics';
 import { bucketOf } from '../limits/periods';
 import { add, type Tally } from './counter-state';
 import { revenueMillis, type DeliveryEvent } from './delivery-event';
@@ -66,8 +66,6 @@ const METRIC: Record<DeliveryEvent['kind'], Metric> = {
   opportunity: 'opportunities',
   request: 'requests',
 };
-
-const ACTION_PERIODS: readonly Period[] = ['daily', 'total'];
 
 const chain = (type: EntityType, id: number, parentIds: Parameters<typeof ancestorsOf>[1]): CounterTarget[] => [
   { type, id },
