@@ -1,7 +1,9 @@
 import { createRecorder } from '../functions/delivery-recorder/handler';
 import type { LocalService } from '../infra/local/local-service';
 import { CAPS_ATTRIBUTE } from '../shared/adapters/dynamodb/counter-store';
+import { storedItem } from '../shared/adapters/dynamodb/attribute-values';
 import { countersKey } from '../shared/table/keys';
+import { itemSize } from './item-size';
 import type { recordRequests } from './request-recorder';
 import { writeCost } from './throughput';
 
@@ -23,13 +25,6 @@ export interface LimitReachedCost {
   /** What the stored caps add to a banner's counter item, as DynamoDB sizes an item (bytes). */
   capsBytes: number;
 }
-
-/** DynamoDB's size of a number: about one byte per two significant digits, plus one. */
-const numberBytes = (value: unknown) => Math.ceil(String(value).replace(/^0+|\.|-/g, '').length / 2) + 1;
-
-/** DynamoDB's size of a map attribute of numbers: its name, 3 bytes, and each entry's name and value plus 1. */
-const numberMapBytes = (name: string, map: Record<string, unknown>) =>
-  name.length + 3 + Object.entries(map).reduce((sum, [key, value]) => sum + key.length + numberBytes(value) + 1, 0);
 
 /** 50 messages, one per banner, each of 100 impressions, as the queue hands them over after `before` others. */
 const batchOf = (before: number) =>
@@ -100,7 +95,7 @@ export const measureLimitReached = async (
       writeRequests: writeCost(sent).requests,
       publishCalls,
       publishedEvents,
-      capsBytes: numberMapBytes(CAPS_ATTRIBUTE, (item?.[CAPS_ATTRIBUTE] ?? {}) as Record<string, unknown>),
+      capsBytes: itemSize(storedItem({ [CAPS_ATTRIBUTE]: item?.[CAPS_ATTRIBUTE] ?? {} })),
     };
   } finally {
     events.publishLimitReached = publish;

@@ -13,7 +13,7 @@ import type { LocalService } from '../infra/local/local-service';
 import { createDynamoDbClient } from '../shared/adapters/dynamodb/dynamodb-client';
 import { TableStore } from '../shared/adapters/dynamodb/table-store';
 import { lambdaInvocations } from './lambda-invocation';
-import { BENCH_OPERATIONS, send } from './operations';
+import { BENCH_OPERATIONS, send, type BenchOperation } from './operations';
 import { SqsResetQueue } from '../shared/adapters/sqs/sqs-reset-queue';
 import { startSqsEndpoint } from './sqs-endpoint';
 import { recordRequests, type RecordedCommand } from './request-recorder';
@@ -109,6 +109,91 @@ const lambdaClients = async (service: LocalService) => {
   };
 };
 
+const timed = async (work: () => Promise<unknown>) => {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+};
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** One operation's row from its three columns' times (ms). */
+const overheadRow = (operation: string, handler: number[], stack: number[], raw: number[]): Overhead => {
+  const p50 = { handler: percentile(handler, 50), stack: percentile(stack, 50), raw: percentile(raw, 50) };
+  return {
+    operation,
+    handlerP50Ms: round(p50.handler),
+    handlerP99Ms: round(percentile(handler, 99)),
+    stackP50Ms: round(p50.stack),
+    stackP99Ms: round(percentile(stack, 99)),
+    rawP50Ms: round(p50.raw),
+    rawP99Ms: round(percentile(raw, 99)),
+    ratioP50: round(p50.handler / p50.raw),
+    addedP50Ms: round(p50.handler - p50.raw),
+    stackRatioP50: round(p50.stack / p50.raw),
+  };
+};
+
+interface Measuring {
+  service: LocalService;
+  lambda: ReturnType<typeof lambdaInvocations>;
+  clients: Awaited<ReturnType<typeof lambdaClients>>['clients'];
+  recorder: ReturnType<typeof recordRequests>;
+}
+
+/** One operation's three columns, taking turns call for call through every order of the three. */
+const measureOperation = async (
+  { service, lambda, clients, recorder }: Measuring,
+  operation: BenchOperation,
+  iterations: number,
+): Promise<Overhead> => {
+  const handler: number[] = [];
+  const stack: number[] = [];
+  const raw: number[] = [];
+  let latest: RecordedCommand[] = [];
+  const viaHandler = async (i: number) => {
+    await operation.restore?.(service);
+    const invocation = lambda.prepare(operation.request(undefined, i), `bench-${i}`);
+    let functionsMs = 0;
+    const sent = await recorder.during(async () => {
+      const invoked = await lambda.invoke(invocation);
+      if (invoked.result.statusCode !== 200) throw new Error(`${operation.name} answered ${invoked.result.statusCode}`);
+      functionsMs = invoked.functionsMs;
+    });
+    handler.push(functionsMs);
+    latest = sent;
+  };
+  const viaStack = async (i: number) => {
+    await operation.restore?.(service);
+    // another value than the handler's call, so that this one changes the record too
+    const request = operation.request(undefined, i + 25);
+    stack.push(
+      await timed(async () => {
+        const response = await send(service, request);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`${operation.name} answered ${response.status}`);
+      }),
+    );
+  };
+  const viaRaw = async () => {
+    await operation.restore?.(service);
+    const replay = replayOf(latest);
+    raw.push(await timed(() => sendReplay(clients, replay)));
+  };
+  await viaHandler(-1);
+  handler.length = 0;
+  const orders = [
+    [viaHandler, viaStack, viaRaw],
+    [viaHandler, viaRaw, viaStack],
+    [viaStack, viaHandler, viaRaw],
+    [viaStack, viaRaw, viaHandler],
+    [viaRaw, viaHandler, viaStack],
+    [viaRaw, viaStack, viaHandler],
+  ];
+  for (let i = 0; i < iterations; i++) for (const measure of orders[i % orders.length]!) await measure(i);
+  return overheadRow(operation.name, handler, stack, raw);
+};
+
 /**
  * p50 and p99 of each operation as Lambda runs it (the authorizer, then the family's handler, in process) and
  * through the whole local stack (HTTP, the emulated API Gateway, the same functions), against the raw SDK calls
@@ -118,78 +203,14 @@ const lambdaClients = async (service: LocalService) => {
  * middleware on every request.
  */
 export const measureOverhead = async (service: LocalService, iterations: number): Promise<Overhead[]> => {
-  const results: Overhead[] = [];
   const { aws, clients, recorder, stop } = await lambdaClients(service);
-  const lambda = lambdaInvocations(service, aws);
-  const timed = async (work: () => Promise<unknown>) => {
-    const started = performance.now();
-    await work();
-    return performance.now() - started;
-  };
+  const measuring: Measuring = { service, lambda: lambdaInvocations(service, aws), clients, recorder };
   try {
-    for (const operation of BENCH_OPERATIONS.filter((candidate) => MEASURED.includes(candidate.name))) {
-      const handler: number[] = [];
-      const stack: number[] = [];
-      const raw: number[] = [];
-      let latest: RecordedCommand[] = [];
-      const viaHandler = async (i: number) => {
-        await operation.restore?.(service);
-        const invocation = lambda.prepare(operation.request(undefined, i), `bench-${i}`);
-        let functionsMs = 0;
-        const sent = await recorder.during(async () => {
-          const invoked = await lambda.invoke(invocation);
-          if (invoked.result.statusCode !== 200)
-            throw new Error(`${operation.name} answered ${invoked.result.statusCode}`);
-          functionsMs = invoked.functionsMs;
-        });
-        handler.push(functionsMs);
-        latest = sent;
-      };
-      const viaStack = async (i: number) => {
-        await operation.restore?.(service);
-        // another value than the handler's call, so that this one changes the record too
-        const request = operation.request(undefined, i + 25);
-        stack.push(
-          await timed(async () => {
-            const response = await send(service, request);
-            await response.arrayBuffer();
-            if (response.status !== 200) throw new Error(`${operation.name} answered ${response.status}`);
-          }),
-        );
-      };
-      const viaRaw = async () => {
-        await operation.restore?.(service);
-        const replay = replayOf(latest);
-        raw.push(await timed(() => sendReplay(clients, replay)));
-      };
-      await viaHandler(-1);
-      handler.length = 0;
-      const orders = [
-        [viaHandler, viaStack, viaRaw],
-        [viaHandler, viaRaw, viaStack],
-        [viaStack, viaHandler, viaRaw],
-        [viaStack, viaRaw, viaHandler],
-        [viaRaw, viaHandler, viaStack],
-        [viaRaw, viaStack, viaHandler],
-      ];
-      for (let i = 0; i < iterations; i++) for (const measure of orders[i % orders.length]!) await measure(i);
-      const round = (value: number) => Math.round(value * 100) / 100;
-      const p50 = { handler: percentile(handler, 50), stack: percentile(stack, 50), raw: percentile(raw, 50) };
-      results.push({
-        operation: operation.name,
-        handlerP50Ms: round(p50.handler),
-        handlerP99Ms: round(percentile(handler, 99)),
-        stackP50Ms: round(p50.stack),
-        stackP99Ms: round(percentile(stack, 99)),
-        rawP50Ms: round(p50.raw),
-        rawP99Ms: round(percentile(raw, 99)),
-        ratioP50: round(p50.handler / p50.raw),
-        addedP50Ms: round(p50.handler - p50.raw),
-        stackRatioP50: round(p50.stack / p50.raw),
-      });
-    }
+    const results: Overhead[] = [];
+    for (const operation of BENCH_OPERATIONS.filter((candidate) => MEASURED.includes(candidate.name)))
+      results.push(await measureOperation(measuring, operation, iterations));
+    return results;
   } finally {
     await stop();
   }
-  return results;
 };

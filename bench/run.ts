@@ -8,6 +8,7 @@ import { recordRequests } from './request-recorder';
 import { DELIVERY_OPERATION } from './operations';
 import { measureLimitReached } from './limit-reached';
 import { measureThroughput } from './throughput';
+import { LONG_RUN, measureDeliveryWriteUnits } from './delivery-write-units';
 
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
   bulkReadWallMs: number;
@@ -20,9 +21,42 @@ const OVERHEAD_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
+const printWriteUnits = ({ batch, longRun }: Awaited<ReturnType<typeof measureDeliveryWriteUnits>>) => {
+  console.log(
+    '7. Write units of the delivery path, as DynamoDB bills them (an item per started KB of the larger of its sizes before and after)',
+  );
+  const row = (name: string, writes: typeof batch) => ({
+    writes: name,
+    requests: writes.requests,
+    'items written': writes.items,
+    'refused on condition': writes.failedRequests,
+    'write units': writes.units,
+    'by units a write': Object.entries(writes.itemsByUnits)
+      .map(([units, count]) => `${count} × ${units}`)
+      .join(', '),
+    'largest item': `${writes.largestItemBytes} B`,
+    'DynamoDB Local reported': writes.reportedUnits,
+    'requests where Local differs': writes.requestsDiffering,
+  });
+  console.table([
+    row('standard batch (10,000 events in 100 messages over 50 banners)', batch),
+    row(`long run, day ${LONG_RUN.days} (${LONG_RUN.groupsPerDay} groups a day)`, longRun.lastDay),
+  ]);
+  console.table([
+    {
+      'after the long run': `advertiser's counter item, ${LONG_RUN.days} days, groups writing ${LONG_RUN.daysPerGroup} days each`,
+      bytes: longRun.bytes,
+      markers: longRun.markers,
+      'marker bytes': longRun.markerBytes,
+      'attribute name bytes': longRun.attributeNameBytes,
+      'units a write': longRun.unitsPerWrite,
+    },
+  ]);
+};
+
 console.log('Delivery Limits benchmarks: DynamoDB Local on this machine. See bench/README.md for how to read them.\n');
 const service = await startBenchService();
-let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached;
+let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached, writeUnits;
 try {
   const recorder = recordRequests(service.dependencies.store.client);
   requestCounts = await countRequests(service, recorder);
@@ -118,6 +152,9 @@ try {
       'caps bytes per counter item': limitReached.capsBytes,
     },
   ]);
+
+  writeUnits = await measureDeliveryWriteUnits(service);
+  printWriteUnits(writeUnits);
 } finally {
   await service.stop();
 }
@@ -165,7 +202,7 @@ const failures = [
 mkdirSync('bench', { recursive: true });
 writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, limitReached, bulkRead: bulk, failures }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, limitReached, writeUnits, bulkRead: bulk, failures }, null, 2)}\n`,
 );
 console.log('Results written to bench/results.json');
 if (failures.length > 0) {

@@ -5,7 +5,9 @@ import { planCounterWrite, sequenceText, type PendingMessage } from '../../share
 import type { DeliveryEvent } from '../../shared/domain/delivery/delivery-event';
 import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
 import { countersKey } from '../../shared/table/keys';
-import { applyUpdate, itemSize, writeUnits } from './item-size';
+import { storedItem } from '../../shared/adapters/dynamodb/attribute-values';
+import { itemSize, writeUnits } from '../../bench/item-size';
+import { applyUpdate } from './apply-update';
 
 const ADVERTISER = 7;
 const ancestry: Ancestry = {
@@ -45,12 +47,9 @@ export const plannedAdvertiserWrite = (
   const write = planCounterWrite(undefined, pending, PERIODS, METRICS, at)!;
   const request = counterWriteRequest(countersKey('ADVERTISER', ADVERTISER), write, CAPS);
   const after = applyUpdate(before, request);
-  return {
-    after,
-    sizeBefore: before ? itemSize(before) : 0,
-    sizeAfter: itemSize(after),
-    units: writeUnits(before ?? {}, after),
-  };
+  const sizeBefore = before ? itemSize(storedItem(before)) : 0;
+  const sizeAfter = itemSize(storedItem(after));
+  return { after, sizeBefore, sizeAfter, units: writeUnits(sizeBefore, sizeAfter) };
 };
 
 /**

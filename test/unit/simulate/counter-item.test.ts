@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as counterStore from '../../../shared/adapters/dynamodb/counter-store';
 import { plannedAdvertiserWrite, writeUnitsByMarkers } from '../../../scripts/simulate/counter-item';
-import { itemSize, writeUnits } from '../../../scripts/simulate/item-size';
+import { itemSize } from '../../../bench/item-size';
+import { storedItem } from '../../../shared/adapters/dynamodb/attribute-values';
 
 const at = new Date('2026-11-25T12:00:00Z');
 
@@ -23,11 +24,11 @@ describe('the simulated counter item', () => {
     expect(units[40]).toBe(Math.ceil(sizes[40]! / 1024));
   });
 
-  it('counts a write by the larger of the sizes before and after', () => {
-    const small = { PK: 'A', SK: 'B' };
-    const large = { ...small, text: 'x'.repeat(1_500) };
-    expect(itemSize(large)).toBe(2 + 1 + 2 + 1 + 4 + 1_500);
-    expect(writeUnits(large, small)).toBe(2);
-    expect(writeUnits(small, large)).toBe(2);
+  it('is sized as DynamoDB stores it, each message group’s marker taking 63 bytes', () => {
+    const first = plannedAdvertiserWrite(undefined, 3, 1, 1_000, at);
+    expect(first.sizeBefore).toBe(0);
+    expect(first.sizeAfter).toBe(itemSize(storedItem(first.after)));
+    const { sizes } = writeUnitsByMarkers(24, at);
+    for (const markers of [2, 11, 23]) expect(sizes[markers + 1]! - sizes[markers]!).toBe(63);
   });
 });

@@ -30,4 +30,20 @@ describe('the simulated DynamoDB partition', () => {
     expect(partitions.write(2, 400, 1)).toBe(true);
     expect(partitions.write(1, 301, 1.5)).toBe(false);
   });
+
+  it('counts by item from the moment a second item joins: the first keeps what it used alone, and is the busiest', () => {
+    const partitions = new PartitionModel();
+    partitions.place(1, 'ADVERTISER#1');
+    expect(partitions.write(1, 600, 0)).toBe(true);
+    partitions.place(2, 'ADVERTISER#1');
+    partitions.place(3, 'ADVERTISER#1');
+    expect(partitions.write(2, 300, 0.2)).toBe(true);
+    expect(partitions.write(3, 200, 0.5)).toBe(false);
+    partitions.splitHotPartitions();
+    expect(partitions.partitionCount()).toBe(2);
+    // item 1 is alone: items 2 and 3 share the other partition's 1,000 units
+    expect(partitions.write(1, 600, 1)).toBe(true);
+    expect(partitions.write(3, 500, 1)).toBe(true);
+    expect(partitions.write(2, 501, 1)).toBe(false);
+  });
 });

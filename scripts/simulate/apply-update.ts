@@ -2,35 +2,6 @@ import { NumberValue, type UpdateInput } from '../../shared/adapters/dynamodb/at
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { textFromUnits, unitsFromText } from '../../shared/domain/delivery/exact-units';
 
-const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-
-/** A number's stored size: one byte per two significant digits, plus one [D3]. */
-const numberSize = (text: string): number => {
-  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
-};
-
-const isNumber = (value: unknown): boolean =>
-  typeof value === 'number' || typeof value === 'bigint' || value instanceof NumberValue;
-
-const valueSize = (value: unknown): number => {
-  if (typeof value === 'string') return bytes(value);
-  if (isNumber(value)) return numberSize(String(value));
-  if (typeof value === 'boolean' || value === null) return 1;
-  if (Array.isArray(value)) return 3 + value.reduce((sum: number, element) => sum + valueSize(element) + 1, 0);
-  if (typeof value === 'object')
-    return 3 + Object.entries(value).reduce((sum, [name, element]) => sum + bytes(name) + valueSize(element) + 1, 0);
-  throw new Error(`no DynamoDB size for ${typeof value}`);
-};
-
-/** An item's size as DynamoDB counts it: each attribute's name and value, in bytes [D3]. */
-export const itemSize = (item: Item): number =>
-  Object.entries(item).reduce((sum, [name, value]) => sum + bytes(name) + valueSize(value), 0);
-
-/** Write units of one update: the larger of the item's size before and after, per started KB [D3]. */
-export const writeUnits = (before: Item, after: Item): number =>
-  Math.max(1, Math.ceil(Math.max(itemSize(before), itemSize(after)) / 1024));
-
 const MILLIS = 1000n;
 const sum = (stored: unknown, added: unknown): NumberValue =>
   NumberValue.from(
