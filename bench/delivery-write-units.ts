@@ -5,7 +5,7 @@ import { createDynamoDbClient } from '../shared/adapters/dynamodb/dynamodb-clien
 import { storedItem } from '../shared/adapters/dynamodb/attribute-values';
 import { countersKey } from '../shared/table/keys';
 import { BENCH_ADVERTISER } from './bench-service';
-import { itemSize, writeUnits } from './item-size';
+import { itemSize, writeUnits } from '../scripts/simulate/item-size';
 import { deliveryMessages } from './throughput';
 import { probeWriteUnits, summariseWrites, type WriteUnitsSummary } from './write-units';
 

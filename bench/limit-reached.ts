@@ -3,7 +3,7 @@ import type { LocalService } from '../infra/local/local-service';
 import { CAPS_ATTRIBUTE } from '../shared/adapters/dynamodb/counter-store';
 import { storedItem } from '../shared/adapters/dynamodb/attribute-values';
 import { countersKey } from '../shared/table/keys';
-import { itemSize } from './item-size';
+import { itemSize } from '../scripts/simulate/item-size';
 import type { recordRequests } from './request-recorder';
 import { writeCost } from './throughput';
 

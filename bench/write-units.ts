@@ -5,7 +5,7 @@ import {
   type DynamoDBClient,
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
-import { itemSize, writeUnits } from './item-size';
+import { itemSize, writeUnits } from '../scripts/simulate/item-size';
 
 type Key = Record<string, AttributeValue>;
 

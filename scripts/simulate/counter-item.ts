@@ -6,7 +6,7 @@ import type { DeliveryEvent } from '../../shared/domain/delivery/delivery-event'
 import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
 import { countersKey } from '../../shared/table/keys';
 import { storedItem } from '../../shared/adapters/dynamodb/attribute-values';
-import { itemSize, writeUnits } from '../../bench/item-size';
+import { itemSize, writeUnits } from './item-size';
 import { applyUpdate } from './apply-update';
 
 const ADVERTISER = 7;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as counterStore from '../../../shared/adapters/dynamodb/counter-store';
 import { plannedAdvertiserWrite, writeUnitsByMarkers } from '../../../scripts/simulate/counter-item';
-import { itemSize } from '../../../bench/item-size';
+import { itemSize } from '../../../scripts/simulate/item-size';
 import { storedItem } from '../../../shared/adapters/dynamodb/attribute-values';
 
 const at = new Date('2026-11-25T12:00:00Z');

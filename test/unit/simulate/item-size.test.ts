@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { itemSize, numberSize, valueSize, writeUnits } from '../../../bench/item-size';
+import { itemSize, numberSize, valueSize, writeUnits } from '../../../scripts/simulate/item-size';
 
 describe('an item’s size as DynamoDB bills it', () => {
   it.each([
