@@ -9,6 +9,7 @@ import { jsonResponse } from '../../shared/http/response';
 import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';
 import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
 import { entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
+import { knownShardCount, withEveryShard } from '../../shared/adapters/dynamodb/counter-shards-store';
 import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
@@ -52,8 +53,17 @@ const loadMany = async (
   now: Date,
   known: ReadonlyMap<number, Item> = new Map(),
 ): Promise<Map<number, EntityLimit>> => {
-  const items = await store.batchGet(
-    ids.flatMap((id) => entityLimitKeys(type, id).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))),
+  const clock = { now: () => now };
+  const keys = ids.flatMap((id) =>
+    entityLimitKeys(type, id, 'counters', false, knownShardCount(store, type, id, clock)).filter(
+      (key) => !(key.SK === 'ENTITY' && known.has(id)),
+    ),
+  );
+  const items = await withEveryShard(
+    store,
+    ids.map((id) => [type, id] as const),
+    await store.batchGet(keys),
+    clock,
   );
   items.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
   const byPartition = new Map<string, Item[]>();
