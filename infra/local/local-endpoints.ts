@@ -13,6 +13,7 @@ import type { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import type { InProcessResetQueue } from './in-process-reset-queue';
 import type { OutboxMailer } from './outbox-mailer';
 import { redriveEndpoint } from './redrive-endpoint';
+import { shardsEndpoint } from './shards-endpoint';
 import type { WriteFaults } from './write-faults';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
@@ -199,6 +200,7 @@ export const createLocalEndpoints = (
     'POST /_local/redrive': redriveEndpoint(parts.dependencies, parts.deadLetters, parts.tableStream),
     ...faultEndpoints(parts.faults),
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
+    'POST /_local/shards': shardsEndpoint(parts.dependencies),
     ...clockEndpoints(parts.clock),
     ...extra,
   };
