@@ -47,7 +47,7 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
   'per-action': API_FAMILY,
   'delivery-recorder': ['TABLE_NAME', ...METRICS, 'DELIVERY_DLQ_URL', 'FUTURE_TOLERANCE_SECONDS'],
   'reset-flush': ['TABLE_NAME', ...METRICS, 'RESET_QUEUE_URL'],
-  'history-events': ['EVENT_BUS_NAME', ...METRICS],
+  'history-events': ['TABLE_NAME', 'EVENT_BUS_NAME', ...METRICS],
 };
 
 /** A function's environment: its variables that have a value in this deployment (CORS_ORIGINS may have none). */

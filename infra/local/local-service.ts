@@ -120,7 +120,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       }),
       streamArn,
-      createHistoryEventsHandler({ events }),
+      createHistoryEventsHandler({ events, store }),
       (record) => isNewHistoryEntry(record) || isCounterChange(record),
     );
     tableStream.poll(STREAM_POLL_MS);

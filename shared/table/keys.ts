@@ -98,6 +98,11 @@ export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: ent
 export const COUNTER_SHARD_PREFIX = `${COUNTERS_SK}#`;
 export const counterShardKey = (type: EntityType, id: number, shard: number): ItemKey =>
   shard === 0 ? countersKey(type, id) : { PK: entityPK(type, id), SK: `${COUNTER_SHARD_PREFIX}${shard}` };
+/** That a sharded entity's crossing (its LimitReached id) was told: it is told once, as far as the stream can. */
+export const reachedKey = (type: EntityType, id: number, crossing: string): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `REACHED#${crossing}`,
+});
 /** Source of record ids: one atomic counter per kind. */
 export const sequenceKey = (kind: string): ItemKey => ({ PK: `${PARTITION_PREFIX.sequence}${kind}`, SK: 'SEQUENCE' });
 

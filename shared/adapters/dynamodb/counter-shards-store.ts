@@ -75,7 +75,9 @@ const applyToShards = async (
   }
   let shardZero: Promise<Record<string, string>> | undefined;
   const floors = () =>
-    (shardZero ??= store.get(countersKey(type, id)).then((item) => counterState(item, PERIODS, METRICS).applied));
+    (shardZero ??= store
+      .batchGet([countersKey(type, id)])
+      .then(([item]) => counterState(item, PERIODS, METRICS).applied));
   const results = await Promise.all(
     [...byShard].map(([shard, messages]) =>
       applyToCounterItem(store, counterShardKey(type, id, shard), messages, PERIODS, METRICS, {

@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import {
   actionCaps,
+  crossingsOnSum,
   limitCrossings,
   type CapOnCounter,
   type CounterSnapshot,
@@ -9,14 +10,22 @@ import {
 } from '../../domain/delivery/limit-reached';
 import { ENTITY_TYPES, levelOfType, type EntityType } from '../../domain/levels';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
-import { ACTION_COUNTER_PREFIX, COUNTERS_SK } from '../../table/keys';
+import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, reachedKey } from '../../table/keys';
+import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
 import { plainItem } from './attribute-values';
-import { CAPS_ATTRIBUTE, counterState, RESET_AT_ATTRIBUTE } from './counter-store';
+import { CAPS_ATTRIBUTE, counterState, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-store';
 import { ACTION_METRICS, ACTION_PERIODS } from './per-action-store';
-import type { Item } from './table-store';
+import type { Item, TableStore } from './table-store';
 
 const isCounterSortKey = (sortKey: string): boolean =>
-  sortKey === COUNTERS_SK || sortKey.startsWith(ACTION_COUNTER_PREFIX);
+  sortKey === COUNTERS_SK || sortKey.startsWith(COUNTER_SHARD_PREFIX) || sortKey.startsWith(ACTION_COUNTER_PREFIX);
+
+/** A write of a sharded entity's counters: a shard n ≥ 1, or shard 0 once it holds a shard count. */
+const isShardWrite = (record: DynamoDBRecord): boolean => {
+  const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
+  const shards = record.dynamodb?.NewImage?.[SHARDS_ATTRIBUTE]?.N;
+  return sortKey.startsWith(COUNTER_SHARD_PREFIX) || (sortKey === COUNTERS_SK && shardCountOf(shards) > 1);
+};
 
 /** What the trigger's filter criteria pass (the stack declares the same): a counter item written. */
 export const isCounterChange = (record: DynamoDBRecord): boolean =>
@@ -47,12 +56,13 @@ const snapshotOf = (image: unknown, isAction: boolean) => {
 
 /**
  * The LimitReached events of one table stream record: a counter item's write, judged from its old and new images
- * against the caps the write stored with it. Anything else (and a record without images) tells none.
+ * against the caps the write stored with it. Anything else (and a record without images) tells none; so does a
+ * sharded entity's write, which `limitReachedOnSum` judges.
  */
 export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
   const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
   const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
-  if (!isCounterChange(record) || !ENTITY_TYPES.includes(type as EntityType)) return [];
+  if (!isCounterChange(record) || isShardWrite(record) || !ENTITY_TYPES.includes(type as EntityType)) return [];
   const isAction = sortKey !== COUNTERS_SK;
   const after = snapshotOf(record.dynamodb?.NewImage, isAction);
   if (!after) return [];
@@ -66,4 +76,54 @@ export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
   const written = record.dynamodb?.ApproximateCreationDateTime;
   const at = written !== undefined ? new Date(written * 1000) : new Date();
   return limitCrossings(target, caps, snapshotOf(record.dynamodb?.OldImage, isAction)?.snapshot, after.snapshot, at);
+};
+
+/** A crossing's marker outlives its period's writes; a total's stays. */
+const REACHED_MARKER_SECONDS = 40 * 86_400;
+
+/**
+ * The LimitReached events of a sharded entity's write: the shards are read (one Query of the entity's `COUNTERS*`
+ * items) and summed, and each crossing of the sum not yet marked told is told. The caller marks them
+ * (`markReachedTold`) once they are published: a crossing is then told once, except when two shards' records
+ * are handled at the same time (consumers drop repeats by `id`, as they do for any redelivery).
+ */
+export const limitReachedOnSum = async (store: TableStore, record: DynamoDBRecord): Promise<LimitReached[]> => {
+  const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#') as [EntityType, string];
+  if (!isCounterChange(record) || !isShardWrite(record) || !ENTITY_TYPES.includes(type)) return [];
+  const after = snapshotOf(record.dynamodb?.NewImage, false);
+  const caps = after ? storedCaps(after.item, type, false) : [];
+  if (!after || caps.length === 0) return [];
+  const shards = await store.queryPartition(entityPK(type, Number(id)), COUNTERS_SK);
+  const summed = sumShardStates(
+    shards.map((item) => counterState(item, PERIODS, METRICS)),
+    PERIODS,
+  );
+  const resets = shards.map((item) => Number(String(item[RESET_AT_ATTRIBUTE]))).filter(Number.isFinite);
+  const snapshot: CounterSnapshot = {
+    keys: summed.keys,
+    counters: summed.counters,
+    ...(resets.length > 0 ? { resetAt: Math.max(...resets) } : {}),
+  };
+  const written = record.dynamodb?.ApproximateCreationDateTime;
+  const at = written !== undefined ? new Date(written * 1000) : new Date();
+  const target = { type, id: Number(id) };
+  const before = snapshotOf(record.dynamodb?.OldImage, false)?.snapshot;
+  const crossings = crossingsOnSum(target, caps, before, after.snapshot, snapshot, at);
+  if (crossings.length === 0) return [];
+  const told = await store.batchGet(crossings.map((crossing) => reachedKey(type, target.id, crossing.id)));
+  return crossings.filter((crossing) => !told.some((item) => item.SK === reachedKey(type, target.id, crossing.id).SK));
+};
+
+/** Marks sharded entities' crossings told (after they were published). */
+export const markReachedTold = async (store: TableStore, told: readonly LimitReached[], now: Date): Promise<void> => {
+  await Promise.all(
+    told.map((event) =>
+      store.put({
+        Item: {
+          ...reachedKey(event.entityType, event.entityId, event.id),
+          ...(event.bucket === 'T' ? {} : { expiresAt: Math.ceil(now.getTime() / 1000) + REACHED_MARKER_SECONDS }),
+        },
+      }),
+    ),
+  );
 };
