@@ -1,7 +1,7 @@
 import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS } from '../adapters/dynamodb/per-action-store';
-import type { TableStore } from '../adapters/dynamodb/table-store';
+import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
 import { METRICS, PERIODS, type Period } from '../domain/limits/metrics';
 import { bucketOf } from '../domain/limits/periods';
@@ -22,6 +22,7 @@ import {
   entityPK,
   historyHeadKey,
   resetAppliedKey,
+  type ItemKey,
 } from '../table/keys';
 import type { ResetSource } from './reset-queue';
 
@@ -61,6 +62,8 @@ const transactionChunks = <T>(items: readonly T[]): T[][] => {
 /** A queued reset is delivered again for at most the queue's retention (14 days): its marker outlives that. */
 const APPLIED_MARKER_SECONDS = 15 * 86_400;
 
+const itemKeyOf = (item: Item): ItemKey => ({ PK: String(item.PK), SK: String(item.SK) });
+
 /**
  * The updates that zero what one planned write names: on each of the entity's counter shards (one read of the
  * partition's `COUNTERS*` items finds them all) or on one action's counter item.
@@ -77,11 +80,13 @@ const zeroingOf = async (
   const key = write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
   const shards = write.actionId === undefined ? await store.queryPartition(key.PK, COUNTERS_SK) : [];
   // no item yet: the reset may still have something to set (the no-conversion state), as on one item
-  const items = shards.length > 0 ? shards : [{ ...key, ...(await store.get(key)) }];
-  return items.flatMap((item) => {
-    const itemKey = { PK: String(item.PK), SK: String(item.SK) };
+  const items =
+    shards.length > 0
+      ? shards.map((item) => ({ item, at: itemKeyOf(item) }))
+      : [{ item: await store.get(key), at: key }];
+  return items.flatMap(({ item, at }) => {
     const state = counterState(item, periods, metrics);
-    const update = zeroCountersRequest(itemKey, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
+    const update = zeroCountersRequest(at, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
     return update ? [{ Update: { TableName: store.tableName, ...update } }] : [];
   });
 };

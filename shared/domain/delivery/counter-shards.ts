@@ -32,9 +32,10 @@ export const shardOfGroup = (group: string, shards: number): number => (shards <
 /**
  * The shards' counters as one: per period, the latest period any shard has reached, and the sum of the counters
  * of the shards in it (a shard still in an older period holds nothing of the latest one). The no-conversion state
- * is exact when one shard holds it; across shards the quiet time begins at the latest shard's and the impressions
- * are summed: a shard whose last conversion is older counts impressions the latest conversion has ended, so the
- * count may be high, never low. What each shard applied is not merged (it is per shard). Pure.
+ * is exact when one shard holds it. Across shards it is bounded, never in the entity's favour: the quiet time
+ * begins at the earliest shard's (no later than the last conversion, or the first impression) and the impressions
+ * are summed (a shard whose last conversion is older also counts impressions before a later one), so a cap on
+ * either is reached no later than on one item. What each shard applied is not merged (it is per shard). Pure.
  */
 export const sumShardStates = (states: readonly CounterState[], periods: readonly Period[]): CounterState => {
   if (states.length === 1) return states[0]!;
@@ -52,7 +53,7 @@ export const sumShardStates = (states: readonly CounterState[], periods: readonl
   }
   for (const state of states) {
     if (state.quietSince !== undefined)
-      summed.quietSince = Math.max(summed.quietSince ?? state.quietSince, state.quietSince);
+      summed.quietSince = Math.min(summed.quietSince ?? state.quietSince, state.quietSince);
     summed.impressionsSinceConversion += state.impressionsSinceConversion;
   }
   return summed;
