@@ -67,6 +67,7 @@ export const REGRESSION_CASES: Record<string, GeneratedCase> = {
       },
     ],
     steps: [{ size: 2, firstGroup: 0, timedOut: true, raced: true, faultAt: 1 }],
-    sharding: { beforeStep: 1, shards: { 'ADVERTISER#91': 2 } },
+    // 3 shards: the case's group goes to shard 2
+    sharding: { beforeStep: 1, shards: { 'ADVERTISER#91': 3 } },
   },
 };
