@@ -118,6 +118,7 @@ try {
       'caps bytes per counter item': limitReached.capsBytes,
     },
   ]);
+  await (await import('./sharded-read')).reportShardedRead(service, recorder);
 } finally {
   await service.stop();
 }

@@ -1,5 +1,10 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { limitReachedOf, limitReachedOnSum, markReachedTold } from '../../shared/adapters/dynamodb/counter-stream';
+import {
+  limitReachedOf,
+  limitReachedOnSum,
+  markReachedTold,
+  shardedEntityOf,
+} from '../../shared/adapters/dynamodb/counter-stream';
 import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { limitChangedOf } from '../../shared/adapters/dynamodb/history-stream';
 import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
@@ -26,18 +31,31 @@ const callsOf = (outgoing: readonly Outgoing[]): Outgoing[][] => {
   return calls;
 };
 
-/** A record's events: a history entry's LimitChanged, or a counter write's LimitReached (on the sum if sharded). */
-const outgoingOf = async (store: TableStore, record: DynamoDBRecord): Promise<Outgoing[]> => {
-  const sequence = record.dynamodb?.SequenceNumber ?? '';
-  const change = limitChangedOf(record);
-  if (change) return [{ kind: 'LimitChanged', event: change, sequence }];
-  const onSum = (await limitReachedOnSum(store, record)).map((event): Outgoing => ({
-    kind: 'LimitReached',
-    event,
-    sequence,
-    onSum: true,
-  }));
-  return [...limitReachedOf(record).map((event): Outgoing => ({ kind: 'LimitReached', event, sequence })), ...onSum];
+/**
+ * The batch's events in stream order: a history entry's LimitChanged, an unsharded counter write's LimitReached, and
+ * a sharded entity's LimitReached on the sum, judged once for all its records (at the place of its last one).
+ */
+const outgoingOf = async (store: TableStore, records: readonly DynamoDBRecord[]): Promise<Outgoing[]> => {
+  const sharded = new Map<string, DynamoDBRecord[]>();
+  for (const record of records) {
+    const entity = shardedEntityOf(record);
+    if (entity !== undefined) sharded.set(entity, [...(sharded.get(entity) ?? []), record]);
+  }
+  const outgoing: Outgoing[] = [];
+  for (const record of records) {
+    const sequence = record.dynamodb?.SequenceNumber ?? '';
+    const change = limitChangedOf(record);
+    if (change) outgoing.push({ kind: 'LimitChanged', event: change, sequence });
+    for (const event of limitReachedOf(record)) outgoing.push({ kind: 'LimitReached', event, sequence });
+    const entity = shardedEntityOf(record);
+    const ofEntity = entity !== undefined ? sharded.get(entity)! : [];
+    if (ofEntity.at(-1) !== record) continue;
+    // a failed call is retried from the entity's first record, so that the retry judges all its writes again
+    const first = ofEntity[0]!.dynamodb?.SequenceNumber ?? sequence;
+    for (const event of await limitReachedOnSum(store, ofEntity))
+      outgoing.push({ kind: 'LimitReached', event, sequence: first, onSum: true });
+  }
+  return outgoing;
 };
 
 const publish = async ({ events, store }: Ports<'events' | 'store'>, call: readonly Outgoing[]) => {
@@ -58,23 +76,26 @@ const publish = async ({ events, store }: Ports<'events' | 'store'>, call: reado
 export const createHandler =
   (ports: Ports<'events' | 'store'>) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const outgoing: Outgoing[] = [];
-    for (const record of event.Records) {
-      try {
-        outgoing.push(...(await outgoingOf(ports.store, record)));
-      } catch (error) {
-        logger.error('reading the shards of a counter write failed; the stream retries from it', describeError(error));
-        return await published(ports, outgoing, record.dynamodb?.SequenceNumber ?? '');
-      }
+    let outgoing: Outgoing[];
+    try {
+      outgoing = await outgoingOf(ports.store, event.Records);
+    } catch (error) {
+      logger.error('reading the shards of counter writes failed; the stream retries the batch', describeError(error));
+      return { batchItemFailures: [{ itemIdentifier: event.Records[0]?.dynamodb?.SequenceNumber ?? '' }] };
     }
     return published(ports, outgoing);
   };
 
-/** Publishes in calls of one kind; on a failure (or at `stopAt`) the stream is retried from there. */
+/** The earliest of stream sequence numbers (decimal text of any length). */
+const earliest = (sequences: readonly string[]): string =>
+  sequences.reduce((low, sequence) =>
+    sequence.length < low.length || (sequence.length === low.length && sequence < low) ? sequence : low,
+  );
+
+/** Publishes in calls of one kind; on a failure the stream is retried from the call's earliest record. */
 const published = async (
   ports: Ports<'events' | 'store'>,
   outgoing: readonly Outgoing[],
-  stopAt?: string,
 ): Promise<DynamoDBBatchResponse> => {
   for (const call of callsOf(outgoing)) {
     const kind = call[0]!.kind;
@@ -83,10 +104,10 @@ const published = async (
     } catch (error) {
       logger.error(`publishing ${kind} events failed; the stream retries from the first`, describeError(error));
       if (kind === 'LimitReached') emitMetrics({ LimitReachedPublishFailures: call.length }, new Date());
-      return { batchItemFailures: [{ itemIdentifier: call[0]!.sequence }] };
+      return { batchItemFailures: [{ itemIdentifier: earliest(call.map((item) => item.sequence)) }] };
     }
   }
-  return { batchItemFailures: stopAt !== undefined ? [{ itemIdentifier: stopAt }] : [] };
+  return { batchItemFailures: [] };
 };
 
 export const handler = createHandler({ events: eventsFromEnvironment(), store: storeFromEnvironment() });

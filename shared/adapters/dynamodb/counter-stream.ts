@@ -4,6 +4,7 @@ import {
   actionCaps,
   crossingsOnSum,
   limitCrossings,
+  raisesCappedCounter,
   type CapOnCounter,
   type CounterSnapshot,
   type LimitReached,
@@ -81,34 +82,59 @@ export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
 /** A crossing's marker outlives its period's writes; a total's stays. */
 const REACHED_MARKER_SECONDS = 40 * 86_400;
 
-/**
- * The LimitReached events of a sharded entity's write: the shards are read (one Query of the entity's `COUNTERS*`
- * items) and summed, and each crossing of the sum not yet marked told is told. The caller marks them
- * (`markReachedTold`) once they are published: a crossing is then told once, except when two shards' records
- * are handled at the same time (consumers drop repeats by `id`, as they do for any redelivery).
- */
-export const limitReachedOnSum = async (store: TableStore, record: DynamoDBRecord): Promise<LimitReached[]> => {
-  const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#') as [EntityType, string];
-  if (!isCounterChange(record) || !isShardWrite(record) || !ENTITY_TYPES.includes(type)) return [];
-  const after = snapshotOf(record.dynamodb?.NewImage, false);
-  const caps = after ? storedCaps(after.item, type, false) : [];
-  if (!after || caps.length === 0) return [];
-  const shards = await store.queryPartition(entityPK(type, Number(id)), COUNTERS_SK);
+/** The sharded entity a record writes the counters of (`PK`), if it is one. */
+export const shardedEntityOf = (record: DynamoDBRecord): string | undefined => {
+  const [type] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
+  return isCounterChange(record) && isShardWrite(record) && ENTITY_TYPES.includes(type as EntityType)
+    ? record.dynamodb!.Keys!.PK!.S
+    : undefined;
+};
+
+/** The shards of an entity, summed, with the latest reset of any of them. */
+const summedShards = async (store: TableStore, partition: string): Promise<CounterSnapshot> => {
+  const shards = await store.queryPartition(partition, COUNTERS_SK);
   const summed = sumShardStates(
     shards.map((item) => counterState(item, PERIODS, METRICS)),
     PERIODS,
   );
   const resets = shards.map((item) => Number(String(item[RESET_AT_ATTRIBUTE]))).filter(Number.isFinite);
-  const snapshot: CounterSnapshot = {
+  return {
     keys: summed.keys,
     counters: summed.counters,
     ...(resets.length > 0 ? { resetAt: Math.max(...resets) } : {}),
   };
-  const written = record.dynamodb?.ApproximateCreationDateTime;
-  const at = written !== undefined ? new Date(written * 1000) : new Date();
+};
+
+/**
+ * The LimitReached events of a sharded entity's writes in one stream batch (its records, in order): when one of them
+ * raised a capped counter, the shards are read once (one Query of the entity's `COUNTERS*` items) and summed, and
+ * each crossing of the sum not yet marked told is told. The caller marks them (`markReachedTold`) once published: a
+ * crossing is told once, except when two batches handle the entity's records at the same time (consumers drop
+ * repeats by `id`, as they do for any redelivery). One read per entity and batch, whatever the write rate.
+ */
+export const limitReachedOnSum = async (
+  store: TableStore,
+  records: readonly DynamoDBRecord[],
+): Promise<LimitReached[]> => {
+  const [type, id] = (records[0]?.dynamodb?.Keys?.PK?.S ?? '').split('#') as [EntityType, string];
   const target = { type, id: Number(id) };
-  const before = snapshotOf(record.dynamodb?.OldImage, false)?.snapshot;
-  const crossings = crossingsOnSum(target, caps, before, after.snapshot, snapshot, at);
+  const written = records.flatMap((record) => {
+    const after = snapshotOf(record.dynamodb?.NewImage, false);
+    const caps = after ? storedCaps(after.item, type, false) : [];
+    const before = snapshotOf(record.dynamodb?.OldImage, false)?.snapshot;
+    const seconds = record.dynamodb?.ApproximateCreationDateTime;
+    const at = seconds !== undefined ? new Date(seconds * 1000) : new Date();
+    return after && caps.length > 0 ? [{ caps, before, after: after.snapshot, at }] : [];
+  });
+  // a batch that raised no capped counter cannot have made the sum cross: the shards are not read
+  if (!written.some(({ caps, before, after }) => raisesCappedCounter(caps, before, after))) return [];
+  const summed = await summedShards(store, entityPK(type, target.id));
+  const byId = new Map(
+    written
+      .flatMap(({ caps, before, after, at }) => crossingsOnSum(target, caps, before, after, summed, at))
+      .map((crossing) => [crossing.id, crossing]),
+  );
+  const crossings = [...byId.values()];
   if (crossings.length === 0) return [];
   const told = await store.batchGet(crossings.map((crossing) => reachedKey(type, target.id, crossing.id)));
   return crossings.filter((crossing) => !told.some((item) => item.SK === reachedKey(type, target.id, crossing.id).SK));
