@@ -190,6 +190,9 @@ export class DeliveryLimitsStack extends Stack {
       PARTNER_BURST_LIMIT: String(partner.burstLimit),
       PARTNER_QUOTA_PER_DAY: String(partner.quotaPerDay),
       FUTURE_TOLERANCE_SECONDS: String(props.futureToleranceSeconds),
+      // automatic sharding of hot advertisers' counters (docs/capacity.md): off unless both are given
+      AUTO_SHARD_WRITES_PER_SECOND: this.node.tryGetContext('autoShardWritesPerSecond')?.toString(),
+      AUTO_SHARD_COUNT: this.node.tryGetContext('autoShardCount')?.toString(),
     };
 
     const makeFunction = (name: FunctionName): nodejs.NodejsFunction => {

@@ -1,5 +1,7 @@
 import { applyToCounterItem, type AppliedCounterWrite } from '../adapters/dynamodb/counter-store';
 import { applyToEntityCounters } from '../adapters/dynamodb/counter-shards-store';
+import type { AutoSharding } from '../domain/delivery/counter-shards';
+import { followTally, tallies } from './auto-sharding';
 import { limitFromItem } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS, perActionFromItem } from '../adapters/dynamodb/per-action-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
@@ -52,6 +54,8 @@ export interface DeliveryMessage {
 export interface RecorderOptions {
   /** How far an event's `at` may lie after its message's receive time; `DEFAULT_FUTURE_TOLERANCE_MS` when absent. */
   futureToleranceMs?: number;
+  /** Shards an advertiser's counters above a write rate (see `followTally`); off when absent. */
+  autoShard?: AutoSharding;
 }
 
 export interface RecordingSummary {
@@ -123,23 +127,32 @@ const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Pro
 const capsRecord = (caps: readonly CapOnCounter[]): Record<string, number> =>
   Object.fromEntries(caps.filter((cap) => cap.value > 0).map((cap) => [cap.name, cap.value]));
 
-const writeTo = (
+const writeTo = async (
   { store, clock }: RecorderPorts,
   target: CounterTarget,
   pending: readonly PendingMessage[],
   caps: readonly CapOnCounter[],
   now: Date,
-) =>
-  target.actionId === undefined
-    ? applyToEntityCounters(store, target.type, target.id, pending, clock, { now, caps: capsRecord(caps) })
-    : applyToCounterItem(
-        store,
-        actionCountersKey(target.type, target.id, target.actionId),
-        pending,
-        ACTION_PERIODS,
-        ACTION_METRICS,
-        { now, caps: capsRecord(caps) },
-      );
+  auto: AutoSharding | undefined,
+): Promise<AppliedCounterWrite> => {
+  if (target.actionId !== undefined)
+    return applyToCounterItem(
+      store,
+      actionCountersKey(target.type, target.id, target.actionId),
+      pending,
+      ACTION_PERIODS,
+      ACTION_METRICS,
+      { now, caps: capsRecord(caps) },
+    );
+  const tallyAt = tallies(target.type, auto) ? { tallyAt: now.getTime() } : {};
+  const applied = await applyToEntityCounters(store, target.type, target.id, pending, clock, {
+    now,
+    caps: capsRecord(caps),
+    ...tallyAt,
+  });
+  if (auto) await followTally(store, clock, target, applied, auto);
+  return applied;
+};
 
 type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> &
   Pick<DeliveryMessage, 'replayTo'> & {
@@ -256,16 +269,16 @@ const planTargets = async (
 /** One write (or, sharded, one per shard) per counter item; an item whose write failed has no outcome. */
 const writeTargets = async (
   ports: RecorderPorts,
-  pendingByTarget: PendingByTarget,
-  caps: Map<string, CapOnCounter[]>,
+  { pendingByTarget, caps }: Pick<Awaited<ReturnType<typeof planTargets>>, 'pendingByTarget' | 'caps'>,
   now: Date,
+  options: RecorderOptions,
   summary: RecordingSummary,
 ) => {
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
   const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(ports, target, pending, caps.get(name) ?? [], now);
+      const applied = await writeTo(ports, target, pending, caps.get(name) ?? [], now, options.autoShard);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
     } catch (error) {
@@ -333,7 +346,7 @@ export const recordDelivery = async (
     logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
     return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
   }
-  const written = await writeTargets(ports, planned.pendingByTarget, planned.caps, now, summary);
+  const written = await writeTargets(ports, planned, now, options, summary);
   const done = await settledMessages(ports, valid, planned.targetsOf, written, summary);
   emitMetrics(
     {

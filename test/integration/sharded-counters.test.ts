@@ -3,6 +3,10 @@ import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
 
+// automatic sharding: an advertiser written more than 10 times in a 10-second window gets 4 shards
+process.env.AUTO_SHARD_WRITES_PER_SECOND = '1';
+process.env.AUTO_SHARD_COUNT = '4';
+
 /** Sharded counters through the local server: reads sum the shards, resets zero them, LimitReached on the sum. */
 const ctx = useTestService({ catalogFile: null });
 const caller = () => apiClient(ctx.service.url, 'shards-key-00001');
@@ -42,16 +46,18 @@ const GROUPS = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6', 'g7', 'g8'];
 
 beforeAll(async () => {
   await importCatalog(ctx.service.url, {
-    advertisers: [{ id: 70 }, { id: 71 }, { id: 72 }],
+    advertisers: [{ id: 70 }, { id: 71 }, { id: 72 }, { id: 73 }],
     campaigns: [
       { id: 700, advertiserId: 70 },
       { id: 710, advertiserId: 71 },
       { id: 720, advertiserId: 72 },
+      { id: 730, advertiserId: 73 },
     ],
     banners: [
       { id: 7000, campaignId: 700 },
       { id: 7100, campaignId: 710 },
       { id: 7200, campaignId: 720 },
+      { id: 7300, campaignId: 730 },
     ],
     users: [
       {
@@ -65,7 +71,7 @@ beforeAll(async () => {
           'Daily Clicks Limit': 'ENABLED',
           'Total Clicks Limit': 'ENABLED',
         },
-        access: [70, 71, 72].map((id) => ({ type: 'ADVERTISER', id, level: 'UPDATE' })),
+        access: [70, 71, 72, 73].map((id) => ({ type: 'ADVERTISER', id, level: 'UPDATE' })),
       },
     ],
   });
@@ -172,5 +178,20 @@ describe('sharded counters', () => {
     expect(decision.reasons).toContainEqual(
       expect.objectContaining({ entity: 'ADVERTISER#70', field: 'dailyClicksLimit', cap: 10, counter: 13 }),
     );
+  });
+
+  it('are made for an advertiser whose counters take more writes a second than AUTO_SHARD_WRITES_PER_SECOND', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-27T09:00:00Z' });
+    const limits = { dailyClicksLimit: '1000', totalClicksLimit: '1000' };
+    expect((await caller().post('/rest-api/advertiser/73/limits/set.do', limits)).status).toBe(200);
+    // one write a batch: the 11th within the window passes its allowance of 10 and shards the advertiser
+    for (let i = 0; i < 10; i++) await deliver([{ id: `auto-${i}`, group: 'auto', clicks: 1, bannerId: 7300 }]);
+    expect(await counterItems('ADVERTISER#73')).toEqual([{ SK: 'COUNTERS', dailyClicks: 10 }]);
+    await deliver([{ id: 'auto-10', group: 'auto', clicks: 1, bannerId: 7300 }]);
+    const shardZero = await ctx.service.dependencies.store.get({ PK: 'ADVERTISER#73', SK: 'COUNTERS' });
+    expect(shardZero?.shards).toBe(4);
+    await deliver(GROUPS.map((group) => ({ id: `auto-${group}`, group, clicks: 2, bannerId: 7300 })));
+    expect((await counterItems('ADVERTISER#73')).length).toBeGreaterThan(1);
+    expect(await read('/rest-api/advertiser/73/limits.do')).toMatchObject({ dailyClicks: 27, totalClicks: 27 });
   });
 });

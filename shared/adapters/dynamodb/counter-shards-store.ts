@@ -19,6 +19,8 @@ import {
   counterState,
   EntityIsSharded,
   SHARDS_ATTRIBUTE,
+  TALLY_ATTRIBUTE,
+  TALLY_SINCE_ATTRIBUTE,
   type AppliedCounterWrite,
   type CounterItemWrite,
 } from './counter-store';
@@ -89,10 +91,20 @@ const applyToShards = async (
   return combined(results);
 };
 
+/** An entity's counters as written: the write's answer, and shard 0's write tally when the write counted in it. */
+export type AppliedEntityWrite = AppliedCounterWrite & { tally?: { writes: number; since: number } };
+
+const tallyOf = (after: Item): AppliedEntityWrite['tally'] => {
+  const writes = Number(after[TALLY_ATTRIBUTE]);
+  const since = Number(after[TALLY_SINCE_ATTRIBUTE]);
+  return Number.isFinite(writes) && Number.isFinite(since) ? { writes, since } : undefined;
+};
+
 /**
  * Applies pending messages to an entity's counters exactly once, shard by shard. An entity this container has not
- * seen sharded is written as one item on condition that it is not sharded; when it is, the condition fails, the
- * container learns the shard count, and the messages are written to their shards.
+ * seen sharded is written as one item on condition that it is not sharded (counted in its write tally when
+ * `tallyAt` is given); when it is, the condition fails, the container learns the shard count, and the messages are
+ * written to their shards.
  */
 export const applyToEntityCounters = async (
   store: TableStore,
@@ -101,17 +113,32 @@ export const applyToEntityCounters = async (
   pending: readonly PendingMessage[],
   clock: Clock,
   options: Omit<CounterItemWrite, 'requireUnsharded' | 'floors'>,
-): Promise<AppliedCounterWrite> => {
+): Promise<AppliedEntityWrite> => {
+  const { tallyAt, ...write } = options;
   const known = knownShardCount(store, type, id, clock);
-  if (known > 1) return applyToShards(store, type, id, pending, known, options);
+  if (known > 1) return applyToShards(store, type, id, pending, known, write);
   try {
     const key = countersKey(type, id);
-    return await applyToCounterItem(store, key, pending, PERIODS, METRICS, { ...options, requireUnsharded: true });
+    const applied = await applyToCounterItem(store, key, pending, PERIODS, METRICS, {
+      ...options,
+      requireUnsharded: true,
+    });
+    const tally = tallyAt !== undefined && applied.write ? tallyOf(applied.after) : undefined;
+    return tally ? { ...applied, tally } : applied;
   } catch (error) {
     if (!(error instanceof EntityIsSharded)) throw error;
     rememberShardCount(store, type, id, error.shards, clock);
-    return applyToShards(store, type, id, pending, error.shards, options);
+    return applyToShards(store, type, id, pending, error.shards, write);
   }
+};
+
+/** Starts shard 0's write tally again at `now`, if it still began at `since` (another writer may have). Pure. */
+export const restartTallyRequest = (type: EntityType, id: number, since: number, now: number): UpdateInput => {
+  const update = new UpdateBuilder()
+    .set(TALLY_ATTRIBUTE, 0)
+    .set(TALLY_SINCE_ATTRIBUTE, now)
+    .require(equals(TALLY_SINCE_ATTRIBUTE, since));
+  return { Key: countersKey(type, id), ...update.build() };
 };
 
 /** Sets the entity's shard count on shard 0: once, from 1 to N; setting the same N again changes nothing. Pure. */

@@ -45,6 +45,9 @@ const TOTAL_KEY = 'T';
 export const CAPS_ATTRIBUTE = 'caps';
 /** On shard 0 (`COUNTERS`) of a sharded entity: how many shards it has (absent: 1). */
 export const SHARDS_ATTRIBUTE = 'shards';
+/** On shard 0 of an unsharded advertiser, with automatic sharding on: its writes since `tallySince` (ms). */
+export const TALLY_ATTRIBUTE = 'writeTally';
+export const TALLY_SINCE_ATTRIBUTE = 'tallySince';
 /** When a reset last zeroed counters of the item (ms): a crossing after it is a new one. */
 export const RESET_AT_ATTRIBUTE = 'resetAt';
 
@@ -154,16 +157,17 @@ const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWri
  * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
  * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
  * crossing; `requireUnsharded` (shard 0 of an entity the writer takes as unsharded) fails it once the entity has
- * shards. Pure.
+ * shards, and `tallyAt` counts the write in the item's write tally (automatic sharding). Pure.
  */
 export const counterWriteRequest = (
   key: ItemKey,
   write: CounterWrite,
   caps?: Readonly<Record<string, number>>,
-  requireUnsharded = false,
+  shard: { requireUnsharded?: boolean; tallyAt?: number } = {},
 ): Update => {
   const update = new UpdateBuilder();
-  if (requireUnsharded) update.require(attributeAbsent(SHARDS_ATTRIBUTE));
+  if (shard.requireUnsharded) update.require(attributeAbsent(SHARDS_ATTRIBUTE));
+  if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
   periodWrites(update, write);
   sequenceWrites(update, write);
   for (const { group, marker } of write.prune)
@@ -222,6 +226,8 @@ export interface CounterItemWrite {
   caps?: Readonly<Record<string, number>>;
   /** Shard 0 written by a recorder that takes the entity as unsharded: fails with `EntityIsSharded` if it is not. */
   requireUnsharded?: boolean;
+  /** Counts the write in the item's write tally, at this instant (ms). */
+  tallyAt?: number;
   /**
    * A shard n ≥ 1: reads the markers its groups left on shard 0 before the entity was sharded. Its first write
    * requires each group's marker on the shard; a group new there makes it fail, and the floors are read then.
@@ -239,13 +245,16 @@ const applyOnce = async (
   metrics: readonly Metric[],
   options: CounterItemWrite,
 ): Promise<AppliedCounterWrite> => {
-  const { now, caps, requireUnsharded = false, floors } = options;
+  const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
   let state: CounterState | undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : {};
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
     if (!write) return { after: {}, skipped: [...pending] };
-    const request = counterWriteRequest(key, write, caps, requireUnsharded);
+    const request = counterWriteRequest(key, write, caps, {
+      requireUnsharded,
+      ...(tallyAt !== undefined ? { tallyAt } : {}),
+    });
     try {
       return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
     } catch (error) {

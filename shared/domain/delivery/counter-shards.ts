@@ -58,3 +58,26 @@ export const sumShardStates = (states: readonly CounterState[], periods: readonl
   }
   return summed;
 };
+
+/** Automatic sharding: an advertiser whose counters take more writes a second than this gets `shards` shards. */
+export interface AutoSharding {
+  writesPerSecond: number;
+  shards: number;
+}
+
+/** Shard 0 of an unsharded advertiser tallies its writes over a window of this length at least. */
+export const TALLY_WINDOW_MS = 10_000;
+
+/**
+ * What one write's tally (`writes` since `since`, ms) says: shard the advertiser (its rate is over the limit, or the
+ * window's allowance is spent early), start a new window (a full window under the limit), or wait. Pure.
+ */
+export const tallyDecision = (
+  tally: { writes: number; since: number },
+  now: number,
+  auto: AutoSharding,
+): 'shard' | 'restart' | 'wait' => {
+  const elapsed = now - tally.since;
+  if (tally.writes > (auto.writesPerSecond * Math.max(elapsed, TALLY_WINDOW_MS)) / 1000) return 'shard';
+  return elapsed >= TALLY_WINDOW_MS ? 'restart' : 'wait';
+};

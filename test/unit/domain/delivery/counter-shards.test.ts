@@ -5,6 +5,7 @@ import {
   shardCountOf,
   shardOfGroup,
   sumShardStates,
+  tallyDecision,
   MAX_SHARDS,
 } from '../../../../shared/domain/delivery/counter-shards';
 import type { CounterState, Tally } from '../../../../shared/domain/delivery/counter-state';
@@ -162,5 +163,25 @@ describe('a request to shard', () => {
     const refused = parseShardRequest({ type: 'user', id: -1, shards: 129 });
     expect(refused.ok ? [] : Object.keys(refused.errors)).toEqual(['type', 'id', 'shards']);
     expect(parseShardRequest(null).ok).toBe(false);
+  });
+});
+
+describe('automatic sharding', () => {
+  const auto = { writesPerSecond: 100, shards: 16 };
+  it('shards once a window allows fewer writes than the tally holds, else waits out the window', () => {
+    expect(tallyDecision({ writes: 1000, since: 0 }, 5_000, auto)).toBe('wait');
+    expect(tallyDecision({ writes: 1001, since: 0 }, 5_000, auto)).toBe('shard');
+    expect(tallyDecision({ writes: 1000, since: 0 }, 10_000, auto)).toBe('restart');
+    expect(tallyDecision({ writes: 2001, since: 0 }, 20_000, auto)).toBe('shard');
+  });
+
+  it('shards exactly the rates above the limit, over a full window', () => {
+    fc.assert(
+      fc.property(fc.nat(1_000_000), fc.integer({ min: 10_000, max: 600_000 }), (writes, elapsed) => {
+        const decision = tallyDecision({ writes, since: 1_000 }, 1_000 + elapsed, auto);
+        // writes / (elapsed / 1000) > 100, in whole numbers
+        expect(decision).toBe(writes * 1000 > 100 * elapsed ? 'shard' : 'restart');
+      }),
+    );
   });
 });
