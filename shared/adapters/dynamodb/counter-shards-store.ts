@@ -156,7 +156,9 @@ export const setShardCount = async (store: TableStore, type: EntityType, id: num
     return shards;
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;
-    return shardCountOf((await store.get(countersKey(type, id)))?.[SHARDS_ATTRIBUTE]);
+    // a batch read: the recorder (automatic sharding) may read the table with BatchGetItem only
+    const [item] = await store.batchGet([countersKey(type, id)]);
+    return shardCountOf(item?.[SHARDS_ATTRIBUTE]);
   }
 };
 
