@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
+import { clearWarmCaches } from '../../shared/runtime/warm-cache';
 
 // automatic sharding: an advertiser written more than 10 times in a 10-second window gets 4 shards
 process.env.AUTO_SHARD_WRITES_PER_SECOND = '1';
@@ -134,6 +135,17 @@ describe('sharded counters', () => {
       { SK: 'COUNTERS', dailyClicks: 5 },
       { SK: `COUNTERS#${shardOfGroup(group, 4)}`, dailyClicks: 2 },
     ]);
+  });
+
+  it('are not written on shard 0 by a container that has not seen the entity sharded', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-25T11:30:00Z' });
+    const group = GROUPS.find((candidate) => shardOfGroup(candidate, 4) !== 0)!;
+    await deliver([{ id: 'stale-2', group, clicks: 4, bannerId: 7100 }]);
+    // another container, which knows no shard count: its write to shard 0 fails on the count, and it learns it
+    clearWarmCaches();
+    const again = await deliver([{ id: 'stale-2', group, clicks: 4, bannerId: 7100 }]);
+    expect(again.duplicateMessages).toBe(1);
+    expect(await read('/rest-api/advertiser/71/limits.do')).toMatchObject({ dailyClicks: 11 });
   });
 
   it('are all zeroed by a reset, in its transaction', async () => {
