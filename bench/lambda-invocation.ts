@@ -10,7 +10,7 @@ import type { LocalService } from '../infra/local/local-service';
 import { authorize } from '../infra/local/local-server';
 import { matchPath } from '../shared/api/path-template';
 import { ROUTES, type Route } from '../shared/api/route-table';
-import type { ResetQueue } from '../shared/resets/reset-queue';
+import type { ResetQueue } from '../shared/ports/reset-queue';
 import type { TableStore } from '../shared/adapters/dynamodb/table-store';
 import type { BenchRequest } from './operations';
 

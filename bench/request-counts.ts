@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { LocalService } from '../infra/local/local-service';
 import { BENCH_OPERATIONS, send } from './operations';
-import { clearWarmCaches } from '../shared/runtime/warm-cache';
+import { clearWarmCaches } from '../shared/support/warm-cache';
 import { roundTrips, type recordRequests } from './request-recorder';
 import { writeCost } from './throughput';
 

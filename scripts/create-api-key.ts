@@ -5,8 +5,8 @@ import {
   DeleteApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import { sha256Hex } from '../shared/domain/auth/crypto';
-import { getProfile, userIdByUsername } from '../shared/adapters/dynamodb/user-records';
-import { apiKeyKey, userProfileKey } from '../shared/table/keys';
+import { getProfile, usageKeyRequest, userIdByUsername } from '../shared/adapters/dynamodb/user-records';
+import { apiKeyKey } from '../shared/table/keys';
 import type { TableStore } from '../shared/adapters/dynamodb/table-store';
 
 export interface CreatedApiKey {
@@ -36,12 +36,7 @@ const ensureMeteringKey = async (
   await apiGateway.send(
     new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId: key.id, keyType: 'API_KEY' }),
   );
-  await store.update({
-    Key: userProfileKey(options.userId),
-    UpdateExpression: 'SET usageKey = :value',
-    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(usageKey)',
-    ExpressionAttributeValues: { ':value': key.value },
-  });
+  await store.update(usageKeyRequest(options.userId, key.value));
   return key.id;
 };
 
@@ -68,15 +63,12 @@ export const createApiKey = async (
     await apiGateway.send(
       new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId: key.id, keyType: 'API_KEY' }),
     );
-    await store.put({
-      Item: {
-        ...apiKeyKey(sha256Hex(key.value)),
-        userId,
-        apiKeyId: key.id,
-        createdBy: 'api-key-cli',
-        createdAt: options.now.toISOString(),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
+    await store.insert({
+      ...apiKeyKey(sha256Hex(key.value)),
+      userId,
+      apiKeyId: key.id,
+      createdBy: 'api-key-cli',
+      createdAt: options.now.toISOString(),
     });
   } catch (error) {
     // no half-made key: one that is not metered or not mapped must not exist

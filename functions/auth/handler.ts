@@ -1,4 +1,4 @@
-import { createFamilyHandler } from '../../shared/http/family-handler';
+import { createFamilyHandler } from '../../shared/pipeline/family-handler';
 import { systemClock } from '../../shared/ports/clock';
 import {
   configFromEnvironment,

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { SESSION_COOKIE } from '../../shared/auth/credentials';
+import { SESSION_COOKIE } from '../../shared/api/session-cookie';
 import { isTokenText, randomToken, sha256Hex } from '../../shared/domain/auth/crypto';
 import { consumeOnce, expiringItem, SESSION_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
 import { badRequest } from '../../shared/http/api-error';
-import type { OperationHandler } from '../../shared/http/family-handler';
+import type { OperationHandler } from '../../shared/pipeline/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { isValidCallback, jsonpBody } from '../../shared/http/jsonp';
 import { jsonResponse } from '../../shared/http/response';

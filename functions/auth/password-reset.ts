@@ -2,14 +2,19 @@ import { WriteConflict } from '../../shared/domain/errors';
 import { hashPassword, isTokenText, md5Hex, randomToken, sha256Hex } from '../../shared/domain/auth/crypto';
 import { expiringItem, RESET_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
 import { getProfile, userIdByEmail, type UserProfile } from '../../shared/adapters/dynamodb/user-records';
+import {
+  changePasswordTransaction,
+  claimResetMail,
+  newestResetTokenRequest,
+} from '../../shared/adapters/dynamodb/password-reset-store';
 import { badRequest, notFound } from '../../shared/http/api-error';
-import type { OperationHandler } from '../../shared/http/family-handler';
+import type { OperationHandler } from '../../shared/pipeline/family-handler';
 import { requiredText } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
-import { describeError, logger } from '../../shared/logger';
-import { emitMetrics } from '../../shared/metrics';
+import { describeError, logger } from '../../shared/observability/logger';
+import { emitMetrics } from '../../shared/observability/metrics';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { resetRateKey, resetTokenKey, userHashVerifierKey, userProfileKey } from '../../shared/table/keys';
+import { resetTokenKey } from '../../shared/table/keys';
 
 /**
  * At most one reset e-mail per address every 10 minutes (so at most 6 an hour), and only the newest link works. A
@@ -30,35 +35,10 @@ const FORGOT_ANSWER = {
  * Claims the address's next reset e-mail; undefined while the last one is less than RESET_MAIL_GAP_MS old, else a
  * release that takes the claim back (for a mail that was not sent).
  */
-const claimMailSlot = async (
-  { store, clock }: Ports<'store' | 'clock'>,
-  email: string,
-): Promise<(() => Promise<void>) | undefined> => {
+const claimMailSlot = ({ store, clock }: Ports<'store' | 'clock'>, email: string) => {
   const now = clock.now().getTime();
-  const Key = resetRateKey(sha256Hex(email.toLowerCase()));
-  try {
-    await store.update({
-      Key,
-      UpdateExpression: 'SET lastSentAt = :now, expiresAt = :expiresAt',
-      ConditionExpression: 'attribute_not_exists(lastSentAt) OR lastSentAt <= :cutoff',
-      ExpressionAttributeValues: {
-        ':now': now,
-        ':cutoff': now - RESET_MAIL_GAP_MS,
-        ':expiresAt': Math.ceil((now + RESET_MAIL_GAP_MS) / 1000) + 3600,
-      },
-    });
-  } catch (error) {
-    if (error instanceof WriteConflict) return undefined;
-    throw error;
-  }
-  // an older entry, if any, was past the gap: deleting ours restores what it allowed
-  return async () => {
-    await store
-      .delete({ Key, ConditionExpression: 'lastSentAt = :now', ExpressionAttributeValues: { ':now': now } })
-      .catch((error: unknown) => {
-        if (!(error instanceof WriteConflict)) throw error;
-      });
-  };
+  const expiresAt = Math.ceil((now + RESET_MAIL_GAP_MS) / 1000) + 3600;
+  return claimResetMail(store, sha256Hex(email.toLowerCase()), now, now - RESET_MAIL_GAP_MS, expiresAt);
 };
 
 const resetMail = (username: string, to: string, link: string) => ({
@@ -85,11 +65,7 @@ const mailResetLink = async (
     Item: expiringItem(resetTokenKey(digest), clock.now(), RESET_TOKEN_LIFETIME_MS, { userId: profile.userId }),
   });
   // only the newest link works: the profile names it
-  await store.update({
-    Key: userProfileKey(profile.userId),
-    UpdateExpression: 'SET newestResetToken = :digest',
-    ExpressionAttributeValues: { ':digest': digest },
-  });
+  await store.update(newestResetTokenRequest(profile.userId, digest));
   await mailer.send(
     resetMail(profile.username, profile.email, `${config.appBaseUrl}/reset-password.do?token=${token}`),
   );
@@ -160,30 +136,17 @@ export const resetPassword =
     const userId = Number(stored.userId);
     if ((await getProfile(store, userId))?.newestResetToken !== digest) throw refusal;
     const passwordHash = await hashPassword(password);
-    const TableName = store.tableName;
     try {
-      await store.transactWrite({
-        TransactItems: [
-          {
-            Delete: {
-              TableName,
-              Key: tokenKey,
-              ConditionExpression: 'attribute_exists(PK) AND validUntil > :now',
-              ExpressionAttributeValues: { ':now': now },
-            },
-          },
-          {
-            Update: {
-              TableName,
-              Key: userProfileKey(userId),
-              UpdateExpression: 'SET passwordHash = :hash, sessionsValidAfter = :now REMOVE newestResetToken',
-              ConditionExpression: 'attribute_exists(PK) AND newestResetToken = :digest',
-              ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ':digest': digest },
-            },
-          },
-          { Put: { TableName, Item: { ...userHashVerifierKey(userId), userId, md5: md5Hex(password) } } },
-        ],
-      });
+      await store.transactWrite(
+        changePasswordTransaction(store.tableName, {
+          tokenKey,
+          digest,
+          userId,
+          passwordHash,
+          verifier: md5Hex(password),
+          now,
+        }),
+      );
     } catch (error) {
       if (error instanceof WriteConflict) throw refusal;
       throw error;

@@ -2,7 +2,7 @@ import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../../shar
 import { expiringItem, LOGIN_TOKEN_LIFETIME_MS } from '../../shared/adapters/dynamodb/one-time-items';
 import { getProfile, NO_SUCH_USER_ID, userIdByUsername } from '../../shared/adapters/dynamodb/user-records';
 import { ApiError } from '../../shared/http/api-error';
-import type { OperationHandler } from '../../shared/http/family-handler';
+import type { OperationHandler } from '../../shared/pipeline/family-handler';
 import { requiredTexts } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import type { Ports } from '../../shared/runtime/dependencies';

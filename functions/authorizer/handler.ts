@@ -3,7 +3,7 @@ import { authenticate } from '../../shared/auth/authenticate';
 import { visibleCredentials } from '../../shared/auth/credentials';
 import { toAuthorizerContext } from '../../shared/auth/principal';
 import { ApiError } from '../../shared/http/api-error';
-import { emitMetrics } from '../../shared/metrics';
+import { emitMetrics } from '../../shared/observability/metrics';
 import { headerValue } from '../../shared/http/parameters';
 import { systemClock } from '../../shared/ports/clock';
 import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';

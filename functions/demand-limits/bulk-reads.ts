@@ -3,18 +3,16 @@ import { enforce } from '../../shared/handlers/access-checks';
 import { hasUpdateAccess, type Grants } from '../../shared/domain/access';
 import { grantsOf } from '../../shared/adapters/dynamodb/grants-store';
 import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
-import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
+import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/pipeline/family-handler';
 import { optionalBoolean } from '../../shared/http/parameter-checks';
 import { jsonResponse } from '../../shared/http/response';
 import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';
 import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
-import { entityLimitFromItems, entityLimitKeys, type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
-import { knownShardCount, withEveryShard } from '../../shared/adapters/dynamodb/counter-shards-store';
+import { type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
+import { loadEntityLimits } from '../../shared/adapters/dynamodb/bulk-limit-reads';
 import { renderLimit } from '../../shared/domain/limits/limit-view';
 import type { Ports } from '../../shared/runtime/dependencies';
-import { TABLE_DEFINITION } from '../../shared/table/table-definition';
-import { entityPK } from '../../shared/table/keys';
-import { type EntityType } from '../../shared/domain/levels';
+import { loadChildren } from '../../shared/adapters/dynamodb/children-store';
 import type { Item, TableStore } from '../../shared/adapters/dynamodb/table-store';
 
 /** The spec caps the campaign bulk read at 10,000 rows, with no paging and no total. */
@@ -43,35 +41,6 @@ const optionalDate = (request: ApiRequest, name: string): number | undefined => 
 };
 
 /**
- * Entities, limits and counter items, in one round of batched reads. Entity items already in hand (from the
- * parent index) are not read again.
- */
-const loadMany = async (
-  store: TableStore,
-  type: EntityType,
-  ids: readonly number[],
-  now: Date,
-  known: ReadonlyMap<number, Item> = new Map(),
-): Promise<Map<number, EntityLimit>> => {
-  const clock = { now: () => now };
-  const keys = ids.flatMap((id) =>
-    entityLimitKeys(type, id, 'counters', false, knownShardCount(store, type, id, clock)).filter(
-      (key) => !(key.SK === 'ENTITY' && known.has(id)),
-    ),
-  );
-  const items = await withEveryShard(
-    store,
-    ids.map((id) => [type, id] as const),
-    await store.batchGet(keys),
-    clock,
-  );
-  items.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
-  const byPartition = new Map<string, Item[]>();
-  for (const item of items) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);
-  return new Map(ids.map((id) => [id, entityLimitFromItems(type, id, byPartition.get(entityPK(type, id)) ?? [], now)]));
-};
-
-/**
  * Every campaign the caller's shares reach: its campaign shares and the campaigns of its advertiser shares, the
  * latter with their entity items straight from the parent index.
  */
@@ -86,17 +55,7 @@ const accessibleCampaigns = async (
     if (pk.startsWith('CAMPAIGN#')) ids.add(Number(pk.slice('CAMPAIGN#'.length)));
     if (pk.startsWith('ADVERTISER#')) advertisers.push(pk);
   }
-  const { indexName, partitionKey } = TABLE_DEFINITION.byParentIndex;
-  const children = await Promise.all(
-    advertisers.map((parent) =>
-      store.query({
-        IndexName: indexName,
-        KeyConditionExpression: '#parent = :parent',
-        ExpressionAttributeNames: { '#parent': partitionKey },
-        ExpressionAttributeValues: { ':parent': parent },
-      }),
-    ),
-  );
+  const children = await Promise.all(advertisers.map((parent) => loadChildren(store, parent)));
   for (const item of children.flat()) {
     ids.add(Number(item.id));
     entities.set(Number(item.id), item);
@@ -120,7 +79,7 @@ export const bulkCampaignLimits =
     const activeOnly = optionalBoolean(request.parameters, 'activeCampaignOnly') ?? false;
     const accessible = requested ? undefined : await accessibleCampaigns(store, grants);
     const ids = (requested ?? accessible!.ids).slice(0, MAX_BULK_ROWS);
-    const loaded = await loadMany(store, 'CAMPAIGN', ids, clock.now(), accessible?.entities);
+    const loaded = await loadEntityLimits(store, 'CAMPAIGN', ids, clock.now(), accessible?.entities);
 
     const notFoundIds: number[] = [];
     const forbiddenIds: number[] = [];
@@ -172,7 +131,7 @@ export const bulkBannerLimits =
     const ids = idList(request, 'bannerIds');
     if (ids.length === 0) throw badRequest({ bannerIds: 'at least one banner id is required' });
     if (ids.length > MAX_BULK_ROWS) throw badRequest({ bannerIds: `at most ${MAX_BULK_ROWS} ids` });
-    const loaded = await loadMany(store, 'BANNER', ids, clock.now());
+    const loaded = await loadEntityLimits(store, 'BANNER', ids, clock.now());
     const unknown = ids.filter((id) => {
       const entity = loaded.get(id)!.entity;
       return !entity || entity.deleted;

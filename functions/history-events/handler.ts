@@ -9,8 +9,8 @@ import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { limitChangedOf } from '../../shared/adapters/dynamodb/history-stream';
 import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
 import type { LimitChanged } from '../../shared/domain/history/limit-changed';
-import { describeError, logger } from '../../shared/logger';
-import { emitMetrics } from '../../shared/metrics';
+import { describeError, logger } from '../../shared/observability/logger';
+import { emitMetrics } from '../../shared/observability/metrics';
 import { eventsFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 /** EventBridge takes 10 entries per call. */

@@ -1,7 +1,7 @@
-import { createFamilyHandler } from '../../shared/http/family-handler';
+import { createFamilyHandler } from '../../shared/pipeline/family-handler';
 import { systemClock } from '../../shared/ports/clock';
 import { corsFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
-import { perActionOperations } from './operations';
+import { perActionOperations } from '../../shared/handlers/per-action-operations';
 
 export const createHandler = (dependencies: Ports<'store' | 'clock'> & Partial<Ports<'cors'>>) =>
   createFamilyHandler('per-action', perActionOperations(dependencies), dependencies);

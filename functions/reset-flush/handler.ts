@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { flushResets, type FlushResult } from '../../shared/resets/flush';
 import { systemClock } from '../../shared/ports/clock';
-import type { ResetSource } from '../../shared/resets/reset-queue';
+import type { ResetSource } from '../../shared/ports/reset-queue';
 import { resetSourceFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
 
 /** Stop taking new messages when less than this is left of the invocation. */

@@ -1,5 +1,5 @@
 import { limitOperations } from '../../shared/handlers/limit-operations';
-import { createFamilyHandler } from '../../shared/http/family-handler';
+import { createFamilyHandler } from '../../shared/pipeline/family-handler';
 import { systemClock } from '../../shared/ports/clock';
 import {
   resetQueueFromEnvironment,

@@ -25,8 +25,8 @@ export const ESM_REQUIRE_BANNER =
 
 /**
  * Powertools Tracer and the X-Ray SDK under it: bundled only into a stack synthesised with tracing on. Without
- * tracing nothing imports them (`shared/tracing.ts` loads them on the first traced invocation), and leaving them
- * out keeps about 125 KB and some 50 ms off every family's cold start (measured with `npm run bench`).
+ * tracing nothing imports them (`shared/observability/tracing.ts` loads them on the first traced invocation), and
+ * leaving them out keeps about 125 KB and some 50 ms off every family's cold start (measured with `npm run bench`).
  */
 export const TRACING_MODULES = ['@aws-lambda-powertools/tracer', '@aws-lambda-powertools/tracer/*'];
 

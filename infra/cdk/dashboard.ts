@@ -4,7 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { FunctionName } from './bundling';
-import { serviceMetric } from './alarms';
+import { serviceMetric } from './service-metrics';
 
 export interface DashboardSources {
   stageName: string;

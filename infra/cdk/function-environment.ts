@@ -21,13 +21,13 @@ export type EnvironmentVariable =
   | 'AUTO_SHARD_WRITES_PER_SECOND'
   | 'AUTO_SHARD_COUNT';
 
-/** Powertools Metrics: the namespace and the `stage` dimension (`shared/metrics.ts`). */
+/** Powertools Metrics: the namespace and the `stage` dimension (`shared/observability/metrics.ts`). */
 const METRICS: EnvironmentVariable[] = ['METRICS_NAMESPACE', 'STAGE'];
 /** The quota the family handler keeps for a partner signing in the form body (`shared/auth/partner-meter.ts`). */
 const PARTNER_PLAN: EnvironmentVariable[] = ['PARTNER_RATE_LIMIT', 'PARTNER_BURST_LIMIT', 'PARTNER_QUOTA_PER_DAY'];
 /**
  * What every API family reads besides its own ports: metrics, tracing, CORS and the partner plan
- * (`shared/http/family-handler.ts`).
+ * (`shared/pipeline/family-handler.ts`).
  */
 const API_FAMILY: EnvironmentVariable[] = [
   'TABLE_NAME',

@@ -1,7 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
-import { SESSION_COOKIE } from '../../shared/auth/credentials';
+import { SESSION_COOKIE } from '../../shared/api/session-cookie';
 
 /** AWS WAF counts a rate-based rule over this window (seconds); the limit is per address and window. */
 export const WAF_WINDOW_SECONDS = 300;

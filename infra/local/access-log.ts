@@ -1,4 +1,4 @@
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 
 /** One answered request, as the local server's access log tells it. */
 export interface AccessEntry {

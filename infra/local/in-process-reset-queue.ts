@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ResetRequest } from '../../shared/domain/resets/reset-request';
-import type { ReceivedReset, ResetQueue, ResetSource } from '../../shared/resets/reset-queue';
+import type { ReceivedReset, ResetQueue, ResetSource } from '../../shared/ports/reset-queue';
 
 /**
  * Locally, queued resets wait in memory until the flush. Like SQS, a received reset stays hidden until it is

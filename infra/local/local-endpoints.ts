@@ -2,7 +2,7 @@ import { errorCodeOf } from '../../shared/api/error-codes';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { importCatalog } from '../../shared/catalog/catalog-import';
 import { jsonResponse } from '../../shared/http/response';
-import { clearWarmCaches } from '../../shared/runtime/warm-cache';
+import { clearWarmCaches } from '../../shared/support/warm-cache';
 import type { SQSEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createRecorder, recorderOptionsFromEnvironment } from '../../functions/delivery-recorder/handler';

@@ -15,7 +15,7 @@ import { corsHeaders, type CorsPolicy } from '../../shared/http/cors';
 import { MAX_BODY_BYTES } from '../../shared/http/form-body';
 import { headerValue } from '../../shared/http/parameters';
 import { JSON_CONTENT_TYPE } from '../../shared/http/response';
-import { describeError, logger } from '../../shared/logger';
+import { describeError, logger } from '../../shared/observability/logger';
 import { errorCodeOf, type ErrorCode } from '../../shared/api/error-codes';
 import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
@@ -87,6 +88,44 @@ const loadCatalog = async (store: TableStore, file: string): Promise<CatalogCoun
   return result.counts;
 };
 
+/** The service's ports, each an in-process stand-in for its AWS service, around the table store. */
+const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
+  const clock = new ControllableClock();
+  const outbox = new OutboxMailer(clock);
+  const config = { appBaseUrl: '' };
+  const resetQueue = new InProcessResetQueue();
+  const events = new InMemoryEvents();
+  const deadLetters = new InMemoryDeadLetters();
+  const cors = { allowedOrigins: options.corsOrigins ?? [] };
+  const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, cors };
+};
+
+/** The table's stream, read in the background by the history-events handler as Lambda would. */
+const openTableStream = async (endpoint: string, streamArn: string, events: InMemoryEvents, store: TableStore) => {
+  const tableStream = await LocalTableStream.open(
+    new DynamoDBStreamsClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+    streamArn,
+    createHistoryEventsHandler({ events, store }),
+    (record) => isNewHistoryEntry(record) || isCounterChange(record),
+  );
+  tableStream.poll(STREAM_POLL_MS);
+  return tableStream;
+};
+
+/** Listens on the port asked for (0: any free one) and answers the port taken. */
+const listen = (server: Server, host: string, wanted: number): Promise<number> =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, wanted) : error),
+    );
+    server.listen(wanted, host, () => resolve((server.address() as AddressInfo).port));
+  });
+
 /** The whole service on one machine: DynamoDB Local, the table, the catalog and the emulated API Gateway. */
 export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
   const host = options.host ?? '127.0.0.1';
@@ -104,74 +143,31 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
     const streamArn = await ensureTable(client, tableName);
     const store = new TableStore(client, tableName);
-    const clock = new ControllableClock();
-    const outbox = new OutboxMailer(clock);
-    const config = { appBaseUrl: '' };
-    const resetQueue = new InProcessResetQueue();
-    const events = new InMemoryEvents();
-    const deadLetters = new InMemoryDeadLetters();
-    const cors = { allowedOrigins: options.corsOrigins ?? [] };
-    const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+    const ports = inProcessPorts(store, options);
+    const { dependencies, clock, resetQueue, events, deadLetters } = ports;
     const faults = new WriteFaults(store.client);
-    tableStream = await LocalTableStream.open(
-      new DynamoDBStreamsClient({
-        endpoint: dynamo.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-      streamArn,
-      createHistoryEventsHandler({ events, store }),
-      (record) => isNewHistoryEntry(record) || isCounterChange(record),
-    );
-    tableStream.poll(STREAM_POLL_MS);
+    tableStream = await openTableStream(dynamo.endpoint, streamArn, events, store);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {
       handlers: createFamilyHandlers(dependencies),
       authorizer: createLocalAuthorizer(dependencies),
-      localEndpoints: createLocalEndpoints({
-        dependencies,
-        clock,
-        outbox,
-        resetQueue,
-        events,
-        deadLetters,
-        faults,
-        tableStream,
-      }),
+      localEndpoints: createLocalEndpoints({ ...ports, faults, tableStream }),
       clock,
-      cors,
+      cors: ports.cors,
     };
     const server = createLocalServer(gateway);
-    const wanted = options.port ?? 3000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, wanted) : error),
-      );
-      server.listen(wanted, host, () => resolve());
-    });
-    const port = (server.address() as AddressInfo).port;
+    const port = await listen(server, host, options.port ?? 3000);
     const url = `http://${host}:${port}`;
-    config.appBaseUrl = url;
-    const document = buildOpenApiDocument(url);
-    gateway.reference = buildReference(document);
-    return {
-      url,
-      port,
-      dynamoEndpoint: dynamo.endpoint,
-      dependencies,
-      clock,
-      resetQueue,
-      events,
-      deadLetters,
-      faults,
-      catalogCounts,
-      stop: async () => {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        await cleanUp();
-      },
+    ports.config.appBaseUrl = url;
+    gateway.reference = buildReference(buildOpenApiDocument(url));
+    const stop = async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cleanUp();
     };
+    const service = { dependencies, clock, resetQueue, events, deadLetters, faults, catalogCounts, stop };
+    return { url, port, dynamoEndpoint: dynamo.endpoint, ...service };
   } catch (error) {
     await cleanUp();
     throw error;

@@ -6,7 +6,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { describeError, logger } from '../../shared/logger';
+import { describeError, logger } from '../../shared/observability/logger';
 
 /** Records per GetRecords call: small pages keep a catalog import's burst of records from swelling the server's memory. */
 const RECORDS_PER_READ = 100;

@@ -47,69 +47,33 @@ export interface Route {
   readonly summary: string;
 }
 
-const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] => {
-  const family = FAMILY_OF_SIDE[side];
-  const base = `/rest-api/${level}/{${idField}}`;
-  const common = { family, authenticated: true, level } as const;
-  return [
-    {
-      ...common,
-      operation: 'limits.read',
-      method: 'GET',
-      path: `${base}/limits.do`,
-      summary: `Read the ${level} limit with its counters`,
-    },
-    {
-      ...common,
-      operation: 'limits.set',
-      method: 'POST',
-      path: `${base}/limits/set.do`,
-      summary: `Create or merge the ${level} limit`,
-    },
-    {
-      ...common,
-      operation: 'limits.update',
-      method: 'POST',
-      path: `${base}/limits/update.do`,
-      summary: `Merge into an existing ${level} limit`,
-    },
-    {
-      ...common,
-      operation: 'limits.reset',
-      method: 'POST',
-      path: `${base}/limits/reset.do`,
-      summary: `Queue a reset of ${level} counters`,
-    },
-    {
-      ...common,
-      operation: 'limits.resetByDelete',
-      method: 'DELETE',
-      path: `${base}/limits/reset.do`,
-      summary: `Queue a reset of ${level} counters (DELETE, as Epom's clients send it)`,
-    },
-    {
-      ...common,
-      operation: 'limits.delete',
-      method: 'DELETE',
-      path: `${base}/limits.do`,
-      summary: `Delete the ${level} limit and its counters`,
-    },
-    {
-      ...common,
-      operation: 'limits.status',
-      method: 'GET',
-      path: `${base}/limits/status.do`,
-      summary: `Whether the ${level} may deliver now, and why not`,
-    },
-    {
-      ...common,
-      operation: 'limits.history',
-      method: 'GET',
-      path: `${base}/limits/history.do`,
-      summary: `Who changed the ${level}'s limits, when, and how`,
-    },
-  ];
-};
+/** What every level has, under its entity's path: the operation, its method, the path's tail and its summary. */
+const LEVEL_OPERATIONS: readonly [Operation, HttpMethod, string, (level: LimitLevel) => string][] = [
+  ['limits.read', 'GET', 'limits.do', (level) => `Read the ${level} limit with its counters`],
+  ['limits.set', 'POST', 'limits/set.do', (level) => `Create or merge the ${level} limit`],
+  ['limits.update', 'POST', 'limits/update.do', (level) => `Merge into an existing ${level} limit`],
+  ['limits.reset', 'POST', 'limits/reset.do', (level) => `Queue a reset of ${level} counters`],
+  [
+    'limits.resetByDelete',
+    'DELETE',
+    'limits/reset.do',
+    (level) => `Queue a reset of ${level} counters (DELETE, as Epom's clients send it)`,
+  ],
+  ['limits.delete', 'DELETE', 'limits.do', (level) => `Delete the ${level} limit and its counters`],
+  ['limits.status', 'GET', 'limits/status.do', (level) => `Whether the ${level} may deliver now, and why not`],
+  ['limits.history', 'GET', 'limits/history.do', (level) => `Who changed the ${level}'s limits, when, and how`],
+];
+
+const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] =>
+  LEVEL_OPERATIONS.map(([operation, method, tail, summary]) => ({
+    family: FAMILY_OF_SIDE[side],
+    authenticated: true,
+    level,
+    operation,
+    method,
+    path: `/rest-api/${level}/{${idField}}/${tail}`,
+    summary: summary(level),
+  }));
 
 const perAction = { family: 'per-action', authenticated: true } as const;
 const auth = { family: 'auth', authenticated: false } as const;

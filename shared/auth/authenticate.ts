@@ -5,7 +5,7 @@ import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { Credentials } from './credentials';
 import { isTokenText, sha256Hex } from '../domain/auth/crypto';
 import { credentialStands } from '../domain/auth/credential-validity';
-import { WarmCache } from '../runtime/warm-cache';
+import { WarmCache } from '../support/warm-cache';
 import { isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
 import {

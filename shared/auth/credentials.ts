@@ -1,6 +1,5 @@
+import { SESSION_COOKIE } from '../api/session-cookie';
 import { CREDENTIAL_PARAMETERS, headerValue } from '../http/parameters';
-
-export const SESSION_COOKIE = 'dl_session';
 
 export type Credentials =
   | { kind: 'apiKey'; key: string }

@@ -82,10 +82,7 @@ export const refuseHashReplay = async (
   if (!GUARDED_METHODS.has(request.method.toUpperCase()) || timestamp === undefined) return undefined;
   const key = hashUseKey(userId, timestamp, sha256Hex(canonicalRequest(request)));
   try {
-    await store.put({
-      Item: { ...key, expiresAt: Math.ceil((now.getTime() + 2 * HASH_WINDOW_MS) / 1000) },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    });
+    await store.insert({ ...key, expiresAt: Math.ceil((now.getTime() + 2 * HASH_WINDOW_MS) / 1000) });
   } catch (error) {
     if (error instanceof WriteConflict) throw requestReplayed();
     throw error;

@@ -1,4 +1,4 @@
-import type { UpdateInput } from '../adapters/dynamodb/attribute-values';
+import { meterStepRequest } from '../adapters/dynamodb/meter-store';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
 import {
@@ -8,7 +8,6 @@ import {
   type MeterCounters,
   type MeterRefusal,
   type MeterStep,
-  type MeterWindow,
   type UsagePlanLimits,
 } from '../domain/metering/partner-quota';
 import { ApiError } from '../http/api-error';
@@ -36,40 +35,6 @@ const remember = (user: string, window: number): void => {
   lastWindows.delete(user);
   lastWindows.set(user, window);
   if (lastWindows.size > REMEMBERED_USERS) lastWindows.delete(lastWindows.keys().next().value!);
-};
-
-const DAY_SECONDS = 86_400;
-
-/** One conditional write: count in the open window, or open a later one; both add to the day. */
-const stepRequest = (step: MeterStep, key: ReturnType<typeof meterKey>, at: MeterWindow, now: Date): UpdateInput => {
-  const common = {
-    Key: key,
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
-  if (step.kind === 'count')
-    return {
-      ...common,
-      UpdateExpression: 'ADD winCount :one, dayCount :one',
-      ConditionExpression: 'win = :win AND winCount < :winLimit AND dayCount < :dayLimit',
-      ExpressionAttributeValues: {
-        ':one': 1,
-        ':win': step.window,
-        ':winLimit': at.windowLimit,
-        ':dayLimit': at.dayLimit,
-      },
-    };
-  return {
-    ...common,
-    UpdateExpression: 'SET win = :win, winCount = :one, expiresAt = :expiresAt ADD dayCount :one',
-    ConditionExpression:
-      '(attribute_not_exists(win) OR win < :win) AND (attribute_not_exists(dayCount) OR dayCount < :dayLimit)',
-    ExpressionAttributeValues: {
-      ':one': 1,
-      ':win': step.window,
-      ':dayLimit': at.dayLimit,
-      ':expiresAt': Math.floor(now.getTime() / 1000) + at.secondsToNextDay + DAY_SECONDS,
-    },
-  };
 };
 
 const rateLimited = ({ refused, retryAfterSeconds }: MeterRefusal): ApiError =>
@@ -103,7 +68,7 @@ export const spendPartnerQuota = async (
     lastWindows.get(user) === at.window ? { kind: 'count', window: at.window } : { kind: 'open', window: at.window };
   for (let attempt = 0; attempt < 3 && 'kind' in step; attempt++) {
     try {
-      await store.update(stepRequest(step, key, at, now));
+      await store.update(meterStepRequest(step, key, at, now));
       remember(user, step.window);
       return;
     } catch (error) {

@@ -1,4 +1,4 @@
-import { describeError, logger } from '../logger';
+import { describeError, logger } from '../observability/logger';
 import type { DeadLetterSink } from '../ports/dead-letters';
 
 /** A counter item's write the store refused as invalid: what it said, and the request. */

@@ -10,7 +10,7 @@ import type { Grants } from '../domain/access';
 import { loadHistory, sortKeyOfCursor } from '../adapters/dynamodb/history-store';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { badRequest } from '../http/api-error';
-import { principalOf, type ApiRequest } from '../http/family-handler';
+import { principalOf, type ApiRequest } from '../pipeline/family-handler';
 import { jsonResponse } from '../http/response';
 
 /** Who made a change, as history names them: never a credential. */

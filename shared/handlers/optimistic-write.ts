@@ -1,4 +1,4 @@
-import { raceBackoff } from '../concurrency';
+import { raceBackoff } from '../support/concurrency';
 import { WriteConflict } from '../domain/errors';
 import { busyRecord } from '../http/api-error';
 

@@ -1,6 +1,6 @@
 import { parsePositiveId } from '../domain/identifiers';
 import { badRequest } from '../http/api-error';
-import type { ApiRequest } from '../http/family-handler';
+import type { ApiRequest } from '../pipeline/family-handler';
 import { parseTimezoneOffset } from '../domain/limits/limit-dates';
 
 /** A positive integer id from the path or a parameter; anything else is a 400 naming it. */

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from './api-error';
 import { errorCodeOf } from '../api/error-codes';
-import { exactJson } from './exact-json';
+import { exactJson } from '../support/exact-json';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

@@ -11,8 +11,8 @@ import type { ResetRequest } from '../domain/resets/reset-request';
 import { type HistoryEntry } from '../domain/history/limit-history';
 import { historyVersionOf, historyWrites } from '../adapters/dynamodb/history-store';
 import { createHash } from 'node:crypto';
-import { describeError, logger } from '../logger';
-import { emitMetrics } from '../metrics';
+import { describeError, logger } from '../observability/logger';
+import { emitMetrics } from '../observability/metrics';
 import type { Clock } from '../ports/clock';
 import {
   ACTION_LIMIT_PREFIX,
@@ -24,7 +24,7 @@ import {
   resetAppliedKey,
   type ItemKey,
 } from '../table/keys';
-import type { ResetSource } from './reset-queue';
+import type { ResetSource } from '../ports/reset-queue';
 
 export interface FlushPorts {
   store: TableStore;

@@ -5,7 +5,7 @@ import type { CorsPolicy } from '../http/cors';
 import type { Clock } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
-import type { ResetQueue, ResetSource } from '../resets/reset-queue';
+import type { ResetQueue, ResetSource } from '../ports/reset-queue';
 import type { Mailer } from '../ports/mailer';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import type { DeadLetterSink } from '../ports/dead-letters';

@@ -53,7 +53,10 @@ interface EmittedShape {
   dimensions: Record<string, string>;
 }
 
-/** Namespace and dimensions of a metric as `shared/metrics.ts` writes it, with a deployed function's environment. */
+/**
+ * Namespace and dimensions of a metric as `shared/observability/metrics.ts` writes it, with a deployed function's
+ * environment.
+ */
 const emittedShape = async (environment: Record<string, string>): Promise<EmittedShape> => {
   vi.resetModules();
   vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'probe');
@@ -65,7 +68,7 @@ const emittedShape = async (environment: Record<string, string>): Promise<Emitte
     written += String(chunk);
     return true;
   });
-  const { emitMetrics } = await import('../../shared/metrics');
+  const { emitMetrics } = await import('../../shared/observability/metrics');
   emitMetrics({ Probe: 1 }, new Date());
   write.mockRestore();
   const line = JSON.parse(written.trim()) as Record<string, unknown> & {

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/domain/auth/crypto';
-import { clearWarmCaches, WARM_CACHE_TTL_MS } from '../../shared/runtime/warm-cache';
+import { clearWarmCaches, WARM_CACHE_TTL_MS } from '../../shared/support/warm-cache';
 import { apiClient, hashAuth, importCatalog, postForm, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
 

@@ -3,7 +3,7 @@ import type { EntityType } from '../../domain/levels';
 import type { AccessLevel } from '../../domain/permissions';
 import { ACCESS_PREFIX, entityKey, entityPK, userPK } from '../../table/keys';
 import type { Clock } from '../../ports/clock';
-import { WarmCache } from '../../runtime/warm-cache';
+import { WarmCache } from '../../support/warm-cache';
 import type { Item, TableStore } from './table-store';
 
 /** Profile and shares of a user in one query on the user's partition. */

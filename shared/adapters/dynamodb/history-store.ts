@@ -3,6 +3,9 @@ import type { EntityType } from '../../domain/levels';
 import { entityPK, HISTORY_PREFIX, historyHeadKey, historyKey, VERSIONED_HISTORY_PREFIX } from '../../table/keys';
 import type { TransactItem } from './attribute-values';
 import type { Item, TableStore } from './table-store';
+import { conditionExpression, keyConditionExpression } from './condition-expression';
+import { attributeAbsent, beginsWith, between, equals } from './expression-conditions';
+import { UpdateBuilder } from './update-expression';
 
 /** The version of an entity's newest history entry, from its head item (0: none yet, or only entries keyed by time). */
 export const historyVersionOf = (head: Item | undefined): number => Number(head?.version ?? 0);
@@ -29,9 +32,10 @@ export const historyWrites = (
       Update: {
         TableName: tableName,
         Key: historyHeadKey(type, id),
-        UpdateExpression: 'SET version = :version',
-        ConditionExpression: versionRead === 0 ? 'attribute_not_exists(version)' : 'version = :read',
-        ExpressionAttributeValues: { ':version': version, ...(versionRead === 0 ? {} : { ':read': versionRead }) },
+        ...new UpdateBuilder()
+          .set('version', version)
+          .require(versionRead === 0 ? attributeAbsent('version') : equals('version', versionRead))
+          .build(),
       },
     },
     {
@@ -43,7 +47,7 @@ export const historyWrites = (
           version,
           expiresAt: Math.ceil(now.getTime() / 1000) + HISTORY_RETENTION_DAYS * 86_400,
         },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        ...conditionExpression(attributeAbsent('PK')),
       },
     },
   ];
@@ -116,10 +120,11 @@ export const loadHistory = async (
 
 /** The query of one page of stored entries older than the `before` sort key (all of them without one). */
 export const historyPageQuery = (pk: string, before: string | undefined, limit: number) => ({
-  KeyConditionExpression: before
-    ? 'PK = :pk AND SK BETWEEN :prefix AND :before'
-    : 'PK = :pk AND begins_with(SK, :prefix)',
-  ExpressionAttributeValues: { ':pk': pk, ':prefix': HISTORY_PREFIX, ...(before ? { ':before': before } : {}) },
+  ...keyConditionExpression(
+    'PK',
+    pk,
+    before ? between('SK', HISTORY_PREFIX, before) : beginsWith('SK', HISTORY_PREFIX),
+  ),
   ...(before ? { ExclusiveStartKey: { PK: pk, SK: before } } : {}),
   ScanIndexForward: false,
   Limit: limit,

@@ -19,6 +19,9 @@ import { historyVersionOf } from './history-store';
 import type { Item, TableStore } from './table-store';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
+import { conditionExpression } from './condition-expression';
+import { attributeAbsent, equals } from './expression-conditions';
+import { removeAttributes, UpdateBuilder } from './update-expression';
 
 export interface EntityLimit {
   entity?: Entity;
@@ -143,17 +146,14 @@ export const saveLimitRequest = (
     version: (previous?.version ?? 0) + 1,
     updatedAt: now.toISOString(),
   },
-  ...(previous
-    ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previous.version } }
-    : { ConditionExpression: 'attribute_not_exists(PK)' }),
+  ...conditionExpression(previous ? equals('version', previous.version) : attributeAbsent('PK')),
 });
 
 /** The next id of a kind of record, from an atomic counter. */
 export const nextId = async (store: TableStore, kind: string): Promise<number> => {
   const result = await store.update({
     Key: sequenceKey(kind),
-    UpdateExpression: 'ADD lastId :one',
-    ExpressionAttributeValues: { ':one': 1 },
+    ...new UpdateBuilder().add('lastId', 1).build(),
     ReturnValues: 'UPDATED_NEW',
   });
   return Number(result?.lastId);
@@ -162,18 +162,15 @@ export const nextId = async (store: TableStore, kind: string): Promise<number> =
 /** Deletes the record on condition that it is still at the version read. */
 export const deleteLimitRequest = (type: EntityType, id: number, version: number) => ({
   Key: limitKey(type, id),
-  ConditionExpression: 'version = :version',
-  ExpressionAttributeValues: { ':version': version },
+  ...conditionExpression(equals('version', version)),
 });
 
-const CLEARED_COUNTERS = Object.fromEntries(
-  [
-    ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
-    ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
-    'quietSince',
-    'impressionsSinceConversion',
-  ].map((attribute, index) => [`#c${index}`, attribute]),
-);
+const CLEARED_COUNTERS = [
+  ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
+  ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
+  'quietSince',
+  'impressionsSinceConversion',
+];
 
 /**
  * The delete's transaction item for the entity's counters: every counter and the no-conversion state cleared (the
@@ -184,17 +181,12 @@ const CLEARED_COUNTERS = Object.fromEntries(
 export const clearLimitCountersItem = (tableName: string, type: EntityType, id: number, stored: boolean) =>
   stored
     ? {
-        Update: {
-          TableName: tableName,
-          Key: countersKey(type, id),
-          UpdateExpression: `REMOVE ${Object.keys(CLEARED_COUNTERS).join(', ')}`,
-          ExpressionAttributeNames: CLEARED_COUNTERS,
-        },
+        Update: { TableName: tableName, Key: countersKey(type, id), ...removeAttributes(CLEARED_COUNTERS) },
       }
     : {
         ConditionCheck: {
           TableName: tableName,
           Key: countersKey(type, id),
-          ConditionExpression: 'attribute_not_exists(PK)',
+          ...conditionExpression(attributeAbsent('PK')),
         },
       };

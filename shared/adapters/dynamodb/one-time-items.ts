@@ -2,6 +2,8 @@ import { WriteConflict } from '../../domain/errors';
 import type { DeleteInput } from './attribute-values';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
+import { conditionExpression } from './condition-expression';
+import { above, allOf, attributeExists } from './expression-conditions';
 
 export const LOGIN_TOKEN_LIFETIME_MS = 60_000;
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
@@ -19,11 +21,13 @@ export const expiringItem = (key: ItemKey, now: Date, lifetimeMs: number, fields
   expiresAt: Math.ceil((now.getTime() + lifetimeMs) / 1000),
 });
 
+/** The condition that a one-time item exists and is valid at `now` (ms). */
+export const stillValid = (now: number) => conditionExpression(allOf(attributeExists('PK'), above('validUntil', now)));
+
 /** Deletes the item only while it is still valid, and tells what was there either way. */
 export const consumeRequest = (key: ItemKey, now: Date): DeleteInput => ({
   Key: key,
-  ConditionExpression: 'attribute_exists(PK) AND validUntil > :now',
-  ExpressionAttributeValues: { ':now': now.getTime() },
+  ...stillValid(now.getTime()),
   ReturnValues: 'ALL_OLD',
   ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
 });

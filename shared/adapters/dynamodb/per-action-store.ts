@@ -1,11 +1,25 @@
 import type { TransactWriteInput } from './attribute-values';
 import { currentCounters } from '../../domain/delivery/counter-state';
-import type { Metric, Period } from '../../domain/limits/metrics';
-import { ACTION_LIMIT_PREFIX, actionCountersKey, actionLimitKey, actionSwitchKey, entityPK } from '../../table/keys';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
+import {
+  ACTION_LIMIT_PREFIX,
+  actionCountersKey,
+  actionKey,
+  actionLimitKey,
+  actionSwitchKey,
+  entityPK,
+  historyHeadKey,
+  itemKeyText,
+  type ItemKey,
+} from '../../table/keys';
+import { historyVersionOf } from './history-store';
 import { counterAttribute, counterState } from './counter-store';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
+import { conditionExpression } from './condition-expression';
+import { attributeAbsent, equals } from './expression-conditions';
+import { removeAttributes } from './update-expression';
 
 export interface PerActionLimit extends PerActionCaps {
   id: number;
@@ -25,9 +39,8 @@ export const perActionFromItem = (item: Item): PerActionLimit => ({
   version: Number(item.version ?? 1),
 });
 
-/** A per-action counter item counts conversions, today and in total. */
-export const ACTION_PERIODS: readonly Period[] = ['daily', 'total'];
-export const ACTION_METRICS: readonly Metric[] = ['conversions'];
+// the recorder, the flush and the counter stream read the per-action axes from here
+export { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
 
 /** `ACTION#…` limits, `ACTION_SWITCH` and `ACTCTR#…` counters all sort under this prefix. */
 export const ACTION_ITEMS_PREFIX = 'ACT';
@@ -65,6 +78,70 @@ export const loadPerAction = async (
   };
 };
 
+/** What a change of one action's limit reads, with its entity: the action, the limit, switch, counters, history. */
+export const actionLimitKeys = (type: EntityType, id: number, actionId: number): ItemKey[] => [
+  actionKey(actionId),
+  actionLimitKey(type, id, actionId),
+  actionSwitchKey(type, id),
+  actionCountersKey(type, id, actionId),
+  historyHeadKey(type, id),
+];
+
+export interface ActionLimitState {
+  /** Whether the action exists at all. */
+  actionExists: boolean;
+  limit?: PerActionLimit;
+  /** The entity's per-action switch. */
+  enabled: boolean;
+  counters: ActionCounters;
+  historyVersion: number;
+}
+
+/** One action's limit and what goes with it, from the items of a read of `actionLimitKeys` (other items ignored). */
+export const actionLimitFromItems = (
+  type: EntityType,
+  id: number,
+  actionId: number,
+  items: readonly Item[],
+  now: Date,
+): ActionLimitState => {
+  const byKey = new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
+  const read = (key: ItemKey) => byKey.get(itemKeyText(key));
+  const limit = read(actionLimitKey(type, id, actionId));
+  return {
+    actionExists: read(actionKey(actionId)) !== undefined,
+    ...(limit ? { limit: perActionFromItem(limit) } : {}),
+    enabled: read(actionSwitchKey(type, id))?.enabled === true,
+    counters: actionCountersFromItem(read(actionCountersKey(type, id, actionId)), now),
+    historyVersion: historyVersionOf(read(historyHeadKey(type, id))),
+  };
+};
+
+/** A write's later attempts: the limit and the entity's history version, read again together. */
+export const loadActionLimitForWrite = async (
+  store: TableStore,
+  type: EntityType,
+  id: number,
+  actionId: number,
+): Promise<{ limit?: PerActionLimit; historyVersion: number }> => {
+  const items = await store.batchGet([actionLimitKey(type, id, actionId), historyHeadKey(type, id)]);
+  const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
+  const limit = bySortKey.get(actionLimitKey(type, id, actionId).SK);
+  return {
+    ...(limit ? { limit: perActionFromItem(limit) } : {}),
+    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
+  };
+};
+
+/** Whether the entity's per-action limits are switched on. */
+export const loadActionSwitch = async (store: TableStore, type: EntityType, id: number): Promise<boolean> =>
+  (await store.get(actionSwitchKey(type, id)))?.enabled === true;
+
+/** The transaction item that sets the entity's per-action switch. */
+export const actionSwitchItem = (tableName: string, type: EntityType, id: number, enabled: boolean) => ({
+  Put: { TableName: tableName, Item: { ...actionSwitchKey(type, id), enabled } },
+});
+
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
 export const savePerActionRequest = (
   tableName: string,
@@ -81,21 +158,12 @@ export const savePerActionRequest = (
           ...record,
           version: (previousVersion ?? 0) + 1,
         },
-        ...(previousVersion === undefined
-          ? { ConditionExpression: 'attribute_not_exists(PK)' }
-          : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previousVersion } }),
+        ...conditionExpression(
+          previousVersion === undefined ? attributeAbsent('PK') : equals('version', previousVersion),
+        ),
       },
     },
-    ...(switchOn
-      ? [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...actionSwitchKey(record.entityType, record.entityId), enabled: true },
-            },
-          },
-        ]
-      : []),
+    ...(switchOn ? [actionSwitchItem(tableName, record.entityType, record.entityId, true)] : []),
   ],
 });
 
@@ -105,18 +173,15 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
     Delete: {
       TableName: tableName,
       Key: actionLimitKey(limit.entityType, limit.entityId, limit.actionId),
-      ConditionExpression: 'id = :id',
-      ExpressionAttributeValues: { ':id': limit.id },
+      ...conditionExpression(equals('id', limit.id)),
     },
   })),
 });
 
-const CLEARED_ACTION_COUNTERS = Object.fromEntries(
-  [
-    ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
-    'dailyKey',
-  ].map((attribute, index) => [`#c${index}`, attribute]),
-);
+const CLEARED_ACTION_COUNTERS = [
+  ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
+  'dailyKey',
+];
 
 /**
  * Clears the counters of one action on an entity, in the transaction that deletes its limit, so that a limit
@@ -126,15 +191,8 @@ const CLEARED_ACTION_COUNTERS = Object.fromEntries(
 export const clearActionCountersItem = (tableName: string, limit: PerActionLimit, stored: boolean) => {
   const Key = actionCountersKey(limit.entityType, limit.entityId, limit.actionId);
   return stored
-    ? {
-        Update: {
-          TableName: tableName,
-          Key,
-          UpdateExpression: `REMOVE ${Object.keys(CLEARED_ACTION_COUNTERS).join(', ')}`,
-          ExpressionAttributeNames: CLEARED_ACTION_COUNTERS,
-        },
-      }
-    : { ConditionCheck: { TableName: tableName, Key, ConditionExpression: 'attribute_not_exists(PK)' } };
+    ? { Update: { TableName: tableName, Key, ...removeAttributes(CLEARED_ACTION_COUNTERS) } }
+    : { ConditionCheck: { TableName: tableName, Key, ...conditionExpression(attributeAbsent('PK')) } };
 };
 
 /** A transaction's items that delete per-action limits, each only if still the record read, and clear their counters. */

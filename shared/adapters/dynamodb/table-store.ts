@@ -30,8 +30,10 @@ import {
   type UpdateInput,
 } from './attribute-values';
 import { InvalidRequest, ServiceBusy, WriteConflict } from '../../domain/errors';
-import { inParallel } from '../../concurrency';
+import { inParallel } from '../../support/concurrency';
 import type { ItemKey } from '../../table/keys';
+import { conditionExpression, keyConditionExpression } from './condition-expression';
+import { attributeAbsent, beginsWith } from './expression-conditions';
 
 export type { Item };
 
@@ -141,8 +143,7 @@ export class TableStore {
   /** Every item of a partition whose sort key starts with `sortKeyPrefix`, following pagination. */
   async queryPartition(partitionKey: string, sortKeyPrefix?: string): Promise<Item[]> {
     return this.query({
-      KeyConditionExpression: sortKeyPrefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': partitionKey, ...(sortKeyPrefix ? { ':prefix': sortKeyPrefix } : {}) },
+      ...keyConditionExpression('PK', partitionKey, sortKeyPrefix ? beginsWith('SK', sortKeyPrefix) : undefined),
       ConsistentRead: true,
     });
   }
@@ -173,6 +174,11 @@ export class TableStore {
     await this.guarded(() =>
       this.client.send(new PutItemCommand(storedRequest<PutItemInput>({ ...request, TableName: this.tableName }))),
     );
+  }
+
+  /** Puts an item that must not exist yet: a WriteConflict when it does. */
+  async insert(item: Item): Promise<void> {
+    await this.put({ Item: item, ...conditionExpression(attributeAbsent('PK')) });
   }
 
   async update(request: UpdateInput): Promise<Item | undefined> {

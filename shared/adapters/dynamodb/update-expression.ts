@@ -1,38 +1,8 @@
-/**
- * One way to build a DynamoDB update: every clause names its attributes and values itself, and only a clause that
- * is added registers a placeholder, so a request can neither declare a name or value it does not use nor use one
- * it does not declare. Attribute names are always top-level attributes and always go through a placeholder, so a
- * reserved word or a name with `:` or `.` in it (`seq:host-1`) is safe. Any table item can be updated with it.
- */
+import type { Condition } from './expression-conditions';
+import { ExpressionPlaceholders } from './expression-placeholders';
 
-/** A condition on the item as it is before the update. */
-export type Condition =
-  | { kind: 'exists' | 'absent'; attribute: string }
-  | { kind: 'compare'; attribute: string; operator: '=' | '<' | '<=' | '>' | '>='; value: unknown }
-  | { kind: 'all' | 'any'; of: readonly Condition[] };
-
-export const attributeExists = (attribute: string): Condition => ({ kind: 'exists', attribute });
-export const attributeAbsent = (attribute: string): Condition => ({ kind: 'absent', attribute });
-export const equals = (attribute: string, value: unknown): Condition => ({
-  kind: 'compare',
-  attribute,
-  operator: '=',
-  value,
-});
-export const below = (attribute: string, value: unknown): Condition => ({
-  kind: 'compare',
-  attribute,
-  operator: '<',
-  value,
-});
-export const atMost = (attribute: string, value: unknown): Condition => ({
-  kind: 'compare',
-  attribute,
-  operator: '<=',
-  value,
-});
-export const anyOf = (...of: Condition[]): Condition => ({ kind: 'any', of });
-export const allOf = (...of: Condition[]): Condition => ({ kind: 'all', of });
+// the counter writes import their conditions from here
+export { anyOf, atMost, attributeAbsent, below, equals, type Condition } from './expression-conditions';
 
 /** The expression fields of an UpdateItem (or a transaction's Update), each present only when it holds something. */
 export interface UpdateExpressionParts {
@@ -42,27 +12,33 @@ export interface UpdateExpressionParts {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
+/**
+ * One way to build a DynamoDB update: every clause names its attributes and values itself, and only a clause that
+ * is added registers a placeholder (`ExpressionPlaceholders`). Any table item can be updated with it.
+ */
 export class UpdateBuilder {
-  private readonly names = new Map<string, string>();
-  private readonly values: Record<string, unknown> = {};
+  private readonly placeholders = new ExpressionPlaceholders();
   private readonly updated = new Set<string>();
   private readonly clauses = { SET: [] as string[], REMOVE: [] as string[], ADD: [] as string[] };
   private readonly conditions: string[] = [];
-  private nextValue = 0;
 
   /** `SET attribute = value`. */
   set(attribute: string, value: unknown): this {
-    return this.action('SET', attribute, (name) => `${name} = ${this.value(value)}`);
+    return this.action('SET', attribute, (name) => `${name} = ${this.placeholders.value(value)}`);
   }
 
   /** `SET attribute = if_not_exists(attribute, value)`: the value only where the item has none. */
   setIfAbsent(attribute: string, value: unknown): this {
-    return this.action('SET', attribute, (name) => `${name} = if_not_exists(${name}, ${this.value(value)})`);
+    return this.action(
+      'SET',
+      attribute,
+      (name) => `${name} = if_not_exists(${name}, ${this.placeholders.value(value)})`,
+    );
   }
 
   /** `ADD attribute value`: adds to a number (from 0 when absent), atomically. */
   add(attribute: string, value: unknown): this {
-    return this.action('ADD', attribute, (name) => `${name} ${this.value(value)}`);
+    return this.action('ADD', attribute, (name) => `${name} ${this.placeholders.value(value)}`);
   }
 
   /** `REMOVE attribute`. */
@@ -72,7 +48,7 @@ export class UpdateBuilder {
 
   /** A condition the item must meet for the update to apply; several are all required. */
   require(condition: Condition): this {
-    const text = this.condition(condition);
+    const text = this.placeholders.condition(condition);
     if (!this.conditions.includes(text)) this.conditions.push(text);
     return this;
   }
@@ -85,11 +61,12 @@ export class UpdateBuilder {
   build(): UpdateExpressionParts {
     if (this.isEmpty) throw new Error('an update expression needs at least one action');
     const clauses = Object.entries(this.clauses).filter(([, actions]) => actions.length > 0);
+    const { ExpressionAttributeNames, ...values } = this.placeholders.declared();
     return {
       UpdateExpression: clauses.map(([keyword, actions]) => `${keyword} ${actions.join(', ')}`).join(' '),
       ...(this.conditions.length > 0 ? { ConditionExpression: this.conditions.join(' AND ') } : {}),
-      ExpressionAttributeNames: Object.fromEntries([...this.names].map(([attribute, name]) => [name, attribute])),
-      ...(this.nextValue > 0 ? { ExpressionAttributeValues: { ...this.values } } : {}),
+      ExpressionAttributeNames: ExpressionAttributeNames!,
+      ...values,
     };
   }
 
@@ -97,39 +74,14 @@ export class UpdateBuilder {
     // DynamoDB refuses two actions on one path in one update: a planner that asks for it has a defect
     if (this.updated.has(attribute)) throw new Error(`the update already changes ${attribute}`);
     this.updated.add(attribute);
-    this.clauses[clause].push(text(this.name(attribute)));
+    this.clauses[clause].push(text(this.placeholders.name(attribute)));
     return this;
   }
-
-  private name(attribute: string): string {
-    let placeholder = this.names.get(attribute);
-    if (placeholder === undefined) {
-      placeholder = `#a${this.names.size}`;
-      this.names.set(attribute, placeholder);
-    }
-    return placeholder;
-  }
-
-  private value(value: unknown): string {
-    if (value === undefined) throw new Error('an expression value cannot be undefined');
-    const placeholder = `:v${this.nextValue++}`;
-    this.values[placeholder] = value;
-    return placeholder;
-  }
-
-  private condition(condition: Condition): string {
-    switch (condition.kind) {
-      case 'exists':
-        return `attribute_exists(${this.name(condition.attribute)})`;
-      case 'absent':
-        return `attribute_not_exists(${this.name(condition.attribute)})`;
-      case 'compare':
-        return `${this.name(condition.attribute)} ${condition.operator} ${this.value(condition.value)}`;
-      default: {
-        if (condition.of.length === 0) throw new Error('a combined condition needs at least one condition');
-        const parts = condition.of.map((part) => this.condition(part));
-        return parts.length === 1 ? parts[0]! : `(${parts.join(condition.kind === 'all' ? ' AND ' : ' OR ')})`;
-      }
-    }
-  }
 }
+
+/** An update that removes `attributes`. */
+export const removeAttributes = (attributes: readonly string[]): UpdateExpressionParts => {
+  const update = new UpdateBuilder();
+  for (const attribute of attributes) update.remove(attribute);
+  return update.build();
+};

@@ -1,5 +1,8 @@
 import { apiKeyKey, emailKey, userHashVerifierKey, userProfileKey, usernameKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
+import type { UpdateInput } from './attribute-values';
+import { allOf, attributeAbsent, attributeExists } from './expression-conditions';
+import { UpdateBuilder } from './update-expression';
 
 /** The stored profile of a user, as the catalog importer and password reset write it. */
 export interface UserProfile {
@@ -54,3 +57,12 @@ export const userIdByEmail = async (store: TableStore, email: string): Promise<n
   const item = await store.get(emailKey(email));
   return item ? Number(item.userId) : undefined;
 };
+
+/** Gives an existing user its metering key, only if it has none yet. */
+export const usageKeyRequest = (userId: number, usageKey: string): UpdateInput => ({
+  Key: userProfileKey(userId),
+  ...new UpdateBuilder()
+    .set('usageKey', usageKey)
+    .require(allOf(attributeExists('PK'), attributeAbsent('usageKey')))
+    .build(),
+});

@@ -1,7 +1,7 @@
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { LimitReached } from '../../domain/delivery/limit-reached';
 import type { LimitChanged } from '../../domain/history/limit-changed';
-import { exactJson } from '../../http/exact-json';
+import { exactJson } from '../../support/exact-json';
 import type { EventPublisher } from '../../ports/event-publisher';
 
 export const EVENT_SOURCE = 'delivery-limits';

@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { ResetRequest } from '../../domain/resets/reset-request';
-import type { ResetQueue } from '../../resets/reset-queue';
+import type { ResetQueue } from '../../ports/reset-queue';
 
 export class SqsResetQueue implements ResetQueue {
   constructor(

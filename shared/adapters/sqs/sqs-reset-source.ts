@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { parseResetRequest } from '../../domain/resets/reset-request';
-import type { ReceivedReset, ResetSource } from '../../resets/reset-queue';
+import type { ReceivedReset, ResetSource } from '../../ports/reset-queue';
 
 /** How long a receive waits for a message before answering that there is none. */
 export const LONG_POLL_SECONDS = 5;

@@ -93,73 +93,74 @@ const dryRunOf = (idField: string): Record<string, ResponseExample> => ({
   },
 });
 
+type Examples<Name extends Operation> = Record<Name, Record<string, ResponseExample>>;
+
+const authExamples = (): Examples<Extract<Operation, `auth.${string}`>> => ({
+  'auth.token': one('A token to open a session with', {
+    success: true,
+    authToken: '0f3c9a7b2d4e6f8091a2b3c4d5e6f708',
+    role: 'NETWORK',
+  }),
+  'auth.login': one('json=true', { success: true, redirectUrl: '/index.do' }),
+  'auth.forgot': one('The same answer for every address', {
+    success: true,
+    message: 'If the address belongs to an account, a password reset e-mail is on its way.',
+  }),
+  'auth.resetPassword': one('Changed', { success: true, message: 'Password changed; sign in again.' }),
+});
+
+const limitExamples = (idField: string): Examples<Extract<Operation, `limits.${string}`>> => {
+  const queued = () =>
+    one('Queued for the hourly flush', {
+      success: true,
+      message: 'Reset queued: the counters change at the next hourly flush',
+      [idField]: 100,
+      limitCounters: ['DAILY_IMPRESSIONS'],
+    });
+  return {
+    'limits.read': one('Caps beside their counters; unset and hidden caps left out', readOf(idField)),
+    'limits.status': STATUS,
+    'limits.history': HISTORY,
+    'limits.set': dryRunOf(idField),
+    'limits.update': dryRunOf(idField),
+    'limits.reset': queued(),
+    'limits.resetByDelete': queued(),
+    'limits.delete': one('Removed', { success: true, message: 'Limits removed', [idField]: 100, limitsSet: false }),
+    'limits.bulkCampaigns': one('Two campaigns asked, one with limits, one unknown', {
+      success: true,
+      limits: [readOf('campaignId')],
+      withNoLimits: [],
+      notFound: '999',
+      notFoundIds: [999],
+    }),
+    'limits.bulkBanners': one('The banners with limits', [readOf('bannerId')]),
+  };
+};
+
+const perActionExamples = (): Examples<Extract<Operation, `perAction.${string}`>> => {
+  const saved = () => one('The record with its counters', { success: true, actionLimit, actionLimitsEnabled: true });
+  return {
+    'perAction.list': one('One per-action limit, switch on', {
+      success: true,
+      actionLimits: [actionLimit],
+      actionLimitsEnabled: true,
+    }),
+    'perAction.add': saved(),
+    'perAction.update': saved(),
+    'perAction.delete': one('Deleted', { success: true, deletedIds: [3] }),
+    'perAction.enable': one('On', { success: true, entityId: 100, actionLimitsEnabled: true }),
+    'perAction.disable': one('Off, and every per-action limit deleted', {
+      success: true,
+      entityId: 100,
+      actionLimitsEnabled: false,
+    }),
+  };
+};
+
 /** Examples of the 200 answer of every operation. */
 export const responseExamples = (operation: Operation, idField: string): Record<string, ResponseExample> => {
-  switch (operation) {
-    case 'auth.token':
-      return one('A token to open a session with', {
-        success: true,
-        authToken: '0f3c9a7b2d4e6f8091a2b3c4d5e6f708',
-        role: 'NETWORK',
-      });
-    case 'auth.login':
-      return one('json=true', { success: true, redirectUrl: '/index.do' });
-    case 'auth.forgot':
-      return one('The same answer for every address', {
-        success: true,
-        message: 'If the address belongs to an account, a password reset e-mail is on its way.',
-      });
-    case 'auth.resetPassword':
-      return one('Changed', { success: true, message: 'Password changed; sign in again.' });
-    case 'limits.read':
-      return one('Caps beside their counters; unset and hidden caps left out', readOf(idField));
-    case 'limits.status':
-      return STATUS;
-    case 'limits.history':
-      return HISTORY;
-    case 'limits.set':
-    case 'limits.update':
-      return dryRunOf(idField);
-    case 'limits.reset':
-    case 'limits.resetByDelete':
-      return one('Queued for the hourly flush', {
-        success: true,
-        message: 'Reset queued: the counters change at the next hourly flush',
-        [idField]: 100,
-        limitCounters: ['DAILY_IMPRESSIONS'],
-      });
-    case 'limits.delete':
-      return one('Removed', { success: true, message: 'Limits removed', [idField]: 100, limitsSet: false });
-    case 'limits.bulkCampaigns':
-      return one('Two campaigns asked, one with limits, one unknown', {
-        success: true,
-        limits: [readOf('campaignId')],
-        withNoLimits: [],
-        notFound: '999',
-        notFoundIds: [999],
-      });
-    case 'limits.bulkBanners':
-      return one('The banners with limits', [readOf('bannerId')]);
-    case 'perAction.list':
-      return one('One per-action limit, switch on', {
-        success: true,
-        actionLimits: [actionLimit],
-        actionLimitsEnabled: true,
-      });
-    case 'perAction.add':
-    case 'perAction.update':
-      return one('The record with its counters', { success: true, actionLimit, actionLimitsEnabled: true });
-    case 'perAction.delete':
-      return one('Deleted', { success: true, deletedIds: [3] });
-    case 'perAction.enable':
-      return one('On', { success: true, entityId: 100, actionLimitsEnabled: true });
-    case 'perAction.disable':
-      return one('Off, and every per-action limit deleted', {
-        success: true,
-        entityId: 100,
-        actionLimitsEnabled: false,
-      });
-  }
+  const examples: Examples<Operation> = { ...authExamples(), ...limitExamples(idField), ...perActionExamples() };
+  return examples[operation];
 };
 
 /** Examples of the form body of the operations that take one. */

@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from '../../auth/credentials';
+import { SESSION_COOKIE } from '../session-cookie';
 
 /** The document's introduction, in Markdown: what a partner needs before the first call. */
 export const API_GUIDE = `Caps on impressions, clicks, conversions, opportunities, requests and budget, per day, ISO week, month and in

@@ -1,14 +1,17 @@
 import { ancestorsOf, entityName, type EntityType } from '../levels';
-import { PERIODS, type Metric, type Period } from '../limits/metrics';
+import { ACTION_PERIODS, PERIODS, type Metric, type Period } from '../limits/metrics';
 import { bucketOf } from '../limits/periods';
 import { add, type Tally } from './counter-state';
 import { revenueMillis, type DeliveryEvent } from './delivery-event';
 
 /** Ancestors of the entities events name, from their catalog items. */
 export interface Ancestry {
-  banners: ReadonlyMap<number, { campaignId: number; advertiserId: number }>;
-  placements: ReadonlyMap<number, { siteId: number }>;
+  banners: ReadonlyMap<number, BannerAncestry>;
+  placements: ReadonlyMap<number, PlacementAncestry>;
 }
+
+type BannerAncestry = { campaignId: number; advertiserId: number };
+type PlacementAncestry = { siteId: number };
 
 /** A counter item: an entity's, or one action's on an entity. */
 export interface CounterTarget {
@@ -64,12 +67,59 @@ const METRIC: Record<DeliveryEvent['kind'], Metric> = {
   request: 'requests',
 };
 
-const ACTION_PERIODS: readonly Period[] = ['daily', 'total'];
-
 const chain = (type: EntityType, id: number, parentIds: Parameters<typeof ancestorsOf>[1]): CounterTarget[] => [
   { type, id },
   ...ancestorsOf(type, parentIds),
 ];
+
+type Count = (target: CounterTarget, periods: readonly Period[], at: Date, tally: Tally) => Contribution;
+
+/** The contributions of one message by counter item, each made on the item's first count. */
+const contributionTally = () => {
+  const byTarget = new Map<string, Contribution>();
+  const count: Count = (target, periods, at, tally) => {
+    const name = targetName(target);
+    let contribution = byTarget.get(name);
+    if (!contribution) {
+      contribution = { target, periods: {}, impressions: [], conversions: [] };
+      byTarget.set(name, contribution);
+    }
+    for (const period of periods) {
+      const keys = (contribution.periods[period] ??= new Map());
+      const key = bucketOf(period, at);
+      keys.set(key, add(keys.get(key) ?? {}, tally));
+    }
+    return contribution;
+  };
+  return { count, contributions: () => [...byTarget.values()] };
+};
+
+/** An action's conversions count on the action's own counter item of each target too. */
+const countAction = (count: Count, target: CounterTarget, event: DeliveryEvent, at: Date) => {
+  if (event.actionId !== undefined)
+    count({ ...target, actionId: event.actionId }, ACTION_PERIODS, at, { conversions: BigInt(event.count) });
+};
+
+const countOnBannerChain = (count: Count, event: DeliveryEvent, banner: BannerAncestry, at: Date) => {
+  const units = BigInt(event.count);
+  const revenue = revenueMillis(event.revenue) * units;
+  for (const target of chain('BANNER', event.bannerId!, banner)) {
+    const contribution = count(target, PERIODS, at, {
+      [METRIC[event.kind]]: units,
+      ...(revenue > 0n ? { budget: revenue } : {}),
+    });
+    if (event.kind === 'impression') contribution.impressions.push({ at: at.getTime(), count: units });
+    if (event.kind === 'conversion') contribution.conversions.push(at.getTime());
+    countAction(count, target, event, at);
+  }
+};
+
+const countOnPlacementChain = (count: Count, event: DeliveryEvent, placement: PlacementAncestry, at: Date) => {
+  for (const target of chain('PLACEMENT', event.placementId!, placement)) {
+    count(target, PERIODS, at, { [METRIC[event.kind]]: BigInt(event.count) });
+    countAction(count, target, event, at);
+  }
+};
 
 /**
  * What one message's events add to each counter item: a banner event counts on the banner, its campaign and its
@@ -85,29 +135,10 @@ export const messageContributions = (
   sentAt: Date,
   futureToleranceMs: number = DEFAULT_FUTURE_TOLERANCE_MS,
 ): MessageContributions => {
-  const byTarget = new Map<string, Contribution>();
+  const tally = contributionTally();
   let recordedEvents = 0;
   let unknownEntityEvents = 0;
   let futureDatedEvents = 0;
-
-  const contributionOf = (target: CounterTarget): Contribution => {
-    const name = targetName(target);
-    const existing = byTarget.get(name);
-    if (existing) return existing;
-    const created: Contribution = { target, periods: {}, impressions: [], conversions: [] };
-    byTarget.set(name, created);
-    return created;
-  };
-  const count = (target: CounterTarget, periods: readonly Period[], at: Date, tally: Tally) => {
-    const contribution = contributionOf(target);
-    for (const period of periods) {
-      const keys = (contribution.periods[period] ??= new Map());
-      const key = bucketOf(period, at);
-      keys.set(key, add(keys.get(key) ?? {}, tally));
-    }
-    return contribution;
-  };
-
   for (const event of events) {
     const { instant: at, futureDated } = countingInstant(event.at, sentAt, futureToleranceMs);
     const banner = event.bannerId !== undefined ? ancestry.banners.get(event.bannerId) : undefined;
@@ -118,27 +149,8 @@ export const messageContributions = (
     }
     recordedEvents++;
     if (futureDated) futureDatedEvents++;
-    const units = BigInt(event.count);
-    const metric = METRIC[event.kind];
-    if (banner && event.kind !== 'request') {
-      const revenue = revenueMillis(event.revenue) * units;
-      for (const target of chain('BANNER', event.bannerId!, banner)) {
-        const contribution = count(target, PERIODS, at, {
-          [metric]: units,
-          ...(revenue > 0n ? { budget: revenue } : {}),
-        });
-        if (event.kind === 'impression') contribution.impressions.push({ at: at.getTime(), count: units });
-        if (event.kind === 'conversion') contribution.conversions.push(at.getTime());
-        if (event.actionId !== undefined)
-          count({ ...target, actionId: event.actionId }, ACTION_PERIODS, at, { conversions: units });
-      }
-    }
-    if (placement)
-      for (const target of chain('PLACEMENT', event.placementId!, placement)) {
-        count(target, PERIODS, at, { [metric]: units });
-        if (event.actionId !== undefined)
-          count({ ...target, actionId: event.actionId }, ACTION_PERIODS, at, { conversions: units });
-      }
+    if (banner && event.kind !== 'request') countOnBannerChain(tally.count, event, banner, at);
+    if (placement) countOnPlacementChain(tally.count, event, placement, at);
   }
-  return { contributions: [...byTarget.values()], recordedEvents, unknownEntityEvents, futureDatedEvents };
+  return { contributions: tally.contributions(), recordedEvents, unknownEntityEvents, futureDatedEvents };
 };

@@ -77,29 +77,27 @@ export const periodConflicts = (
   return errors;
 };
 
-/**
- * set.do and update.do: merges the request into the stored limit and validates the result, judging only what
- * the request sent. Pure: the caller loads, saves and answers.
- */
-export const planLimitChange = (
-  stored: LimitState | undefined,
-  request: ChangeRequest,
-  policy: CapPolicy,
-): ChangePlan => {
-  const current = stored ?? EMPTY_LIMIT;
-  const errors = dictionary<string>();
-  const ignored = dictionary<string>();
-  const sentCaps = new Map<CapDefinition, number>();
-  const flags: Partial<Record<(typeof BOOLEAN_SETTINGS)[number], boolean>> = {};
-  let timezoneOffset: number | undefined;
+type BooleanSetting = (typeof BOOLEAN_SETTINGS)[number];
 
+interface SentParameters {
+  caps: Map<CapDefinition, number>;
+  flags: Partial<Record<BooleanSetting, boolean>>;
+  timezoneOffset?: number;
+  errors: Record<string, string>;
+  ignored: Record<string, string>;
+}
+
+/** Reads every parameter sent but the dates: a cap, a refused cap, a counter, a flag, the offset, or unknown. */
+const readParameters = (request: ChangeRequest, policy: CapPolicy): SentParameters => {
+  const sent: SentParameters = { caps: new Map(), flags: {}, errors: dictionary(), ignored: dictionary() };
+  const { errors, ignored } = sent;
   for (const name of request.names) {
     if (TRANSPORT_PARAMETERS.has(name)) continue;
     const text = request.get(name) ?? '';
     const cap = policy.grid.byName.get(name);
     if (cap) {
       const parsed = parseCapValue(cap, text);
-      if (parsed.ok) sentCaps.set(cap, parsed.value);
+      if (parsed.ok) sent.caps.set(cap, parsed.value);
       else errors[name] = parsed.reason;
     } else if (policy.refusedCaps.has(name)) {
       errors[name] = policy.refusedCaps.get(name)!;
@@ -107,31 +105,55 @@ export const planLimitChange = (
       ignored[name] = COUNTER_REASON;
     } else if ((BOOLEAN_SETTINGS as readonly string[]).includes(name)) {
       const parsed = parseBooleanText(text);
-      if (parsed.ok) flags[name as (typeof BOOLEAN_SETTINGS)[number]] = parsed.value;
+      if (parsed.ok) sent.flags[name as BooleanSetting] = parsed.value;
       else errors[name] = parsed.reason;
     } else if (name === 'timezoneOffset') {
       const parsed = parseTimezoneOffset(text);
-      if (parsed.ok) timezoneOffset = parsed.value;
+      if (parsed.ok) sent.timezoneOffset = parsed.value;
       else errors[name] = parsed.reason;
     } else if (!SETTINGS.has(name)) {
       ignored[name] = UNKNOWN_REASON;
     }
   }
+  return sent;
+};
 
-  const useLocalTime = flags.useLocalTime ?? current.useLocalTime;
-  const offset = timezoneOffset ?? current.timezoneOffset;
-  const dates: { startDate?: number; endDate?: number } = {};
+interface SentDates {
+  startDate?: number;
+  endDate?: number;
+}
+
+/** The dates sent, read at the given offset (the limit's own when it uses local time); a bad one goes to `errors`. */
+const readDates = (request: ChangeRequest, offset: number, errors: Record<string, string>): SentDates => {
+  const dates: SentDates = {};
   for (const field of ['startDate', 'endDate'] as const) {
     const text = request.get(field);
     if (text === undefined) continue;
-    const parsed = parseLimitDate(text, useLocalTime ? offset : 0);
+    const parsed = parseLimitDate(text, offset);
     if (parsed.ok) dates[field] = parsed.value;
     else
       errors[field] =
         parsed.reason === DATE_FORMATS_MESSAGE ? `${DATE_FORMATS_MESSAGE} (GMT+0 unless useLocalTime)` : parsed.reason;
   }
-  if (Object.keys(errors).length > 0) return { outcome: 'invalid', errors };
+  return dates;
+};
 
+interface AppliedCaps {
+  caps: Record<string, number>;
+  /** The caps this change sets, which period conflicts are judged for. */
+  applied: Set<string>;
+}
+
+/**
+ * Merges the caps sent into the stored ones. A cap the caller may not change is ignored (noted in `ignored`) or,
+ * where the policy refuses such a change, ends the plan as forbidden.
+ */
+const applyCaps = (
+  current: LimitState,
+  sentCaps: ReadonlyMap<CapDefinition, number>,
+  policy: CapPolicy,
+  ignored: Record<string, string>,
+): AppliedCaps | Extract<ChangePlan, { outcome: 'forbidden' }> => {
   const caps = { ...current.caps };
   const applied = new Set<string>();
   for (const [cap, value] of sentCaps) {
@@ -148,28 +170,56 @@ export const planLimitChange = (
     caps[cap.name] = value;
     applied.add(cap.name);
   }
+  return { caps, applied };
+};
 
+/** An end before the start, when a date was sent: named on the date sent (endDate when both were). */
+const dateOrderError = (sent: SentDates, startDate?: number, endDate?: number): Record<string, string> =>
+  (sent.startDate !== undefined || sent.endDate !== undefined) &&
+  startDate !== undefined &&
+  endDate !== undefined &&
+  endDate < startDate
+    ? { [sent.endDate !== undefined ? 'endDate' : 'startDate']: 'endDate must not be before startDate' }
+    : {};
+
+/**
+ * set.do and update.do: merges the request into the stored limit and validates the result, judging only what
+ * the request sent. Pure: the caller loads, saves and answers.
+ */
+export const planLimitChange = (
+  stored: LimitState | undefined,
+  request: ChangeRequest,
+  policy: CapPolicy,
+): ChangePlan => {
+  const current = stored ?? EMPTY_LIMIT;
+  const sent = readParameters(request, policy);
+  const useLocalTime = sent.flags.useLocalTime ?? current.useLocalTime;
+  const offset = sent.timezoneOffset ?? current.timezoneOffset;
+  const dates = readDates(request, useLocalTime ? offset : 0, sent.errors);
+  if (Object.keys(sent.errors).length > 0) return { outcome: 'invalid', errors: sent.errors };
+
+  const merged = applyCaps(current, sent.caps, policy, sent.ignored);
+  if ('outcome' in merged) return merged;
+  const { flags } = sent;
   const startDate = flags.removeStartDateLimit ? undefined : (dates.startDate ?? current.startDate);
   const endDate = flags.removeEndDateLimit ? undefined : (dates.endDate ?? current.endDate);
-  const datesSent = dates.startDate !== undefined || dates.endDate !== undefined;
-  const dateErrors: Record<string, string> =
-    datesSent && startDate !== undefined && endDate !== undefined && endDate < startDate
-      ? { [dates.endDate !== undefined ? 'endDate' : 'startDate']: 'endDate must not be before startDate' }
-      : {};
   const visible = (cap: CapDefinition) => policy.permissionOf(cap) !== 'DISABLED';
-  const conflicts = { ...periodConflicts(policy.grid, caps, applied, visible), ...dateErrors };
+  const conflicts = {
+    ...periodConflicts(policy.grid, merged.caps, merged.applied, visible),
+    ...dateOrderError(dates, startDate, endDate),
+  };
   if (Object.keys(conflicts).length > 0) return { outcome: 'invalid', errors: conflicts };
 
   return {
     outcome: 'ok',
     next: {
-      caps,
+      caps: merged.caps,
       ...(startDate !== undefined ? { startDate } : {}),
       ...(endDate !== undefined ? { endDate } : {}),
       evenPacing: flags.evenPacing ?? current.evenPacing,
       useLocalTime,
       timezoneOffset: offset,
     },
-    ignored,
+    ignored: sent.ignored,
   };
 };

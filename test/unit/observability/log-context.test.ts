@@ -7,9 +7,9 @@ vi.hoisted(() => {
   process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 });
 import { captureOutput } from '../../support/captured-output';
-import { createFamilyHandler } from '../../../shared/http/family-handler';
+import { createFamilyHandler } from '../../../shared/pipeline/family-handler';
 import { jsonResponse } from '../../../shared/http/response';
-import { logger } from '../../../shared/logger';
+import { logger } from '../../../shared/observability/logger';
 import { systemClock } from '../../../shared/ports/clock';
 import type { TableStore } from '../../../shared/adapters/dynamodb/table-store';
 

@@ -17,7 +17,7 @@ describe('metrics', () => {
       written += String(chunk);
       return true;
     });
-    const { emitMetrics } = await import('../../../shared/metrics');
+    const { emitMetrics } = await import('../../../shared/observability/metrics');
     emitMetrics({ ResetsFailed: 2 }, new Date('2026-06-10T12:00:00Z'));
     const line = JSON.parse(written.trim()) as {
       _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
@@ -34,7 +34,7 @@ describe('metrics', () => {
   it('are not written outside Lambda', async () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', '');
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const { emitMetrics } = await import('../../../shared/metrics');
+    const { emitMetrics } = await import('../../../shared/observability/metrics');
     emitMetrics({ ResetsFailed: 1 }, new Date());
     expect(write).not.toHaveBeenCalled();
   });

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tracing } from '../../../shared/tracing';
+import { tracing } from '../../../shared/observability/tracing';
 
 const xrayMiddleware = (client: DynamoDBClient) =>
   client.middlewareStack.identify().filter((name) => name.startsWith('XRaySDKInstrumentation'));

@@ -5,7 +5,7 @@ import {
   unitsFromCap,
   unitsFromText,
 } from '../../../../shared/domain/delivery/exact-units';
-import { exactJson } from '../../../../shared/http/exact-json';
+import { exactJson } from '../../../../shared/support/exact-json';
 
 describe('exact units', () => {
   it('read decimal text into BigInt units and back, with no binary floating point', () => {

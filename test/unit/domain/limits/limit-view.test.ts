@@ -3,7 +3,7 @@ import type { PermissionLevel } from '../../../../shared/domain/permissions';
 import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition } from '../../../../shared/domain/limits/cap-grid';
 import type { LimitRecord } from '../../../../shared/domain/limits/limit-record';
 import { renderLimit } from '../../../../shared/domain/limits/limit-view';
-import { exactJson } from '../../../../shared/http/exact-json';
+import { exactJson } from '../../../../shared/support/exact-json';
 
 /** The read shape as a client receives it: through JSON, where counters are exact numbers. */
 const render = (...args: Parameters<typeof renderLimit>) => JSON.parse(exactJson(renderLimit(...args))) as unknown;

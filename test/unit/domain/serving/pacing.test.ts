@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMAND_GRID } from '../../../../shared/domain/limits/cap-grid';
 import type { LimitRecord } from '../../../../shared/domain/limits/limit-record';
 import { pacingOf } from '../../../../shared/domain/serving/pacing';
-import { exactJson } from '../../../../shared/http/exact-json';
+import { exactJson } from '../../../../shared/support/exact-json';
 
 const limit = (fields: Partial<LimitRecord>): LimitRecord => ({
   id: 1,

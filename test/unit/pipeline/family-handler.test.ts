@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../shared/ports/clock';
-import { createFamilyHandler } from '../../../shared/http/family-handler';
+import { createFamilyHandler } from '../../../shared/pipeline/family-handler';
 import { jsonResponse } from '../../../shared/http/response';
 import type { TableStore } from '../../../shared/adapters/dynamodb/table-store';
 

@@ -1,19 +1,24 @@
-import { deletePerActionItems, loadPerAction } from '../../shared/adapters/dynamodb/per-action-store';
-import { historyWrites, loadHistoryVersion } from '../../shared/adapters/dynamodb/history-store';
-import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
-import type { HistoryEntry } from '../../shared/domain/history/limit-history';
-import { isDemandType, type EntityType } from '../../shared/domain/levels';
-import { MANAGE_CAPPING } from '../../shared/domain/permissions';
-import { changeAuthor } from '../../shared/handlers/limit-history';
-import { optimisticWrite } from '../../shared/handlers/optimistic-write';
-import { positiveId } from '../../shared/handlers/request-values';
-import { badRequest } from '../../shared/http/api-error';
-import type { ApiRequest } from '../../shared/http/family-handler';
-import { optionalBoolean } from '../../shared/http/parameter-checks';
-import { jsonResponse } from '../../shared/http/response';
-import type { Ports } from '../../shared/runtime/dependencies';
-import { actionSwitchKey, entityPK } from '../../shared/table/keys';
-import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './target';
+import {
+  actionSwitchItem,
+  deletePerActionItems,
+  loadActionSwitch,
+  loadPerAction,
+} from '../adapters/dynamodb/per-action-store';
+import { historyWrites, loadHistoryVersion } from '../adapters/dynamodb/history-store';
+import type { TableStore } from '../adapters/dynamodb/table-store';
+import type { HistoryEntry } from '../domain/history/limit-history';
+import { isDemandType, type EntityType } from '../domain/levels';
+import { MANAGE_CAPPING } from '../domain/permissions';
+import { changeAuthor } from './limit-history';
+import { optimisticWrite } from './optimistic-write';
+import { positiveId } from './request-values';
+import { badRequest } from '../http/api-error';
+import type { ApiRequest } from '../pipeline/family-handler';
+import { optionalBoolean } from '../http/parameter-checks';
+import { jsonResponse } from '../http/response';
+import type { Ports } from '../runtime/dependencies';
+import { entityPK } from '../table/keys';
+import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './per-action-target';
 
 /** A transaction holds at most 100 actions: the switch, two per limit deleted, and two for the history entry. */
 export const MAX_LIMITS_PER_DISABLE = 48;
@@ -26,11 +31,11 @@ export const MAX_LIMITS_PER_DISABLE = 48;
 const readSwitch = async (store: TableStore, target: { type: EntityType; id: number }, enabled: boolean, now: Date) => {
   const { type, id } = target;
   const [current, { limits, countersStored }, historyVersion] = await Promise.all([
-    store.get(actionSwitchKey(type, id)),
+    loadActionSwitch(store, type, id),
     enabled ? Promise.resolve({ limits: [], countersStored: () => false }) : loadPerAction(store, type, id, now),
     loadHistoryVersion(store, type, id),
   ]);
-  const switching = (current?.enabled === true) !== enabled;
+  const switching = current !== enabled;
   if (limits.length > MAX_LIMITS_PER_DISABLE)
     throw badRequest({
       entityId: `has ${limits.length} per-action limits; disable.do removes at most ${MAX_LIMITS_PER_DISABLE} at once: delete some with delete.do first`,
@@ -67,7 +72,7 @@ export const setActionSwitch =
       };
       await store.transactWrite({
         TransactItems: [
-          { Put: { TableName: store.tableName, Item: { ...actionSwitchKey(type, id), enabled } } },
+          actionSwitchItem(store.tableName, type, id, enabled),
           ...deletePerActionItems(store.tableName, limits, countersStored),
           ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
         ],

@@ -1,14 +1,14 @@
-import { entityFromItem, grantsOf } from '../../shared/adapters/dynamodb/grants-store';
-import type { Item } from '../../shared/adapters/dynamodb/table-store';
-import { permissionDecision, permissionLevel, type Entity, type Grants } from '../../shared/domain/access';
-import { ENTITY_TYPES, levelOfType, type EntityType } from '../../shared/domain/levels';
-import type { PermissionLevel } from '../../shared/domain/permissions';
-import { requireUpdatableEntity } from '../../shared/handlers/access-checks';
-import { positiveId } from '../../shared/handlers/request-values';
-import { ApiError, badRequest } from '../../shared/http/api-error';
-import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/http/family-handler';
-import type { Ports } from '../../shared/runtime/dependencies';
-import { entityKey, itemKeyText, type ItemKey } from '../../shared/table/keys';
+import { entityFromItem, grantsOf } from '../adapters/dynamodb/grants-store';
+import type { Item } from '../adapters/dynamodb/table-store';
+import { permissionDecision, permissionLevel, type Entity, type Grants } from '../domain/access';
+import { ENTITY_TYPES, levelOfType, type EntityType } from '../domain/levels';
+import type { PermissionLevel } from '../domain/permissions';
+import { requireUpdatableEntity } from './access-checks';
+import { positiveId } from './request-values';
+import { ApiError, badRequest } from '../http/api-error';
+import { principalOf, type ApiRequest, type OperationHandler } from '../pipeline/family-handler';
+import type { Ports } from '../runtime/dependencies';
+import { entityKey, type ItemKey } from '../table/keys';
 
 /** The per-action 403: every one carries `permissionDenied: true`. */
 export const permissionDenied = (message: string, permission?: string) =>
@@ -32,8 +32,8 @@ export interface Target {
   id: number;
   entity: Entity;
   grants: Grants;
-  /** An item asked for in `alsoRead`, read in the same request as the entity. */
-  read: (key: ItemKey) => Item | undefined;
+  /** The items asked for in `alsoRead`, read in the same request as the entity (for their store to decode). */
+  items: Item[];
 }
 
 export interface TargetQuery {
@@ -60,11 +60,11 @@ export const resolveTarget = async (
     grantsOf(ports, principalOf(request).userId),
     ports.store.batchGet([entityKey(type, id), ...(query.alsoRead?.(type, id) ?? [])]),
   ]);
-  const byKey = new Map(items.map((item) => [itemKeyText(item as ItemKey), item]));
-  const read = (key: ItemKey) => byKey.get(itemKeyText(key));
-  const entity = requireUpdatableEntity(grants, type, id, entityFromItem(read(entityKey(type, id))));
+  const { PK, SK } = entityKey(type, id);
+  const stored = entityFromItem(items.find((item) => item.PK === PK && item.SK === SK));
+  const entity = requireUpdatableEntity(grants, type, id, stored);
   requirePerActionPermission(grants, levelOfType(type).perActionPermission, query.accepted);
-  return { type, id, entity, grants, read };
+  return { type, id, entity, grants, items };
 };
 
 /** Every 403 of the per-action family carries `permissionDenied: true`, access refusals included. */

@@ -4,23 +4,23 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { methodsOf, routesOf, type Family, type Operation, type Route } from '../api/route-table';
 import { matchPath } from '../api/path-template';
 import { ServiceBusy } from '../domain/errors';
-import { beginInvocation, describeError, endInvocation, logger } from '../logger';
+import { beginInvocation, describeError, endInvocation, logger } from '../observability/logger';
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
 import { refuseHashReplay, type ReleaseReplayGuard, type SignedRequest } from '../auth/hash-replay';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { partnerPlanFromEnvironment, spendPartnerQuota } from '../auth/partner-meter';
 import type { UsagePlanLimits } from '../domain/metering/partner-quota';
-import { ApiError, notImplemented, unauthorized } from './api-error';
-import { answerHeaders } from './answer-headers';
-import { NO_CORS, type CorsPolicy } from './cors';
-import { formBody } from './form-body';
-import { readParameters, type Parameters } from './parameters';
-import { errorResponse } from './response';
-import { requestIdOf } from './request-id';
+import { ApiError, notImplemented, unauthorized } from '../http/api-error';
+import { answerHeaders } from '../http/answer-headers';
+import { NO_CORS, type CorsPolicy } from '../http/cors';
+import { formBody } from '../http/form-body';
+import { readParameters, type Parameters } from '../http/parameters';
+import { errorResponse } from '../http/response';
+import { requestIdOf } from '../http/request-id';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { metrics } from '../metrics';
-import { tracing } from '../tracing';
+import { metrics } from '../observability/metrics';
+import { tracing } from '../observability/tracing';
 
 /**
  * Every log line of an invocation names it (Lambda's request id and cold start, API Gateway's request id); in

@@ -1,0 +1,87 @@
+import { Duration, Validations, type Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { HISTORY_PREFIX } from '../../shared/table/keys';
+import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
+import type { ServiceFunctions } from './functions';
+import type { ServiceQueues } from './queues';
+
+export interface FunctionPeers {
+  table: dynamodb.Table;
+  queues: ServiceQueues;
+  bus: events.IEventBus;
+  /** The SES identity (address or domain) password-reset mail is sent from. */
+  sesIdentity: string;
+  /** How many recorder invocations the delivery queue may start at once. */
+  deliveryMaxConcurrency: number;
+}
+
+const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMaxConcurrency }: FunctionPeers) => {
+  queues.deliveries.deadLetters.grantSendMessages(recorder);
+  recorder.addEventSource(
+    // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
+    new SqsEventSource(queues.deliveries.main, {
+      batchSize: 10,
+      reportBatchItemFailures: true,
+      maxConcurrency: deliveryMaxConcurrency,
+    }),
+  );
+};
+
+const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues }: FunctionPeers) => {
+  queues.resets.main.grantConsumeMessages(flush);
+  new events.Rule(stack, 'HourlyResetFlush', {
+    schedule: events.Schedule.rate(Duration.hours(1)),
+    targets: [new targets.LambdaFunction(flush, { retryAttempts: 2 })],
+  });
+};
+
+// every new history entry becomes a LimitChanged event, every counter write that reaches a cap a LimitReached
+// event; a batch that keeps failing is split down to the record, and a record still failing after a day of
+// retries is described in the dead-letter queue
+const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, bus }: FunctionPeers) => {
+  bus.grantPutEventsTo(historyEvents);
+  historyEvents.addEventSource(
+    new DynamoEventSource(table, {
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      maxBatchingWindow: Duration.seconds(1),
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      retryAttempts: 1000,
+      maxRecordAge: Duration.days(1),
+      onFailure: new SqsDlq(queues.historyDeadLetters),
+      filters: [
+        lambda.FilterCriteria.filter({
+          eventName: lambda.FilterRule.isEqual('INSERT'),
+          dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(HISTORY_PREFIX) } } },
+        }),
+        lambda.FilterCriteria.filter(COUNTER_WRITES_PATTERN),
+      ],
+    }),
+  );
+  Validations.of(historyEvents.role!).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+    reason:
+      'dynamodb:ListStreams has no resource type, so it is granted on "*"; CDK adds it with the table stream trigger, whose other actions name the stream.',
+  });
+};
+
+/** What each function may reach besides the table, and what starts the functions no API request starts. */
+export const connectFunctions = (stack: Stack, functions: ServiceFunctions, peers: FunctionPeers): void => {
+  functions.auth.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: peers.sesIdentity })],
+    }),
+  );
+  for (const family of ['demand-limits', 'supply-limits'] as const)
+    peers.queues.resets.main.grantSendMessages(functions[family]);
+  connectDeliveryRecorder(functions['delivery-recorder'], peers);
+  connectResetFlush(stack, functions['reset-flush'], peers);
+  connectHistoryEvents(functions['history-events'], peers);
+};

@@ -1,0 +1,27 @@
+import type { Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { retainedInProduction } from './retention';
+
+/** The one table as `shared/table/table-definition.ts` lays it out, with its stream and its `byParent` index. */
+export const buildTable = (stack: Stack, production: boolean): dynamodb.Table => {
+  const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
+  const table = new dynamodb.Table(stack, 'Table', {
+    partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: sortKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    timeToLiveAttribute,
+    stream: dynamodb.StreamViewType[TABLE_DEFINITION.streamView],
+    encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    deletionProtection: production,
+    removalPolicy: retainedInProduction(production),
+  });
+  table.addGlobalSecondaryIndex({
+    indexName: byParentIndex.indexName,
+    partitionKey: { name: byParentIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: byParentIndex.sortKey, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
+  return table;
+};

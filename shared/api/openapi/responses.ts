@@ -1,0 +1,91 @@
+import { REQUEST_ID_HEADER } from '../browser-headers';
+import { levelNamed } from '../../domain/levels';
+import type { Route } from '../route-table';
+import { ERROR_EXAMPLES, responseExamples } from './examples';
+import type { OperationSpec } from './operation-specs';
+import type { Convert, JsonValue } from './schema-converter';
+
+const REQUEST_ID = { description: "API Gateway's id of the request", schema: { type: 'string' } };
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad input (`INVALID_PARAMETER`); `errors` names each offending parameter. Nothing was changed.',
+  401: 'No or bad credentials (`UNAUTHENTICATED`).',
+  403: 'Authenticated but not allowed: `PERMISSION_REQUIRED` names the permission, `NO_ACCESS` a missing share.',
+  404: 'Unknown route, entity or record (`NOT_FOUND`), or no limits to change (`LIMITS_NOT_SET`).',
+  405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',
+  413: 'The body is over 1 MiB (`BODY_TOO_LARGE`).',
+  429: 'Over a rate or a daily quota (`RATE_LIMITED`), answered by API Gateway or AWS WAF, or by the service for a partner signing in the form body; retry after `Retry-After` seconds, with backoff.',
+  431: 'The request headers are too large (`HEADERS_TOO_LARGE`).',
+  500: 'A fault of the service (`INTERNAL_ERROR`); quote `requestId`.',
+  503: 'A dependency is busy or unavailable (`SERVICE_BUSY`), or credentials could not be checked (`AUTH_UNAVAILABLE`); retry after `Retry-After` seconds. Nothing was changed.',
+  502: "API Gateway could not use the function's answer (`INTERNAL_ERROR`); quote `requestId`.",
+  504: 'The function did not answer within 29 seconds (`INTERNAL_ERROR`, API Gateway); a write may have landed: read before retrying.',
+};
+
+/** What any route may answer besides its own errors: bad ids and parameters, methods, bodies, metering, faults. */
+export const statusesOf = (route: Route, own: readonly number[]): number[] =>
+  [
+    ...new Set([
+      ...own,
+      400,
+      ...(route.authenticated ? [401] : []),
+      405,
+      ...(route.method === 'GET' ? [] : [413]),
+      429,
+      431,
+      500,
+      502,
+      503,
+      504,
+    ]),
+  ].sort();
+
+const LOGIN_JSONP = {
+  schema: { type: 'string' },
+  examples: {
+    jsonp: { summary: 'callback=app.onLogin', value: '/**/app.onLogin({"success":true,"redirectUrl":"/index.do"});' },
+  },
+};
+
+const SESSION_SET = { description: 'the session cookie, when the login succeeded', schema: { type: 'string' } };
+
+export const successResponses = (route: Route, spec: OperationSpec, jsonSchema: Convert) => {
+  const examples = responseExamples(route.operation, route.level ? levelNamed(route.level).idField : '');
+  const json = { 'application/json': { schema: jsonSchema(spec.response), examples } };
+  if (route.operation !== 'auth.login')
+    return { '200': { description: 'Success', headers: { [REQUEST_ID_HEADER]: REQUEST_ID }, content: json } };
+  return {
+    '200': {
+      description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
+      headers: { [REQUEST_ID_HEADER]: REQUEST_ID, 'Set-Cookie': SESSION_SET },
+      content: { ...json, 'application/javascript': LOGIN_JSONP },
+    },
+    '302': {
+      description: 'Logged in; redirect to /index.do (neither json nor callback given)',
+      headers: {
+        [REQUEST_ID_HEADER]: REQUEST_ID,
+        Location: { description: 'where the browser goes: /index.do', schema: { type: 'string' } },
+        'Set-Cookie': SESSION_SET,
+      },
+    },
+  };
+};
+
+/** The error answers the routes use, one component each, all in the error envelope. */
+export const errorResponses = (statuses: readonly number[], errorSchema: JsonValue) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      `Error${status}`,
+      {
+        description: ERROR_DESCRIPTIONS[status],
+        headers: {
+          [REQUEST_ID_HEADER]: REQUEST_ID,
+          ...(status === 405 ? { Allow: { description: 'the methods the path has', schema: { type: 'string' } } } : {}),
+          ...(status === 503
+            ? { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } }
+            : {}),
+        },
+        content: { 'application/json': { schema: errorSchema, examples: ERROR_EXAMPLES[status] } },
+      },
+    ]),
+  );

@@ -1,0 +1,131 @@
+import { historyWrites } from '../adapters/dynamodb/history-store';
+import {
+  clearLimitCountersItem,
+  deleteLimitRequest,
+  loadLimitForWrite,
+  nextId,
+  saveLimitRequest,
+} from '../adapters/dynamodb/limit-store';
+import type { TableStore } from '../adapters/dynamodb/table-store';
+import { limitChanges, type HistoryEntry } from '../domain/history/limit-history';
+import { planLimitChange } from '../domain/limits/limit-change';
+import type { LimitRecord, LimitState } from '../domain/limits/limit-record';
+import { renderLimit } from '../domain/limits/limit-view';
+import { badRequest, forbidden, notFound } from '../http/api-error';
+import type { ApiRequest, OperationHandler } from '../pipeline/family-handler';
+import { jsonResponse } from '../http/response';
+import type { Ports } from '../runtime/dependencies';
+import { enforce } from './access-checks';
+import { dryRunFlag, isDryRun, loadContext, type LimitContext } from './limit-context';
+import { changeAuthor } from './limit-history';
+import { optimisticWrite } from './optimistic-write';
+
+const ignoredFields = (ignored: Record<string, string>) =>
+  Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
+
+/** The record at its next version and the history entry of the change, in one transaction. */
+const saveLimit = async (
+  store: TableStore,
+  { policy, id, now }: LimitContext,
+  change: { next: LimitState; previous?: LimitRecord; limitId: number; historyVersion: number },
+  entry: HistoryEntry,
+) => {
+  const put = saveLimitRequest(policy.entityType, id, change.next, change.previous, change.limitId, now);
+  await store.transactWrite({
+    TransactItems: [
+      { Put: { TableName: store.tableName, ...put } },
+      ...historyWrites(store.tableName, policy.entityType, id, entry, now, change.historyVersion),
+    ],
+  });
+};
+
+/** One attempt of set.do or update.do: judge the change against the record as read, write it, render it. */
+const writeAttempt = async (
+  store: TableStore,
+  request: ApiRequest,
+  context: LimitContext,
+  { mode, attempt }: { mode: 'set' | 'update'; attempt: number },
+) => {
+  const { policy, id, now, grants, loaded } = context;
+  const dryRun = isDryRun(request);
+  const { limit, historyVersion } = attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
+  if (!limit && mode === 'update')
+    throw notFound(`${policy.level} ${id} has no limits; create them with set.do`, 'LIMITS_NOT_SET');
+  enforce(policy.write(grants, !limit));
+  const change = { names: request.parameters.names(), get: (name: string) => request.parameters.get(name) };
+  const plan = planLimitChange(limit, change, policy.capPolicy(grants));
+  if (plan.outcome === 'invalid') throw badRequest(plan.errors);
+  if (plan.outcome === 'forbidden')
+    throw forbidden(`Changing ${plan.field} requires the "${plan.permission}" permission`, {
+      permission: plan.permission,
+    });
+  const fields = limitChanges(limit, plan.next);
+  // creating a record is a change even when every setting keeps its default
+  const changes = !limit || Object.keys(fields).length > 0;
+  // a dry run checks everything and writes nothing: not the record, not even a record id
+  const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
+  // a write that changes nothing writes nothing, and so records nothing
+  if (!dryRun && changes) {
+    const ignored = Object.keys(plan.ignored);
+    const entry: HistoryEntry = {
+      at: now.toISOString(),
+      operation: mode,
+      by: changeAuthor(request),
+      fields,
+      ...(ignored.length > 0 ? { ignoredFields: ignored } : {}),
+    };
+    await saveLimit(store, context, { next: plan.next, previous: limit, limitId: limitId!, historyVersion }, entry);
+  }
+  const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + (changes ? 1 : 0) };
+  // dates answer in the offset the request's dates were read in, as a read with that offset does
+  const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
+  const view = renderLimit(policy.idField, id, saved, loaded.counters, policy.viewPolicy(grants), displayOffset);
+  // a record a dry run would create has no id yet
+  if (limitId === undefined) delete view.id;
+  return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored), ...dryRunFlag(dryRun) });
+};
+
+/** set.do (creates or merges) and update.do (404 without a record): one optimistic write each. */
+export const writeLimit =
+  (dependencies: Ports<'store' | 'clock'>, mode: 'set' | 'update'): OperationHandler =>
+  async (request) => {
+    const context = await loadContext(dependencies, request, 'counters', true);
+    return optimisticWrite((attempt) => writeAttempt(dependencies.store, request, context, { mode, attempt }));
+  };
+
+/** delete.do: the record, its counters and the history entry go together, or nothing changes. */
+export const deleteLimit =
+  (dependencies: Ports<'store' | 'clock'>): OperationHandler =>
+  async (request) => {
+    const { store } = dependencies;
+    const dryRun = isDryRun(request);
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters', true);
+    enforce(policy.delete(grants));
+    if (!dryRun)
+      await optimisticWrite(async (attempt) => {
+        const { limit, historyVersion, counterItemStored } =
+          attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
+        if (!limit) return;
+        const entry: HistoryEntry = {
+          at: now.toISOString(),
+          operation: 'delete',
+          by: changeAuthor(request),
+          fields: limitChanges(limit, undefined),
+        };
+        const { tableName } = store;
+        await store.transactWrite({
+          TransactItems: [
+            { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
+            clearLimitCountersItem(tableName, policy.entityType, id, counterItemStored),
+            ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
+          ],
+        });
+      });
+    return jsonResponse(200, {
+      success: true,
+      message: dryRun ? 'Dry run: nothing was removed' : 'Limits removed',
+      [policy.idField]: id,
+      limitsSet: false,
+      ...dryRunFlag(dryRun),
+    });
+  };

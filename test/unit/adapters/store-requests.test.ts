@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { childrenQuery } from '../../../shared/adapters/dynamodb/children-store';
+import { expressionProblems, type ExpressionRequest } from '../../../shared/adapters/dynamodb/expression-rules';
+import { historyPageQuery, historyWrites } from '../../../shared/adapters/dynamodb/history-store';
+import {
+  clearLimitCountersItem,
+  deleteLimitRequest,
+  saveLimitRequest,
+} from '../../../shared/adapters/dynamodb/limit-store';
+import { meterStepRequest } from '../../../shared/adapters/dynamodb/meter-store';
+import { consumeRequest } from '../../../shared/adapters/dynamodb/one-time-items';
+import {
+  changePasswordTransaction,
+  claimResetMailRequest,
+  newestResetTokenRequest,
+  releaseResetMailRequest,
+} from '../../../shared/adapters/dynamodb/password-reset-store';
+import {
+  clearActionCountersItem,
+  deletePerActionRequest,
+  savePerActionRequest,
+} from '../../../shared/adapters/dynamodb/per-action-store';
+import { usageKeyRequest } from '../../../shared/adapters/dynamodb/user-records';
+import { EMPTY_LIMIT } from '../../../shared/domain/limits/limit-record';
+import { meterWindow, partnerPlan } from '../../../shared/domain/metering/partner-quota';
+import { resetTokenKey } from '../../../shared/table/keys';
+
+const now = new Date('2026-11-25T12:00:00Z');
+const perAction = {
+  id: 7,
+  entityType: 'CAMPAIGN' as const,
+  entityId: 100,
+  actionId: 3,
+  dailyConversionsLimit: 5,
+  totalConversionsLimit: 50,
+  version: 2,
+};
+const entry = {
+  at: now.toISOString(),
+  operation: 'set' as const,
+  by: { userId: 1, username: 'demo', method: 'apiKey' },
+};
+const window = meterWindow(partnerPlan(), now);
+
+/** The requests inside a transaction's items, or the request itself. */
+const requestsOf = (built: object): ExpressionRequest[] =>
+  'TransactItems' in built
+    ? (built.TransactItems as object[]).flatMap((item) => requestsOf(item))
+    : ['Put', 'Update', 'Delete', 'ConditionCheck'].some((action) => action in built)
+      ? Object.values(built).map((request) => request as ExpressionRequest)
+      : [built as ExpressionRequest];
+
+const REQUESTS: [string, object][] = [
+  ['a limit saved anew', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, undefined, 1, now)],
+  ['a limit saved again', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, { id: 1, version: 4 }, 1, now)],
+  ['a limit deleted', deleteLimitRequest('CAMPAIGN', 100, 4)],
+  ['its counters cleared', clearLimitCountersItem('t', 'CAMPAIGN', 100, true)],
+  ['its absent counters checked', clearLimitCountersItem('t', 'CAMPAIGN', 100, false)],
+  ['a per-action limit saved anew', savePerActionRequest('t', perAction, undefined, true)],
+  ['a per-action limit saved again', savePerActionRequest('t', perAction, 2, false)],
+  ['per-action limits deleted', deletePerActionRequest('t', [perAction, { ...perAction, actionId: 4 }])],
+  ['an action counter cleared', clearActionCountersItem('t', perAction, true)],
+  ['an absent action counter checked', clearActionCountersItem('t', perAction, false)],
+  ['a first history entry', { TransactItems: historyWrites('t', 'CAMPAIGN', 100, entry, now, 0) }],
+  ['a later history entry', { TransactItems: historyWrites('t', 'CAMPAIGN', 100, entry, now, 3) }],
+  ['the first history page', historyPageQuery('CAMPAIGN#100', undefined, 10)],
+  ['a later history page', historyPageQuery('CAMPAIGN#100', 'HISTORY#V#000000000003', 10)],
+  ['a one-time item consumed', consumeRequest(resetTokenKey('d'), now)],
+  ['a meter counted', meterStepRequest({ kind: 'count', window: window.window }, { PK: 'M', SK: 'D' }, window, now)],
+  [
+    'a meter window opened',
+    meterStepRequest({ kind: 'open', window: window.window }, { PK: 'M', SK: 'D' }, window, now),
+  ],
+  ['a reset mail claimed', claimResetMailRequest({ PK: 'R', SK: 'H' }, 5, 1, 9)],
+  ['a reset mail released', releaseResetMailRequest({ PK: 'R', SK: 'H' }, 5)],
+  ['the newest reset token named', newestResetTokenRequest(1, 'd')],
+  [
+    'a password changed',
+    changePasswordTransaction('t', {
+      tokenKey: resetTokenKey('d'),
+      digest: 'd',
+      userId: 1,
+      passwordHash: 'h',
+      verifier: 'v',
+      now: 5,
+    }),
+  ],
+  ['a metering key given', usageKeyRequest(1, 'k')],
+  ['the children of an advertiser', childrenQuery('ADVERTISER#1')],
+];
+
+describe("the stores' requests", () => {
+  it.each(REQUESTS)('%s: every expression is one DynamoDB takes, every placeholder declared and used', (_, built) => {
+    const requests = requestsOf(built);
+    expect(requests.length).toBeGreaterThan(0);
+    for (const request of requests) expect(expressionProblems(request)).toEqual([]);
+  });
+});
