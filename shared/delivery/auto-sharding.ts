@@ -8,7 +8,7 @@ import type { TableStore } from '../adapters/dynamodb/table-store';
 import { tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
 import { WriteConflict } from '../domain/errors';
 import type { EntityType } from '../domain/levels';
-import { describeError, logger } from '../logger';
+import { describeError, logger } from '../observability/logger';
 import type { Clock } from '../ports/clock';
 
 /** `AUTO_SHARD_WRITES_PER_SECOND` and `AUTO_SHARD_COUNT` (both, or neither: automatic sharding off). */

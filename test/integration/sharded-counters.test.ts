@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
-import { clearWarmCaches } from '../../shared/runtime/warm-cache';
+import { clearWarmCaches } from '../../shared/support/warm-cache';
 
 // automatic sharding: an advertiser written more than 10 times in a 10-second window gets 4 shards
 process.env.AUTO_SHARD_WRITES_PER_SECOND = '1';

@@ -10,7 +10,7 @@ import {
   type GeneratedReset,
   type GeneratedSharding,
 } from '../model/generated-case';
-import { clearWarmCaches } from '../../shared/runtime/warm-cache';
+import { clearWarmCaches } from '../../shared/support/warm-cache';
 import { ENTITIES, MODEL_API_KEY, MODEL_CATALOG } from '../model/model-catalog';
 import { apiClient, importCatalog, postJson } from './http';
 import { FifoTransport } from './fifo-transport';

@@ -4,7 +4,7 @@ import { WriteConflict } from '../../domain/errors';
 import { entityName, type EntityType } from '../../domain/levels';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { Clock } from '../../ports/clock';
-import { WarmCache } from '../../runtime/warm-cache';
+import { WarmCache } from '../../support/warm-cache';
 import {
   COUNTER_SHARD_PREFIX,
   counterShardKey,

@@ -12,16 +12,8 @@ import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import { METRICS, PERIODS, type Metric, type Period } from '../../domain/limits/metrics';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
-import {
-  allOf,
-  anyOf,
-  atMost,
-  attributeAbsent,
-  attributeExists,
-  below,
-  equals,
-  UpdateBuilder,
-} from './update-expression';
+import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './update-expression';
+import { allOf, attributeExists } from './expression-conditions';
 import { shardCountOf } from '../../domain/delivery/counter-shards';
 
 type Update = UpdateInput;
