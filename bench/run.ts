@@ -9,6 +9,7 @@ import { DELIVERY_OPERATION } from './operations';
 import { measureLimitReached } from './limit-reached';
 import { measureThroughput } from './throughput';
 import { LONG_RUN, measureDeliveryWriteUnits } from './delivery-write-units';
+import { reportShardedRead } from './sharded-read';
 
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
   bulkReadWallMs: number;
@@ -152,6 +153,7 @@ try {
       'caps bytes per counter item': limitReached.capsBytes,
     },
   ]);
+  await reportShardedRead(service, recorder);
 
   writeUnits = await measureDeliveryWriteUnits(service);
   printWriteUnits(writeUnits);

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordDelivery, type RecorderOptions, type RecordingSummary } from '../../shared/delivery/recorder';
+import { autoShardingFromEnvironment } from '../../shared/delivery/auto-sharding';
 import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
 import { systemClock } from '../../shared/ports/clock';
 import { deadLettersFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
@@ -9,13 +10,17 @@ type RecorderPorts = Ports<'store' | 'clock' | 'deadLetters'>;
 /**
  * `FUTURE_TOLERANCE_SECONDS`: how far after its message was received an event's `at` may lie (clock skew) before
  * the event counts at the receive time instead; a whole number of seconds, 300 when unset.
+ * `AUTO_SHARD_WRITES_PER_SECOND` and `AUTO_SHARD_COUNT`: an advertiser whose counters take more writes a second
+ * gets that many shards (see `shared/delivery/auto-sharding.ts`); unset, off.
  */
 export const recorderOptionsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): RecorderOptions => {
+  const autoShard = autoShardingFromEnvironment(env);
+  const auto = autoShard ? { autoShard } : {};
   const text = env.FUTURE_TOLERANCE_SECONDS;
-  if (text === undefined || text === '') return { futureToleranceMs: DEFAULT_FUTURE_TOLERANCE_MS };
+  if (text === undefined || text === '') return { futureToleranceMs: DEFAULT_FUTURE_TOLERANCE_MS, ...auto };
   if (!/^\d{1,7}$/.test(text))
     throw new Error(`FUTURE_TOLERANCE_SECONDS must be a whole number of seconds, not "${text}"`);
-  return { futureToleranceMs: Number(text) * 1000 };
+  return { futureToleranceMs: Number(text) * 1000, ...auto };
 };
 
 /** The SQS consumer, answering the partial batch response and, for the local server, what it recorded. */

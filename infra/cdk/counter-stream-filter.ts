@@ -1,11 +1,12 @@
-import { ACTION_COUNTER_PREFIX, COUNTERS_SK } from '../../shared/table/keys';
+import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK } from '../../shared/table/keys';
 
 /**
- * The table stream's records of counter writes (an entity's `COUNTERS`, an action's `ACTCTR#…`), for the trigger
+ * The table stream's records of counter writes (an entity's `COUNTERS` and shards `COUNTERS#…`, an action's
+ * `ACTCTR#…`), for the trigger
  * that turns a write reaching a cap it stored into a LimitReached event. It rides the LimitChanged trigger: a
  * stream shard serves at most two readers at once, and a second trigger would take the other one.
  */
 export const COUNTER_WRITES_PATTERN = {
   eventName: ['INSERT', 'MODIFY'],
-  dynamodb: { Keys: { SK: { S: [COUNTERS_SK, { prefix: ACTION_COUNTER_PREFIX }] } } },
+  dynamodb: { Keys: { SK: { S: [COUNTERS_SK, { prefix: COUNTER_SHARD_PREFIX }, { prefix: ACTION_COUNTER_PREFIX }] } } },
 };

@@ -38,5 +38,8 @@ export const environmentValues = (
     PARTNER_BURST_LIMIT: String(partner.burstLimit),
     PARTNER_QUOTA_PER_DAY: String(partner.quotaPerDay),
     FUTURE_TOLERANCE_SECONDS: String(props.futureToleranceSeconds),
+    // automatic sharding of hot advertisers' counters (docs/capacity.md): off unless both are given
+    AUTO_SHARD_WRITES_PER_SECOND: stack.node.tryGetContext('autoShardWritesPerSecond')?.toString(),
+    AUTO_SHARD_COUNT: stack.node.tryGetContext('autoShardCount')?.toString(),
   };
 };

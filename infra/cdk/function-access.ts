@@ -73,6 +73,9 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     reads: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: ENTITIES },
     writes: { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: ENTITIES },
   },
-  // reads the table's stream only (granted with its trigger), never the table
-  'history-events': {},
+  // the table's stream (granted with its trigger); a sharded entity's counter shards, and its crossings told
+  'history-events': {
+    reads: { actions: ['dynamodb:BatchGetItem', 'dynamodb:Query'], leadingKeys: ENTITIES },
+    writes: { actions: ['dynamodb:PutItem'], leadingKeys: ENTITIES },
+  },
 };

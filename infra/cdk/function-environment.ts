@@ -17,7 +17,9 @@ export type EnvironmentVariable =
   | 'PARTNER_RATE_LIMIT'
   | 'PARTNER_BURST_LIMIT'
   | 'PARTNER_QUOTA_PER_DAY'
-  | 'FUTURE_TOLERANCE_SECONDS';
+  | 'FUTURE_TOLERANCE_SECONDS'
+  | 'AUTO_SHARD_WRITES_PER_SECOND'
+  | 'AUTO_SHARD_COUNT';
 
 /** Powertools Metrics: the namespace and the `stage` dimension (`shared/observability/metrics.ts`). */
 const METRICS: EnvironmentVariable[] = ['METRICS_NAMESPACE', 'STAGE'];
@@ -45,9 +47,16 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
   'demand-limits': [...API_FAMILY, 'RESET_QUEUE_URL'],
   'supply-limits': [...API_FAMILY, 'RESET_QUEUE_URL'],
   'per-action': API_FAMILY,
-  'delivery-recorder': ['TABLE_NAME', ...METRICS, 'DELIVERY_DLQ_URL', 'FUTURE_TOLERANCE_SECONDS'],
+  'delivery-recorder': [
+    'TABLE_NAME',
+    ...METRICS,
+    'DELIVERY_DLQ_URL',
+    'FUTURE_TOLERANCE_SECONDS',
+    'AUTO_SHARD_WRITES_PER_SECOND',
+    'AUTO_SHARD_COUNT',
+  ],
   'reset-flush': ['TABLE_NAME', ...METRICS, 'RESET_QUEUE_URL'],
-  'history-events': ['EVENT_BUS_NAME', ...METRICS],
+  'history-events': ['TABLE_NAME', 'EVENT_BUS_NAME', ...METRICS],
 };
 
 /** A function's environment: its variables that have a value in this deployment (CORS_ORIGINS may have none). */

@@ -13,6 +13,7 @@ import type { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
 import type { InProcessResetQueue } from './in-process-reset-queue';
 import type { OutboxMailer } from './outbox-mailer';
 import { redriveEndpoint } from './redrive-endpoint';
+import { shardsEndpoint } from './shards-endpoint';
 import type { WriteFaults } from './write-faults';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
@@ -49,9 +50,12 @@ export interface LocalEndpointParts {
 const REMEMBERED_MESSAGES = 100_000;
 const LOCAL_GROUP = 'local';
 
-type PostedMessage = { messageId: string; body: string };
+type PostedMessage = { messageId: string; body: string; group?: string };
 
-/** `[event, …]` (one fresh message per event) or `{"messages": [{"messageId", "body"}, …]}` (one batch, given ids). */
+/**
+ * `[event, …]` (one fresh message per event) or `{"messages": [{"messageId", "body", "group"?}, …]}` (one batch,
+ * given ids, each in the message group `group`, `local` when absent).
+ */
 const postedMessages = (value: unknown): PostedMessage[] | string => {
   if (Array.isArray(value)) return value.map((event) => ({ messageId: randomUUID(), body: JSON.stringify(event) }));
   const messages = (value as { messages?: unknown } | null)?.messages;
@@ -59,11 +63,13 @@ const postedMessages = (value: unknown): PostedMessage[] | string => {
     return 'Send a JSON array of delivery events, or {"messages": [{"messageId": "…", "body": …}]}';
   const posted: PostedMessage[] = [];
   for (const [index, message] of messages.entries()) {
-    const { messageId, body } = (message ?? {}) as { messageId?: unknown; body?: unknown };
+    const { messageId, body, group } = (message ?? {}) as { messageId?: unknown; body?: unknown; group?: unknown };
     if (typeof messageId !== 'string' || messageId === '' || messageId.length > 128)
       return `messages[${index}].messageId must be a string of 1 to 128 characters`;
     if (body === undefined) return `messages[${index}].body is required`;
-    posted.push({ messageId, body: JSON.stringify(body) });
+    if (group !== undefined && (typeof group !== 'string' || group === '' || group.length > 128))
+      return `messages[${index}].group must be a string of 1 to 128 characters`;
+    posted.push({ messageId, body: JSON.stringify(body), ...(group !== undefined ? { group } : {}) });
   }
   return posted;
 };
@@ -96,12 +102,12 @@ const deliveryEndpoint = ({ dependencies, clock, events, tableStream }: LocalEnd
     if ('error' in parsed) return parsed.error;
     const posted = postedMessages(parsed.value);
     if (typeof posted === 'string') return failure(400, posted);
-    const records = posted.map(({ messageId, body: messageBody }) => {
+    const records = posted.map(({ messageId, body: messageBody, group }) => {
       const { sequence, sentAt } = placeOf(messageId);
       return {
         messageId,
         body: messageBody,
-        attributes: { MessageGroupId: LOCAL_GROUP, SequenceNumber: sequence, SentTimestamp: String(sentAt) },
+        attributes: { MessageGroupId: group ?? LOCAL_GROUP, SequenceNumber: sequence, SentTimestamp: String(sentAt) },
       };
     });
     const { response, summary, limitReached } = await inTurn(async () => {
@@ -199,6 +205,7 @@ export const createLocalEndpoints = (
     'POST /_local/redrive': redriveEndpoint(parts.dependencies, parts.deadLetters, parts.tableStream),
     ...faultEndpoints(parts.faults),
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
+    'POST /_local/shards': shardsEndpoint(parts.dependencies),
     ...clockEndpoints(parts.clock),
     ...extra,
   };

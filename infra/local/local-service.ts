@@ -102,7 +102,7 @@ const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
 };
 
 /** The table's stream, read in the background by the history-events handler as Lambda would. */
-const openTableStream = async (endpoint: string, streamArn: string, events: InMemoryEvents) => {
+const openTableStream = async (endpoint: string, streamArn: string, events: InMemoryEvents, store: TableStore) => {
   const tableStream = await LocalTableStream.open(
     new DynamoDBStreamsClient({
       endpoint,
@@ -110,7 +110,7 @@ const openTableStream = async (endpoint: string, streamArn: string, events: InMe
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
     streamArn,
-    createHistoryEventsHandler({ events }),
+    createHistoryEventsHandler({ events, store }),
     (record) => isNewHistoryEntry(record) || isCounterChange(record),
   );
   tableStream.poll(STREAM_POLL_MS);
@@ -146,7 +146,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const ports = inProcessPorts(store, options);
     const { dependencies, clock, resetQueue, events, deadLetters } = ports;
     const faults = new WriteFaults(store.client);
-    tableStream = await openTableStream(dynamo.endpoint, streamArn, events);
+    tableStream = await openTableStream(dynamo.endpoint, streamArn, events, store);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {

@@ -1,4 +1,7 @@
 import { applyToCounterItem, type AppliedCounterWrite } from '../adapters/dynamodb/counter-store';
+import { applyToEntityCounters } from '../adapters/dynamodb/counter-shards-store';
+import type { AutoSharding } from '../domain/delivery/counter-shards';
+import { followTally, tallies } from './auto-sharding';
 import { limitFromItem } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS, perActionFromItem } from '../adapters/dynamodb/per-action-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
@@ -9,7 +12,6 @@ import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../d
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
 import { actionCaps, gridCaps, type CapOnCounter } from '../domain/delivery/limit-reached';
 import { isDemandType, levelOfType } from '../domain/levels';
-import { METRICS, PERIODS } from '../domain/limits/metrics';
 import { describeError, logger } from '../observability/logger';
 import { emitMetrics } from '../observability/metrics';
 import type { Clock } from '../ports/clock';
@@ -20,7 +22,6 @@ import {
   actionCountersKey,
   actionLimitKey,
   actionSwitchKey,
-  countersKey,
   entityKey,
   itemKeyText,
   limitKey,
@@ -53,6 +54,8 @@ export interface DeliveryMessage {
 export interface RecorderOptions {
   /** How far an event's `at` may lie after its message's receive time; `DEFAULT_FUTURE_TOLERANCE_MS` when absent. */
   futureToleranceMs?: number;
+  /** Shards an advertiser's counters above a write rate (see `followTally`); off when absent. */
+  autoShard?: AutoSharding;
 }
 
 export interface RecordingSummary {
@@ -124,24 +127,32 @@ const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Pro
 const capsRecord = (caps: readonly CapOnCounter[]): Record<string, number> =>
   Object.fromEntries(caps.filter((cap) => cap.value > 0).map((cap) => [cap.name, cap.value]));
 
-const writeTo = (
-  store: TableStore,
+const writeTo = async (
+  { store, clock }: RecorderPorts,
   target: CounterTarget,
   pending: readonly PendingMessage[],
   caps: readonly CapOnCounter[],
   now: Date,
-) =>
-  target.actionId === undefined
-    ? applyToCounterItem(store, countersKey(target.type, target.id), pending, PERIODS, METRICS, now, capsRecord(caps))
-    : applyToCounterItem(
-        store,
-        actionCountersKey(target.type, target.id, target.actionId),
-        pending,
-        ACTION_PERIODS,
-        ACTION_METRICS,
-        now,
-        capsRecord(caps),
-      );
+  auto: AutoSharding | undefined,
+): Promise<AppliedCounterWrite> => {
+  if (target.actionId !== undefined)
+    return applyToCounterItem(
+      store,
+      actionCountersKey(target.type, target.id, target.actionId),
+      pending,
+      ACTION_PERIODS,
+      ACTION_METRICS,
+      { now, caps: capsRecord(caps) },
+    );
+  const tallyAt = tallies(target.type, auto) ? { tallyAt: now.getTime() } : {};
+  const applied = await applyToEntityCounters(store, target.type, target.id, pending, clock, {
+    now,
+    caps: capsRecord(caps),
+    ...tallyAt,
+  });
+  if (auto) await followTally(store, clock, target, applied, auto);
+  return applied;
+};
 
 type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>> &
   Pick<DeliveryMessage, 'replayTo'> & {
@@ -195,24 +206,11 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
   return { valid, deadLettered, failed };
 };
 
-/**
- * The delivery recorder. Every message changes the counters exactly once, whatever the platform does: it is
- * folded into one conditional update per counter item it touches, and each item records, per FIFO message group,
- * the highest sequence it applied, so a message delivered again, a batch retried after a partial failure or
- * regrouped, or a function that timed out after it wrote, is skipped where it already counts. A message is handed
- * back only where some item it touches did not take it (with every later message of its group). Each update also
- * stores the caps it is judged against: the table's stream tells LimitReached from it; the recorder publishes nothing.
- */
-export const recordDelivery = async (
-  ports: RecorderPorts,
-  messages: readonly DeliveryMessage[],
-  options: RecorderOptions = {},
-): Promise<RecordingResult> => {
-  const { store, clock } = ports;
-  const now = clock.now();
+type PendingByTarget = Map<string, { target: CounterTarget; pending: PendingMessage[] }>;
+
+/** The batch's valid messages, each once (a message twice in one batch is one message), and the summary so far. */
+const acceptedMessages = async (ports: RecorderPorts, messages: readonly DeliveryMessage[], now: Date) => {
   const parsedBatch = await parseBatch(ports, messages, now);
-  const { deadLettered, failed } = parsedBatch;
-  // a message twice in one batch is one message
   const valid = parsedBatch.valid.filter(
     (message, index, all) => all.findIndex((other) => other.messageId === message.messageId) === index,
   );
@@ -221,54 +219,66 @@ export const recordDelivery = async (
     recordedEvents: 0,
     unknownEntityEvents: 0,
     futureDatedEvents: 0,
-    deadLettered,
+    deadLettered: parsedBatch.deadLettered,
     duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
   };
-  if (valid.length === 0) return { failedMessageIds: failed, summary };
+  return { valid, failed: parsedBatch.failed, summary };
+};
 
-  const pendingByTarget = new Map<string, { target: CounterTarget; pending: PendingMessage[] }>();
+/** What each message adds to each counter item, and the caps each item's write stores (both read in one go each). */
+const planTargets = async (
+  store: TableStore,
+  valid: readonly ParsedMessage[],
+  options: RecorderOptions,
+  summary: RecordingSummary,
+) => {
+  const pendingByTarget: PendingByTarget = new Map();
   const targetsOf = new Map<string, string[]>();
-  let caps: Map<string, CapOnCounter[]>;
-  try {
-    const ancestry = await ancestryOf(
-      store,
-      valid.flatMap((message) => message.events),
+  const ancestry = await ancestryOf(
+    store,
+    valid.flatMap((message) => message.events),
+  );
+  for (const message of valid) {
+    const counted = messageContributions(message.events, ancestry, message.sentAt, options.futureToleranceMs);
+    summary.recordedEvents += counted.recordedEvents;
+    summary.unknownEntityEvents += counted.unknownEntityEvents;
+    summary.futureDatedEvents += counted.futureDatedEvents;
+    const contributions = counted.contributions.filter(
+      (contribution) => !message.replayTo || message.replayTo.includes(targetName(contribution.target)),
     );
-    for (const message of valid) {
-      const counted = messageContributions(message.events, ancestry, message.sentAt, options.futureToleranceMs);
-      summary.recordedEvents += counted.recordedEvents;
-      summary.unknownEntityEvents += counted.unknownEntityEvents;
-      summary.futureDatedEvents += counted.futureDatedEvents;
-      const contributions = counted.contributions.filter(
-        (contribution) => !message.replayTo || message.replayTo.includes(targetName(contribution.target)),
-      );
-      targetsOf.set(
-        message.messageId,
-        contributions.map((contribution) => targetName(contribution.target)),
-      );
-      for (const contribution of contributions) {
-        const name = targetName(contribution.target);
-        const entry = pendingByTarget.get(name) ?? { target: contribution.target, pending: [] };
-        entry.pending.push({ ...message, contribution });
-        pendingByTarget.set(name, entry);
-      }
+    targetsOf.set(
+      message.messageId,
+      contributions.map((contribution) => targetName(contribution.target)),
+    );
+    for (const contribution of contributions) {
+      const name = targetName(contribution.target);
+      const entry = pendingByTarget.get(name) ?? { target: contribution.target, pending: [] };
+      entry.pending.push({ ...message, contribution });
+      pendingByTarget.set(name, entry);
     }
-    // each write stores the caps it is judged against: the stream tells a crossing from that very update
-    caps = await capsOf(
-      store,
-      [...pendingByTarget.values()].map(({ target }) => target),
-    );
-  } catch (error) {
-    logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
-    return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
   }
+  // each write stores the caps it is judged against: the stream tells a crossing from that very update
+  const caps = await capsOf(
+    store,
+    [...pendingByTarget.values()].map(({ target }) => target),
+  );
+  return { pendingByTarget, targetsOf, caps };
+};
 
+/** One write (or, sharded, one per shard) per counter item; an item whose write failed has no outcome. */
+const writeTargets = async (
+  ports: RecorderPorts,
+  { pendingByTarget, caps }: Pick<Awaited<ReturnType<typeof planTargets>>, 'pendingByTarget' | 'caps'>,
+  now: Date,
+  options: RecorderOptions,
+  summary: RecordingSummary,
+) => {
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
   const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(store, target, pending, caps.get(name) ?? [], now);
+      const applied = await writeTo(ports, target, pending, caps.get(name) ?? [], now, options.autoShard);
       outcomes.set(name, applied);
       if (applied.write) summary.counterWrites++;
     } catch (error) {
@@ -280,7 +290,17 @@ export const recordDelivery = async (
       outcomes.set(name, undefined);
     }
   });
+  return { outcomes, invalid };
+};
 
+/** The messages every item they touch took (or refused for good, dead-lettered), and the duplicates among them. */
+const settledMessages = async (
+  ports: RecorderPorts,
+  valid: readonly ParsedMessage[],
+  targetsOf: Map<string, string[]>,
+  { outcomes, invalid }: Awaited<ReturnType<typeof writeTargets>>,
+  summary: RecordingSummary,
+) => {
   const done = new Set<string>();
   for (const message of valid) {
     const touched = targetsOf.get(message.messageId) ?? [];
@@ -298,14 +318,43 @@ export const recordDelivery = async (
     invalid,
   );
   for (const { messageId } of refused) done.add(messageId);
-  deadLettered.push(...refused);
+  summary.deadLettered.push(...refused);
+  return done;
+};
+
+/**
+ * The delivery recorder. Every message changes the counters exactly once, whatever the platform does: it is
+ * folded into one conditional update per counter item it touches (per shard, for a sharded entity), and each item
+ * records, per FIFO message group, the highest sequence it applied, so a message delivered again, a batch retried
+ * after a partial failure or regrouped, or a function that timed out after it wrote, is skipped where it already
+ * counts. A message is handed back only where some item it touches did not take it (with every later message of
+ * its group). Each update also stores the caps it is judged against: the table's stream tells LimitReached from
+ * it; the recorder publishes nothing.
+ */
+export const recordDelivery = async (
+  ports: RecorderPorts,
+  messages: readonly DeliveryMessage[],
+  options: RecorderOptions = {},
+): Promise<RecordingResult> => {
+  const now = ports.clock.now();
+  const { valid, failed, summary } = await acceptedMessages(ports, messages, now);
+  if (valid.length === 0) return { failedMessageIds: failed, summary };
+  let planned: Awaited<ReturnType<typeof planTargets>>;
+  try {
+    planned = await planTargets(ports.store, valid, options, summary);
+  } catch (error) {
+    logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
+    return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
+  }
+  const written = await writeTargets(ports, planned, now, options, summary);
+  const done = await settledMessages(ports, valid, planned.targetsOf, written, summary);
   emitMetrics(
     {
       RecordedEvents: summary.recordedEvents,
       UnknownEntityEvents: summary.unknownEntityEvents,
       FutureDatedEvents: summary.futureDatedEvents,
-      InvalidCounterWrites: invalid.size,
-      DeadLetteredMessages: deadLettered.length,
+      InvalidCounterWrites: written.invalid.size,
+      DeadLetteredMessages: summary.deadLettered.length,
       DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,
     },

@@ -1,11 +1,12 @@
 import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import { ACTION_METRICS, ACTION_PERIODS } from '../adapters/dynamodb/per-action-store';
-import type { TableStore } from '../adapters/dynamodb/table-store';
+import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
 import { METRICS, PERIODS, type Period } from '../domain/limits/metrics';
 import { bucketOf } from '../domain/limits/periods';
-import { planResetWrites } from '../domain/resets/reset-writes';
+import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
+import type { EntityType } from '../domain/levels';
 import type { ResetRequest } from '../domain/resets/reset-request';
 import { type HistoryEntry } from '../domain/history/limit-history';
 import { historyVersionOf, historyWrites } from '../adapters/dynamodb/history-store';
@@ -16,10 +17,12 @@ import type { Clock } from '../ports/clock';
 import {
   ACTION_LIMIT_PREFIX,
   actionCountersKey,
+  COUNTERS_SK,
   countersKey,
   entityPK,
   historyHeadKey,
   resetAppliedKey,
+  type ItemKey,
 } from '../table/keys';
 import type { ResetSource } from '../ports/reset-queue';
 
@@ -59,6 +62,35 @@ const transactionChunks = <T>(items: readonly T[]): T[][] => {
 /** A queued reset is delivered again for at most the queue's retention (14 days): its marker outlives that. */
 const APPLIED_MARKER_SECONDS = 15 * 86_400;
 
+const itemKeyOf = (item: Item): ItemKey => ({ PK: String(item.PK), SK: String(item.SK) });
+
+/**
+ * The updates that zero what one planned write names: on each of the entity's counter shards (one read of the
+ * partition's `COUNTERS*` items finds them all) or on one action's counter item.
+ */
+const zeroingOf = async (
+  store: TableStore,
+  type: EntityType,
+  id: number,
+  write: ResetWrite,
+  currentKeys: Record<Period, string>,
+  now: Date,
+) => {
+  const [periods, metrics] = write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
+  const key = write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
+  const shards = write.actionId === undefined ? await store.queryPartition(key.PK, COUNTERS_SK) : [];
+  // no item yet: the reset may still have something to set (the no-conversion state), as on one item
+  const items =
+    shards.length > 0
+      ? shards.map((item) => ({ item, at: itemKeyOf(item) }))
+      : [{ item: await store.get(key), at: key }];
+  return items.flatMap(({ item, at }) => {
+    const state = counterState(item, periods, metrics);
+    const update = zeroCountersRequest(at, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
+    return update ? [{ Update: { TableName: store.tableName, ...update } }] : [];
+  });
+};
+
 /**
  * Zeroes the counters a reset names in the periods they count in now, and records the reset in the entity's
  * history in the same transaction, with a marker that it was applied: read every item, then write on condition
@@ -85,26 +117,11 @@ const applyReset = async (store: TableStore, request: ResetRequest, actionIds: r
     const [applied, head] = await Promise.all([store.get(marker), store.get(historyHeadKey(type, id))]);
     if (applied) return false;
     const updates = (
-      await Promise.all(
-        writes.map(async (write) => {
-          const key =
-            write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
-          const [periods, metrics] =
-            write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
-          const state = counterState(await store.get(key), periods, metrics);
-          return zeroCountersRequest(key, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
-        }),
-      )
-    ).flatMap((update) => (update ? [{ Update: { TableName: store.tableName, ...update } }] : []));
+      await Promise.all(writes.map((write) => zeroingOf(store, type, id, write, currentKeys, now)))
+    ).flat();
     const items = [
       ...updates,
-      {
-        Put: {
-          TableName: store.tableName,
-          Item: { ...marker, expiresAt: Math.ceil(now.getTime() / 1000) + APPLIED_MARKER_SECONDS },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
+      store.insertItem({ ...marker, expiresAt: Math.ceil(now.getTime() / 1000) + APPLIED_MARKER_SECONDS }),
       ...historyWrites(store.tableName, type, id, entry, now, historyVersionOf(head)),
     ];
     try {

@@ -94,6 +94,15 @@ export const limitKey = (type: EntityType, id: number): ItemKey => ({ PK: entity
 /** Every counter of an entity, in one item: each period's counters, the no-conversion state, what was applied. */
 export const COUNTERS_SK = 'COUNTERS';
 export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: COUNTERS_SK });
+/** Shard n ≥ 1 of a sharded entity's counters (shard 0 is `COUNTERS`, which holds the shard count). */
+export const COUNTER_SHARD_PREFIX = `${COUNTERS_SK}#`;
+export const counterShardKey = (type: EntityType, id: number, shard: number): ItemKey =>
+  shard === 0 ? countersKey(type, id) : { PK: entityPK(type, id), SK: `${COUNTER_SHARD_PREFIX}${shard}` };
+/** That a sharded entity's crossing (its LimitReached id) was told: it is told once, as far as the stream can. */
+export const reachedKey = (type: EntityType, id: number, crossing: string): ItemKey => ({
+  PK: entityPK(type, id),
+  SK: `REACHED#${crossing}`,
+});
 /** Source of record ids: one atomic counter per kind. */
 export const sequenceKey = (kind: string): ItemKey => ({ PK: `${PARTITION_PREFIX.sequence}${kind}`, SK: 'SEQUENCE' });
 

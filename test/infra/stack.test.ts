@@ -223,7 +223,7 @@ describe('data and messaging', () => {
           {
             Pattern: JSON.stringify({
               eventName: ['INSERT', 'MODIFY'],
-              dynamodb: { Keys: { SK: { S: ['COUNTERS', { prefix: 'ACTCTR#' }] } } },
+              dynamodb: { Keys: { SK: { S: ['COUNTERS', { prefix: 'COUNTERS#' }, { prefix: 'ACTCTR#' }] } } },
             }),
           },
         ],

@@ -62,7 +62,7 @@ describe('table access', () => {
   });
 
   it('grants no other table action, and no wildcard', () => {
-    // the stream trigger's own grant, on the stream: history-events reads no table item
+    // the stream trigger's own grant, on the stream (history-events' table reads are conditioned like every other)
     const STREAM_READ = [
       'dynamodb:ListStreams',
       'dynamodb:DescribeStream',

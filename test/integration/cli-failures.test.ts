@@ -53,10 +53,11 @@ const API_KEY = 'scripts/api-key.ts';
 const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
 const REDRIVE = 'scripts/redrive.ts';
+const SHARDS = 'scripts/shards.ts';
 
 describe('the command-line tools', () => {
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, 'scripts/build-docs.ts']) {
+    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, 'scripts/build-docs.ts']) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
@@ -73,6 +74,25 @@ describe('the command-line tools', () => {
     expectOneLine(await invoke(API_KEY, ['create', '--user', 'demo']), /usage plan/);
     expectOneLine(
       await invoke(API_KEY, ['create', '--user', 'demo', '--plan', 'p1'], { ...noCredentials, TABLE_NAME: 't' }),
+      /No AWS credentials were found: set AWS_PROFILE/,
+    );
+  }, 60_000);
+
+  it('npm run shards fails in one line', async () => {
+    expectOneLine(
+      await invoke(SHARDS, ['--shards', '4']),
+      /^Unknown option --shards: npm run shards takes --type, --id, --count, --help\.$/,
+    );
+    expectOneLine(
+      await invoke(SHARDS, ['--type', 'user', '--id', '0', '--count', '1']),
+      /^--type must be one of advertiser, .*; --id must be a positive whole number; --count must be a whole number from 2 to 128\.$/,
+    );
+    expectOneLine(await invoke(SHARDS, ['--type', 'advertiser', '--id', '1', '--count', '16']), /Set TABLE_NAME/);
+    expectOneLine(
+      await invoke(SHARDS, ['--type', 'advertiser', '--id', '1', '--count', '16'], {
+        ...noCredentials,
+        TABLE_NAME: 't',
+      }),
       /No AWS credentials were found: set AWS_PROFILE/,
     );
   }, 60_000);

@@ -34,12 +34,22 @@ export interface GeneratedReset {
   name: string;
 }
 
+/**
+ * Entities whose counters are sharded before the given delivery step of the first run (0: from the start; the
+ * number of steps: before the drain), while batches that already wrote may still come back.
+ */
+export interface GeneratedSharding {
+  beforeStep: number;
+  shards: Record<string, number>;
+}
+
 export interface GeneratedCase {
   /** One group, events without `at`: the no-conversion state is then defined by arrival order as well. */
   orderly: boolean;
   messages: GeneratedMessage[];
   steps: DeliveryStep[];
   reset?: GeneratedReset;
+  sharding?: GeneratedSharding;
 }
 
 const MINUTE = 60_000;
@@ -135,6 +145,18 @@ const reset = (messages: number): fc.Arbitrary<GeneratedReset> =>
         .map((name) => ({ afterMessage, entity, name })),
     );
 
+const sharding = (steps: number): fc.Arbitrary<GeneratedSharding> =>
+  fc.record({
+    beforeStep: fc.integer({ min: 0, max: steps }),
+    shards: fc
+      .uniqueArray(fc.constantFrom(...ENTITIES), { minLength: 1, maxLength: ENTITIES.length })
+      .chain((entities) =>
+        fc
+          .array(fc.integer({ min: 2, max: 4 }), { minLength: entities.length, maxLength: entities.length })
+          .map((counts) => Object.fromEntries(entities.map((entity, index) => [entity, counts[index]!]))),
+      ),
+  });
+
 /** The most messages, events per message and delivery steps a case has. */
 export interface CaseSize {
   messages: number;
@@ -149,14 +171,17 @@ export const FUZZ_SIZE: CaseSize = { messages: 8, events: 3, steps: 6 };
 export const generatedCase = (size: CaseSize): fc.Arbitrary<GeneratedCase> =>
   fc.boolean().chain((orderly) =>
     messages(orderly, size).chain((list) =>
-      fc.record(
-        {
-          orderly: fc.constant(orderly),
-          messages: fc.constant(list),
-          steps: fc.array(step, { minLength: 0, maxLength: size.steps }),
-          reset: reset(list.length),
-        },
-        { requiredKeys: ['orderly', 'messages', 'steps'] },
+      fc.array(step, { minLength: 0, maxLength: size.steps }).chain((steps) =>
+        fc.record(
+          {
+            orderly: fc.constant(orderly),
+            messages: fc.constant(list),
+            steps: fc.constant(steps),
+            reset: reset(list.length),
+            sharding: sharding(steps.length),
+          },
+          { requiredKeys: ['orderly', 'messages', 'steps'] },
+        ),
       ),
     ),
   );

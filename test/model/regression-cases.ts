@@ -54,4 +54,20 @@ export const REGRESSION_CASES: Record<string, GeneratedCase> = {
     ],
     steps: [{ ...ONE_BY_ONE, timedOut: true, raced: true }],
   },
+  // a batch written on shard 0, timed out and handed back after its advertiser was sharded: its group's shard had
+  // no marker, and without the group's floor from shard 0 the batch counted twice
+  'a batch applied before its entity is sharded comes back after': {
+    orderly: true,
+    messages: [
+      { group: 0, sentAt: NOV_29_NOON, events: [{ kind: 'click', placementId: 931, revenue: '2', count: 1_000_000 }] },
+      {
+        group: 0,
+        sentAt: NOV_29_NOON,
+        events: [{ kind: 'click', bannerId: 9110, placementId: 940, revenue: '0.125', count: 3 }],
+      },
+    ],
+    steps: [{ size: 2, firstGroup: 0, timedOut: true, raced: true, faultAt: 1 }],
+    // 3 shards: the case's group goes to shard 2
+    sharding: { beforeStep: 1, shards: { 'ADVERTISER#91': 3 } },
+  },
 };

@@ -54,9 +54,16 @@ export class FifoTransport {
     );
   }
 
-  /** Runs the generated steps, then delivers what is left without faults until the queue is empty. */
-  async run(steps: readonly DeliveryStep[]): Promise<void> {
-    for (const step of steps) await this.deliver(step);
+  /**
+   * Runs the generated steps, then delivers what is left without faults until the queue is empty; `before(i)` runs
+   * before step i (and before the drain, with i = the number of steps).
+   */
+  async run(steps: readonly DeliveryStep[], before?: (index: number) => Promise<void>): Promise<void> {
+    for (const [index, step] of steps.entries()) {
+      await before?.(index);
+      await this.deliver(step);
+    }
+    await before?.(steps.length);
     for (let round = 0; round < DRAIN_LIMIT && this.remaining() > 0; round++)
       await this.deliver({ size: DRAIN_BATCH, firstGroup: round, timedOut: false, raced: false });
   }

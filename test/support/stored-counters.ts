@@ -14,7 +14,7 @@ export interface CounterView {
 const METRICS: readonly ModelMetric[] = ['impressions', 'clicks', 'conversions', 'opportunities', 'budget', 'requests'];
 const attribute = (period: string, metric: string) => `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
 
-/** Every counter item of the service's table (entity counters and per-action counters), by `PK/SK`. */
+/** Every counter item of the service's table (entity counters, their shards, per-action counters), by `PK/SK`. */
 export const storedCounterItems = async (service: LocalService): Promise<Map<string, Item>> => {
   const { client, tableName } = service.dependencies.store;
   const items = new Map<string, Item>();
@@ -24,7 +24,7 @@ export const storedCounterItems = async (service: LocalService): Promise<Map<str
       new ScanCommand({
         TableName: tableName,
         ConsistentRead: true,
-        FilterExpression: 'SK = :counters OR begins_with(SK, :actions)',
+        FilterExpression: 'begins_with(SK, :counters) OR begins_with(SK, :actions)',
         ExpressionAttributeValues: { ':counters': { S: 'COUNTERS' }, ':actions': { S: 'ACTCTR#' } },
         ExclusiveStartKey: startKey,
       }),
@@ -93,4 +93,42 @@ export const modelView = (item: ModelItem, withNoConversion: boolean, stored?: C
   const inRange = storedCount !== undefined && BigInt(storedCount) >= least && BigInt(storedCount) <= most;
   const impressions = inRange ? storedCount : least === most ? String(least) : `${least} to ${most}`;
   return { periods, noConversion: { quietSince: state.quietSince, impressions } };
+};
+
+/** What a shard holds besides its key and, on shard 0, the shard count: nothing means no counters yet. */
+const holdsCounters = (item: Item): boolean => Object.keys(item).some((name) => !['PK', 'SK', 'shards'].includes(name));
+
+/**
+ * The stored counters as one view per counter item of the model (`PK/COUNTERS`, `PK/ACTCTR#…`): an entity's
+ * shards summed as the service's reads define it, written out here on its own: per period the latest period any
+ * shard is in, and the sum of the counters of the shards in it. The no-conversion state is compared where one shard
+ * holds it (across shards it is a bound: `sumShardStates`); `spread` names the entities where it is not.
+ */
+export const summedViews = (stored: ReadonlyMap<string, Item>, withNoConversion: boolean) => {
+  const byItem = new Map<string, CounterView[]>();
+  for (const [name, item] of stored) {
+    if (!holdsCounters(item)) continue;
+    const merged = name.replace(/\/COUNTERS#\d+$/, '/COUNTERS');
+    byItem.set(merged, [...(byItem.get(merged) ?? []), storedView(item, withNoConversion)]);
+  }
+  const spread = new Set<string>();
+  const views = new Map<string, CounterView>();
+  for (const [name, shards] of byItem) {
+    const periods: CounterView['periods'] = {};
+    for (const period of MODEL_PERIODS) {
+      const keys = shards.flatMap((view) => (view.periods[period] ? [view.periods[period].key] : []));
+      if (keys.length === 0) continue;
+      const key = keys.reduce((latest, candidate) => (candidate > latest ? candidate : latest));
+      const counts: Record<string, bigint> = {};
+      for (const view of shards.filter((shard) => shard.periods[period]?.key === key))
+        for (const [metric, units] of Object.entries(view.periods[period]!.counts))
+          counts[metric] = (counts[metric] ?? 0n) + BigInt(units);
+      const text = Object.fromEntries(Object.entries(counts).map(([metric, units]) => [metric, String(units)]));
+      periods[period] = { key, counts: text };
+    }
+    const holders = shards.filter((view) => view.noConversion);
+    if (holders.length > 1) spread.add(name);
+    views.set(name, { periods, ...(holders.length === 1 ? { noConversion: holders[0]!.noConversion! } : {}) });
+  }
+  return { views, spread };
 };

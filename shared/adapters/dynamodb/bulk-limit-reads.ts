@@ -1,11 +1,12 @@
 import type { EntityType } from '../../domain/levels';
 import { entityPK } from '../../table/keys';
+import { knownShardCount, withEveryShard } from './counter-shards-store';
 import { entityLimitFromItems, entityLimitKeys, type EntityLimit } from './limit-store';
 import type { Item, TableStore } from './table-store';
 
 /**
- * Entities, limits and counter items, in one round of batched reads. Entity items already in hand (from the
- * parent index) are not read again.
+ * Entities, limits and counter items (every shard the container knows of), in one round of batched reads. Entity
+ * items already in hand (from the parent index) are not read again.
  */
 export const loadEntityLimits = async (
   store: TableStore,
@@ -14,9 +15,14 @@ export const loadEntityLimits = async (
   now: Date,
   known: ReadonlyMap<number, Item> = new Map(),
 ): Promise<Map<number, EntityLimit>> => {
-  const items = await store.batchGet(
-    ids.flatMap((id) => entityLimitKeys(type, id).filter((key) => !(key.SK === 'ENTITY' && known.has(id)))),
+  const clock = { now: () => now };
+  const keys = ids.flatMap((id) =>
+    entityLimitKeys(type, id, 'counters', false, knownShardCount(store, type, id, clock)).filter(
+      (key) => !(key.SK === 'ENTITY' && known.has(id)),
+    ),
   );
+  const entities = ids.map((id) => [type, id] as const);
+  const items = await withEveryShard(store, entities, await store.batchGet(keys), clock);
   items.push(...ids.flatMap((id) => (known.has(id) ? [known.get(id)!] : [])));
   const byPartition = new Map<string, Item[]>();
   for (const item of items) byPartition.set(String(item.PK), [...(byPartition.get(String(item.PK)) ?? []), item]);

@@ -1,5 +1,10 @@
 import { NumberValue, type UpdateInput } from './attribute-values';
-import type { CounterWrite, NoConversionWrite, PendingMessage } from '../../domain/delivery/counter-plan';
+import type {
+  CounterWrite,
+  NoConversionWrite,
+  PendingMessage,
+  ShardWriteOptions,
+} from '../../domain/delivery/counter-plan';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
@@ -8,6 +13,8 @@ import { METRICS, PERIODS, type Metric, type Period } from '../../domain/limits/
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
 import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './update-expression';
+import { allOf, attributeExists } from './expression-conditions';
+import { shardCountOf } from '../../domain/delivery/counter-shards';
 
 type Update = UpdateInput;
 
@@ -28,6 +35,11 @@ const SEQUENCE_PREFIX = 'seq:';
 const TOTAL_KEY = 'T';
 /** The caps the item's last delivery write was judged against (cap name → value), for the stream's LimitReached. */
 export const CAPS_ATTRIBUTE = 'caps';
+/** On shard 0 (`COUNTERS`) of a sharded entity: how many shards it has (absent: 1). */
+export const SHARDS_ATTRIBUTE = 'shards';
+/** On shard 0 of an unsharded advertiser, with automatic sharding on: its writes since `tallySince` (ms). */
+export const TALLY_ATTRIBUTE = 'writeTally';
+export const TALLY_SINCE_ATTRIBUTE = 'tallySince';
 /** When a reset last zeroed counters of the item (ms): a crossing after it is a new one. */
 export const RESET_AT_ATTRIBUTE = 'resetAt';
 
@@ -104,9 +116,11 @@ const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
     update.require(
       expect.kind === 'absentOrBelow'
         ? anyOf(attributeAbsent(attribute), below(attribute, expect.sequence))
-        : expect.sequence === null
-          ? attributeAbsent(attribute)
-          : equals(attribute, expect.sequence),
+        : expect.kind === 'presentBelow'
+          ? allOf(attributeExists(attribute), below(attribute, expect.sequence))
+          : expect.sequence === null
+            ? attributeAbsent(attribute)
+            : equals(attribute, expect.sequence),
     );
   }
 };
@@ -134,14 +148,18 @@ const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWri
 /**
  * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
  * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
- * crossing. Pure.
+ * crossing; `requireUnsharded` (shard 0 of an entity the writer takes as unsharded) fails it once the entity has
+ * shards, and `tallyAt` counts the write in the item's write tally (automatic sharding). Pure.
  */
 export const counterWriteRequest = (
   key: ItemKey,
   write: CounterWrite,
   caps?: Readonly<Record<string, number>>,
+  shard: { requireUnsharded?: boolean; tallyAt?: number } = {},
 ): Update => {
   const update = new UpdateBuilder();
+  if (shard.requireUnsharded) update.require(attributeAbsent(SHARDS_ATTRIBUTE));
+  if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
   periodWrites(update, write);
   sequenceWrites(update, write);
   for (const { group, marker } of write.prune)
@@ -185,26 +203,60 @@ const byGroupChunks = (pending: readonly PendingMessage[]): PendingMessage[][] =
   return chunks;
 };
 
+/** Shard 0 of an entity the writer took as unsharded has shards: the write is to be planned again, by shard. */
+export class EntityIsSharded extends Error {
+  constructor(readonly shards: number) {
+    super(`The entity's counters have ${shards} shards`);
+    this.name = 'EntityIsSharded';
+  }
+}
+
+/** How one counter item is written, beyond its messages. */
+export interface CounterItemWrite {
+  now?: Date;
+  /** The caps the write is judged against, stored with it (see `counterWriteRequest`). */
+  caps?: Readonly<Record<string, number>>;
+  /** Shard 0 written by a recorder that takes the entity as unsharded: fails with `EntityIsSharded` if it is not. */
+  requireUnsharded?: boolean;
+  /** Counts the write in the item's write tally, at this instant (ms). */
+  tallyAt?: number;
+  /**
+   * A shard n ≥ 1: reads the markers its groups left on shard 0 before the entity was sharded. Its first write
+   * requires each group's marker on the shard; a group new there makes it fail, and the floors are read then.
+   */
+  floors?: () => Promise<Readonly<Record<string, string>>>;
+}
+
+const shardsOf = (current: Item | undefined): number => shardCountOf(current?.[SHARDS_ATTRIBUTE]);
+
 const applyOnce = async (
   store: TableStore,
   key: ItemKey,
   pending: readonly PendingMessage[],
   periods: readonly Period[],
   metrics: readonly Metric[],
-  now?: Date,
-  caps?: Readonly<Record<string, number>>,
+  options: CounterItemWrite,
 ): Promise<AppliedCounterWrite> => {
+  const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
   let state: CounterState | undefined;
+  let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : {};
   for (let attempt = 1; ; attempt++) {
-    const write = planCounterWrite(state, pending, periods, metrics, now);
+    const write = planCounterWrite(state, pending, periods, metrics, now, shard);
     if (!write) return { after: {}, skipped: [...pending] };
-    const request = counterWriteRequest(key, write, caps);
+    const request = counterWriteRequest(key, write, caps, {
+      requireUnsharded,
+      ...(tallyAt !== undefined ? { tallyAt } : {}),
+    });
     try {
       return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
+      if (requireUnsharded && shardsOf(error.current) > 1) throw new EntityIsSharded(shardsOf(error.current));
       state = counterState(error.current, periods, metrics);
+      const applied = state.applied;
+      if (floors && !shard.floors && pending.some((message) => applied[message.group] === undefined))
+        shard = { floors: await floors() };
     }
   }
 };
@@ -220,13 +272,12 @@ export const applyToCounterItem = async (
   pending: readonly PendingMessage[],
   periods: readonly Period[],
   metrics: readonly Metric[],
-  now?: Date,
-  caps?: Readonly<Record<string, number>>,
+  options: CounterItemWrite = {},
 ): Promise<AppliedCounterWrite> => {
   let applied: AppliedCounterWrite = { after: {}, skipped: [] };
   const skipped: PendingMessage[] = [];
   for (const chunk of byGroupChunks(pending)) {
-    const result = await applyOnce(store, key, chunk, periods, metrics, now, caps);
+    const result = await applyOnce(store, key, chunk, periods, metrics, options);
     skipped.push(...result.skipped);
     if (result.write) applied = result;
   }

@@ -2,21 +2,31 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import {
   actionCaps,
+  crossingsOnSum,
   limitCrossings,
+  raisesCappedCounter,
   type CapOnCounter,
   type CounterSnapshot,
   type LimitReached,
 } from '../../domain/delivery/limit-reached';
 import { ENTITY_TYPES, levelOfType, type EntityType } from '../../domain/levels';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
-import { ACTION_COUNTER_PREFIX, COUNTERS_SK } from '../../table/keys';
+import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, reachedKey } from '../../table/keys';
+import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
 import { plainItem } from './attribute-values';
-import { CAPS_ATTRIBUTE, counterState, RESET_AT_ATTRIBUTE } from './counter-store';
+import { CAPS_ATTRIBUTE, counterState, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-store';
 import { ACTION_METRICS, ACTION_PERIODS } from './per-action-store';
-import type { Item } from './table-store';
+import type { Item, TableStore } from './table-store';
 
 const isCounterSortKey = (sortKey: string): boolean =>
-  sortKey === COUNTERS_SK || sortKey.startsWith(ACTION_COUNTER_PREFIX);
+  sortKey === COUNTERS_SK || sortKey.startsWith(COUNTER_SHARD_PREFIX) || sortKey.startsWith(ACTION_COUNTER_PREFIX);
+
+/** A write of a sharded entity's counters: a shard n ≥ 1, or shard 0 once it holds a shard count. */
+const isShardWrite = (record: DynamoDBRecord): boolean => {
+  const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
+  const shards = record.dynamodb?.NewImage?.[SHARDS_ATTRIBUTE]?.N;
+  return sortKey.startsWith(COUNTER_SHARD_PREFIX) || (sortKey === COUNTERS_SK && shardCountOf(shards) > 1);
+};
 
 /** What the trigger's filter criteria pass (the stack declares the same): a counter item written. */
 export const isCounterChange = (record: DynamoDBRecord): boolean =>
@@ -47,12 +57,13 @@ const snapshotOf = (image: unknown, isAction: boolean) => {
 
 /**
  * The LimitReached events of one table stream record: a counter item's write, judged from its old and new images
- * against the caps the write stored with it. Anything else (and a record without images) tells none.
+ * against the caps the write stored with it. Anything else (and a record without images) tells none; so does a
+ * sharded entity's write, which `limitReachedOnSum` judges.
  */
 export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
   const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
   const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
-  if (!isCounterChange(record) || !ENTITY_TYPES.includes(type as EntityType)) return [];
+  if (!isCounterChange(record) || isShardWrite(record) || !ENTITY_TYPES.includes(type as EntityType)) return [];
   const isAction = sortKey !== COUNTERS_SK;
   const after = snapshotOf(record.dynamodb?.NewImage, isAction);
   if (!after) return [];
@@ -66,4 +77,79 @@ export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
   const written = record.dynamodb?.ApproximateCreationDateTime;
   const at = written !== undefined ? new Date(written * 1000) : new Date();
   return limitCrossings(target, caps, snapshotOf(record.dynamodb?.OldImage, isAction)?.snapshot, after.snapshot, at);
+};
+
+/** A crossing's marker outlives its period's writes; a total's stays. */
+const REACHED_MARKER_SECONDS = 40 * 86_400;
+
+/** The sharded entity a record writes the counters of (`PK`), if it is one. */
+export const shardedEntityOf = (record: DynamoDBRecord): string | undefined => {
+  const [type] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
+  return isCounterChange(record) && isShardWrite(record) && ENTITY_TYPES.includes(type as EntityType)
+    ? record.dynamodb!.Keys!.PK!.S
+    : undefined;
+};
+
+/** The shards of an entity, summed, with the latest reset of any of them. */
+const summedShards = async (store: TableStore, partition: string): Promise<CounterSnapshot> => {
+  const shards = await store.queryPartition(partition, COUNTERS_SK);
+  const summed = sumShardStates(
+    shards.map((item) => counterState(item, PERIODS, METRICS)),
+    PERIODS,
+  );
+  const resets = shards.map((item) => Number(String(item[RESET_AT_ATTRIBUTE]))).filter(Number.isFinite);
+  return {
+    keys: summed.keys,
+    counters: summed.counters,
+    ...(resets.length > 0 ? { resetAt: Math.max(...resets) } : {}),
+  };
+};
+
+/**
+ * The LimitReached events of a sharded entity's writes in one stream batch (its records, in order): when one of them
+ * raised a capped counter, the shards are read once (one Query of the entity's `COUNTERS*` items) and summed, and
+ * each crossing of the sum not yet marked told is told. The caller marks them (`markReachedTold`) once published: a
+ * crossing is told once, except when two batches handle the entity's records at the same time (consumers drop
+ * repeats by `id`, as they do for any redelivery). One read per entity and batch, whatever the write rate.
+ */
+export const limitReachedOnSum = async (
+  store: TableStore,
+  records: readonly DynamoDBRecord[],
+): Promise<LimitReached[]> => {
+  const [type, id] = (records[0]?.dynamodb?.Keys?.PK?.S ?? '').split('#') as [EntityType, string];
+  const target = { type, id: Number(id) };
+  const written = records.flatMap((record) => {
+    const after = snapshotOf(record.dynamodb?.NewImage, false);
+    const caps = after ? storedCaps(after.item, type, false) : [];
+    const before = snapshotOf(record.dynamodb?.OldImage, false)?.snapshot;
+    const seconds = record.dynamodb?.ApproximateCreationDateTime;
+    const at = seconds !== undefined ? new Date(seconds * 1000) : new Date();
+    return after && caps.length > 0 ? [{ caps, before, after: after.snapshot, at }] : [];
+  });
+  // a batch that raised no capped counter cannot have made the sum cross: the shards are not read
+  if (!written.some(({ caps, before, after }) => raisesCappedCounter(caps, before, after))) return [];
+  const summed = await summedShards(store, entityPK(type, target.id));
+  const byId = new Map(
+    written
+      .flatMap(({ caps, before, after, at }) => crossingsOnSum(target, caps, before, after, summed, at))
+      .map((crossing) => [crossing.id, crossing]),
+  );
+  const crossings = [...byId.values()];
+  if (crossings.length === 0) return [];
+  const told = await store.batchGet(crossings.map((crossing) => reachedKey(type, target.id, crossing.id)));
+  return crossings.filter((crossing) => !told.some((item) => item.SK === reachedKey(type, target.id, crossing.id).SK));
+};
+
+/** Marks sharded entities' crossings told (after they were published). */
+export const markReachedTold = async (store: TableStore, told: readonly LimitReached[], now: Date): Promise<void> => {
+  await Promise.all(
+    told.map((event) =>
+      store.put({
+        Item: {
+          ...reachedKey(event.entityType, event.entityId, event.id),
+          ...(event.bucket === 'T' ? {} : { expiresAt: Math.ceil(now.getTime() / 1000) + REACHED_MARKER_SECONDS }),
+        },
+      }),
+    ),
+  );
 };

@@ -11,6 +11,8 @@ import {
   type ItemKey,
 } from '../../table/keys';
 import { counterAttribute, counterState } from './counter-store';
+import { counterShardKeys, isCounterShard, knownShardCount, withEveryShard } from './counter-shards-store';
+import { sumShardStates } from '../../domain/delivery/counter-shards';
 import { currentCounters, type CounterState, type CurrentCounters } from '../../domain/delivery/counter-state';
 import { type EntityType } from '../../domain/levels';
 import { historyVersionOf } from './history-store';
@@ -48,11 +50,13 @@ export const limitFromItem = (item: Item | undefined): LimitRecord | undefined =
       }
     : undefined;
 
-/** Splits the items of one entity's batch read into entity, limit and counters. */
+/** Splits the items of one entity's batch read into entity, limit and counters (the sum of its shards). */
 export const entityLimitFromItems = (type: EntityType, id: number, items: readonly Item[], now: Date): EntityLimit => {
   const { PK } = entityKey(type, id);
-  const bySortKey = new Map(items.filter((item) => item.PK === PK).map((item) => [String(item.SK), item]));
-  const state = counterState(bySortKey.get(countersKey(type, id).SK), PERIODS, METRICS);
+  const own = items.filter((item) => item.PK === PK);
+  const bySortKey = new Map(own.map((item) => [String(item.SK), item]));
+  const shards = own.filter(isCounterShard).map((item) => counterState(item, PERIODS, METRICS));
+  const state = shards.length === 0 ? counterState(undefined, PERIODS, METRICS) : sumShardStates(shards, PERIODS);
   return {
     entity: entityFromItem(bySortKey.get('ENTITY')),
     limit: limitFromItem(bySortKey.get(LIMIT_SK)),
@@ -66,21 +70,24 @@ export const entityLimitFromItems = (type: EntityType, id: number, items: readon
 /** How much of an entity's partition a caller reads: the entity alone, with its limit, or with its counters too. */
 export type EntityReads = 'entity' | 'limit' | 'counters';
 
+/** The keys of one entity's read; `shards`: as many as the reader knows the entity's counters have. */
 export const entityLimitKeys = (
   type: EntityType,
   id: number,
   reads: EntityReads = 'counters',
   forWrite = false,
+  shards = 1,
 ): ItemKey[] => [
   entityKey(type, id),
   ...(reads !== 'entity' ? [limitKey(type, id)] : []),
-  ...(reads === 'counters' ? [countersKey(type, id)] : []),
+  ...(reads === 'counters' ? counterShardKeys(type, id, shards) : []),
   ...(forWrite ? [historyHeadKey(type, id)] : []),
 ];
 
 /**
- * Entity, limit record and counter item, as far as the caller has a use for them, in one BatchGetItem; a write
- * reads the entity's history version with them.
+ * Entity, limit record and counter item (every shard the container knows of), as far as the caller has a use for
+ * them, in one BatchGetItem; a write reads the entity's history version with them. The first read of a sharded
+ * entity in a container reads its other shards after.
  */
 export const loadEntityLimit = async (
   store: TableStore,
@@ -89,8 +96,13 @@ export const loadEntityLimit = async (
   now: Date,
   reads: EntityReads = 'counters',
   forWrite = false,
-): Promise<EntityLimit> =>
-  entityLimitFromItems(type, id, await store.batchGet(entityLimitKeys(type, id, reads, forWrite)), now);
+): Promise<EntityLimit> => {
+  const clock = { now: () => now };
+  const keys = entityLimitKeys(type, id, reads, forWrite, knownShardCount(store, type, id, clock));
+  const items = await store.batchGet(keys);
+  const all = reads === 'counters' ? await withEveryShard(store, [[type, id]], items, clock) : items;
+  return entityLimitFromItems(type, id, all, now);
+};
 
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));

@@ -1,5 +1,6 @@
 import type { Entity } from '../../domain/access';
 import { entityLimitFromItems, entityLimitKeys } from './limit-store';
+import { knownShardCount, withEveryShard } from './counter-shards-store';
 import { ACTION_ITEMS_PREFIX, actionCountersFromItem, perActionFromItem } from './per-action-store';
 import { ACTION_LIMIT_PREFIX, actionCountersKey, actionSwitchKey, entityKey, entityPK } from '../../table/keys';
 import { ancestorsOf, isDemandType, levelOfType, type EntityType } from '../../domain/levels';
@@ -18,13 +19,18 @@ const servingChain = (entity: Entity): [EntityType, number][] => [
  */
 export const loadServingChain = async (store: TableStore, entity: Entity, now: Date): Promise<EntityServingState[]> => {
   const chain = servingChain(entity);
+  const clock = { now: () => now };
   const [items, actionItems] = await Promise.all([
-    // the entity itself is known already; its limit, its counters and its ancestors' are not
-    store.batchGet(
-      chain.flatMap(([type, id], index) =>
-        entityLimitKeys(type, id).filter((key) => index > 0 || key.SK !== entityKey(type, id).SK),
-      ),
-    ),
+    // the entity itself is known already; its limit, its counters (every known shard) and its ancestors' are not
+    store
+      .batchGet(
+        chain.flatMap(([type, id], index) =>
+          entityLimitKeys(type, id, 'counters', false, knownShardCount(store, type, id, clock)).filter(
+            (key) => index > 0 || key.SK !== entityKey(type, id).SK,
+          ),
+        ),
+      )
+      .then((read) => withEveryShard(store, chain, read, clock)),
     Promise.all(chain.map(([type, id]) => store.queryPartition(entityPK(type, id), ACTION_ITEMS_PREFIX))),
   ]);
   return chain.map(([type, id], index) => {

@@ -27,6 +27,7 @@ import {
   type QueryRequest,
   type StoredItem,
   type TransactWriteInput,
+  type TransactItem,
   type UpdateInput,
 } from './attribute-values';
 import { InvalidRequest, ServiceBusy, WriteConflict } from '../../domain/errors';
@@ -179,6 +180,11 @@ export class TableStore {
   /** Puts an item that must not exist yet: a WriteConflict when it does. */
   async insert(item: Item): Promise<void> {
     await this.put({ Item: item, ...conditionExpression(attributeAbsent('PK')) });
+  }
+
+  /** The transaction item of `insert`: a put that cancels the transaction when the item exists. */
+  insertItem(item: Item): TransactItem {
+    return { Put: { TableName: this.tableName, Item: item, ...conditionExpression(attributeAbsent('PK')) } };
   }
 
   async update(request: UpdateInput): Promise<Item | undefined> {

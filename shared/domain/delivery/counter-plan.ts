@@ -25,7 +25,19 @@ export interface PeriodWrite {
 }
 
 export type SequenceExpectation =
-  { kind: 'absentOrBelow'; sequence: string } | { kind: 'exactly'; sequence: string | null };
+  | { kind: 'absentOrBelow'; sequence: string }
+  | { kind: 'presentBelow'; sequence: string }
+  | { kind: 'exactly'; sequence: string | null };
+
+/**
+ * How a write of a shard n ≥ 1 differs. `unread`: its first write (planned without a read) requires each group's
+ * marker present and below, so that a group new on the shard fails once and its floor is read. `floors`: per
+ * group, the marker the group left on shard 0 before the entity was sharded: a message at or below it is applied.
+ */
+export interface ShardWriteOptions {
+  unread?: 'presentBelow';
+  floors?: Readonly<Record<string, string>>;
+}
 
 export type NoConversionWrite =
   | { mode: 'add'; impressions: bigint; firstAt: number }
@@ -149,7 +161,8 @@ const noConversionWrite = (
  * the batch's messages, and says so in its conditions; when a condition fails, DynamoDB returns the item and the
  * write is planned again from it: messages at or below the item's sequence for their group are skipped, a period
  * the item has moved past keeps its counters (late events do not count there), and a period the batch has moved
- * past is replaced. Pure; `undefined` when nothing is left to apply.
+ * past is replaced. A shard's write takes `shard` (see `ShardWriteOptions`). Pure; `undefined` when nothing is left
+ * to apply.
  */
 export const planCounterWrite = (
   state: CounterState | undefined,
@@ -157,10 +170,12 @@ export const planCounterWrite = (
   periods: readonly Period[],
   metrics: readonly Metric[],
   now?: Date,
+  shard: ShardWriteOptions = {},
 ): CounterWrite | undefined => {
   const isApplied = (message: PendingMessage) => {
     const applied = state?.applied[message.group];
-    return applied !== undefined && applied >= message.sequence;
+    const floor = shard.floors?.[message.group];
+    return (applied !== undefined && applied >= message.sequence) || (floor !== undefined && floor >= message.sequence);
   };
   const kept = pending.filter((message) => !isApplied(message));
   if (kept.length === 0) return undefined;
@@ -171,7 +186,7 @@ export const planCounterWrite = (
     sequences[group] = {
       expect: state
         ? { kind: 'exactly', sequence: state.applied[group] ?? null }
-        : { kind: 'absentOrBelow', sequence: lowest },
+        : { kind: shard.unread ?? 'absentOrBelow', sequence: lowest },
       record: now ? markerText(maxOf(ofGroup)!, now) : maxOf(ofGroup)!,
     };
   }

@@ -108,3 +108,58 @@ export const limitCrossings = (
       },
     ];
   });
+
+/** Whether a write raised the counter a cap is on (in the period it wrote). */
+const raises = (cap: CapOnCounter, before: CounterSnapshot | undefined, after: CounterSnapshot): boolean => {
+  const key = after.keys[cap.period];
+  return (
+    cap.value > 0 &&
+    key !== undefined &&
+    counterIn(after, cap.period, key, cap.metric) > counterIn(before, cap.period, key, cap.metric)
+  );
+};
+
+/** Whether a write raised a counter one of its set caps is on: only such a write can make a sum cross. Pure. */
+export const raisesCappedCounter = (
+  caps: readonly CapOnCounter[],
+  before: CounterSnapshot | undefined,
+  after: CounterSnapshot,
+): boolean => caps.some((cap) => raises(cap, before, after));
+
+/**
+ * The LimitReached events of one shard's write of a sharded entity, decided on the sum of its shards read after
+ * the write. One shard's images cannot tell whether the sum crossed (two shards crossing at once each see the
+ * other applied), so every write that raised a capped counter in a period asks: is the sum in that period at or
+ * above the cap? The events are those crossings, with the identity an unsharded entity's would have (the latest
+ * reset of any shard); the caller tells each once per id, as far as it can (see the stream adapter). Pure.
+ */
+export const crossingsOnSum = (
+  target: { type: EntityType; id: number },
+  caps: readonly CapOnCounter[],
+  before: CounterSnapshot | undefined,
+  after: CounterSnapshot,
+  summed: CounterSnapshot,
+  at: Date,
+): LimitReached[] =>
+  caps.flatMap((cap) => {
+    const key = after.keys[cap.period];
+    if (key === undefined || summed.keys[cap.period] !== key) return [];
+    const scale = unitScale(cap.metric);
+    const raised = raises(cap, before, after);
+    const sum = counterIn(summed, cap.period, key, cap.metric);
+    const capUnits = unitsFromCap(cap.value, scale);
+    if (!raised || capUnits <= 0n || sum < capUnits) return [];
+    return [
+      {
+        id: crossingId(target, cap, key, summed.resetAt),
+        entity: entityName(target.type, target.id),
+        entityType: target.type,
+        entityId: target.id,
+        cap: cap.name,
+        capValue: cap.value,
+        counter: ExactNumber.of(sum, scale),
+        bucket: key,
+        at: at.toISOString(),
+      },
+    ];
+  });

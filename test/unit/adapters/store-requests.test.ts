@@ -23,7 +23,11 @@ import {
 import { usageKeyRequest } from '../../../shared/adapters/dynamodb/user-records';
 import { EMPTY_LIMIT } from '../../../shared/domain/limits/limit-record';
 import { meterWindow, partnerPlan } from '../../../shared/domain/metering/partner-quota';
-import { resetTokenKey } from '../../../shared/table/keys';
+import { counterShardKey, countersKey, resetTokenKey } from '../../../shared/table/keys';
+import { restartTallyRequest, shardCountRequest } from '../../../shared/adapters/dynamodb/counter-shards-store';
+import { counterWriteRequest } from '../../../shared/adapters/dynamodb/counter-store';
+import { planCounterWrite, sequenceText, type ShardWriteOptions } from '../../../shared/domain/delivery/counter-plan';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
 
 const now = new Date('2026-11-25T12:00:00Z');
 const perAction = {
@@ -41,6 +45,27 @@ const entry = {
   by: { userId: 1, username: 'demo', method: 'apiKey' },
 };
 const window = meterWindow(partnerPlan(), now);
+const shardWrite = (shard: ShardWriteOptions = {}) =>
+  planCounterWrite(
+    undefined,
+    [
+      {
+        messageId: 'm1',
+        group: 'g',
+        sequence: sequenceText(1),
+        contribution: {
+          target: { type: 'ADVERTISER', id: 1 },
+          periods: { daily: new Map([['D#2026-11-25', { clicks: 1n }]]) },
+          impressions: [],
+          conversions: [],
+        },
+      },
+    ],
+    PERIODS,
+    METRICS,
+    now,
+    shard,
+  )!;
 
 /** The requests inside a transaction's items, or the request itself. */
 const requestsOf = (built: object): ExpressionRequest[] =>
@@ -87,6 +112,24 @@ const REQUESTS: [string, object][] = [
   ],
   ['a metering key given', usageKeyRequest(1, 'k')],
   ['the children of an advertiser', childrenQuery('ADVERTISER#1')],
+  ['a shard count set', shardCountRequest('ADVERTISER', 1, 16)],
+  ['a write tally started again', restartTallyRequest('ADVERTISER', 1, 1_000, 12_000)],
+  [
+    'a counter write to shard 0, required unsharded and tallied',
+    counterWriteRequest(
+      countersKey('ADVERTISER', 1),
+      shardWrite(),
+      { dailyClicksLimit: 5 },
+      {
+        requireUnsharded: true,
+        tallyAt: 5,
+      },
+    ),
+  ],
+  [
+    "a shard's first write, its groups' markers required present",
+    counterWriteRequest(counterShardKey('ADVERTISER', 1, 3), shardWrite({ unread: 'presentBelow' })),
+  ],
 ];
 
 describe("the stores' requests", () => {

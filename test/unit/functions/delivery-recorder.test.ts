@@ -11,4 +11,22 @@ describe("the delivery recorder's environment", () => {
         'FUTURE_TOLERANCE_SECONDS',
       );
   });
+
+  it('reads AUTO_SHARD_WRITES_PER_SECOND and AUTO_SHARD_COUNT together, off when both are unset', () => {
+    expect(recorderOptionsFromEnvironment({ AUTO_SHARD_WRITES_PER_SECOND: '200', AUTO_SHARD_COUNT: '32' })).toEqual({
+      futureToleranceMs: 300_000,
+      autoShard: { writesPerSecond: 200, shards: 32 },
+    });
+    for (const [rate, count] of [
+      ['200', undefined],
+      [undefined, '16'],
+      ['0', '16'],
+      ['200', '1'],
+      ['200', '129'],
+      ['2.5', '4'],
+    ])
+      expect(() =>
+        recorderOptionsFromEnvironment({ AUTO_SHARD_WRITES_PER_SECOND: rate, AUTO_SHARD_COUNT: count }),
+      ).toThrow('AUTO_SHARD_COUNT');
+  });
 });

@@ -5,6 +5,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../../../functions/history-events/handler';
 import { EventBridgePublisher } from '../../../shared/adapters/eventbridge/eventbridge-publisher';
+import { TableStore } from '../../../shared/adapters/dynamodb/table-store';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 const bus = mockClient(EventBridgeClient);
 afterEach(() => bus.reset());
@@ -26,7 +28,11 @@ const record = (sequence: number, eventName: 'INSERT' | 'MODIFY', sortKey: strin
   },
 });
 
-const handler = createHandler({ events: new EventBridgePublisher(new EventBridgeClient({}), 'limits-bus') });
+// no record here is a sharded entity's counter write: the table is never read
+const handler = createHandler({
+  events: new EventBridgePublisher(new EventBridgeClient({}), 'limits-bus'),
+  store: new TableStore(new DynamoDBClient({}), 'not-read'),
+});
 const published = () =>
   bus.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => entry));
 

@@ -1,0 +1,26 @@
+import { setShardCount } from '../../shared/adapters/dynamodb/counter-shards-store';
+import { parseShardRequest } from '../../shared/domain/delivery/shard-request';
+import { errorCodeOf } from '../../shared/api/error-codes';
+import { jsonResponse } from '../../shared/http/response';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+
+const failure = (message: string, errors: Record<string, string> = {}) =>
+  jsonResponse(400, { success: false, code: errorCodeOf(400), message, errors });
+
+/**
+ * `POST /_local/shards` with `{"type":"advertiser","id":1,"shards":16}`: shards the entity's counters (once: a
+ * count set before stays, and is answered).
+ */
+export const shardsEndpoint = (dependencies: Dependencies) => async (body: string) => {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return failure('The body is not valid JSON');
+  }
+  const parsed = parseShardRequest(value as Parameters<typeof parseShardRequest>[0]);
+  if (!parsed.ok) return failure('Send {"type": "advertiser", "id": 1, "shards": 16}', parsed.errors);
+  const { type, id, shards } = parsed.request;
+  const now = await setShardCount(dependencies.store, type, id, shards);
+  return jsonResponse(200, { type: type.toLowerCase(), id, shards: now });
+};

@@ -1,0 +1,34 @@
+import './quiet-sdk-notice';
+import { setShardCount } from '../shared/adapters/dynamodb/counter-shards-store';
+import { parseShardRequest } from '../shared/domain/delivery/shard-request';
+import { storeFromEnvironment } from '../shared/runtime/dependencies';
+import { CommandFailure, readArguments, runTool } from './command-line';
+
+const USAGE = `Usage: npm run shards -- --type TYPE --id ID --count N
+  Shards the delivery counters of one entity (advertiser, campaign, banner, site, placement) into N items
+  (2 to 128), in TABLE_NAME (the stack output TableName). Once only: a count set before stays. AWS credentials
+  come from the environment.`;
+
+const { values } = readArguments(USAGE, {
+  type: { type: 'string' },
+  id: { type: 'string' },
+  count: { type: 'string' },
+});
+
+await runTool(async () => {
+  const parsed = parseShardRequest({ type: values.type, id: values.id, shards: values.count });
+  if (!parsed.ok)
+    throw new CommandFailure(
+      Object.entries(parsed.errors)
+        .map(([name, reason]) => `--${name === 'shards' ? 'count' : name} ${reason}`)
+        .join('; ') + '.',
+    );
+  if (!process.env.TABLE_NAME) throw new CommandFailure('Set TABLE_NAME to the stack output TableName.');
+  const { type, id, shards } = parsed.request;
+  const now = await setShardCount(storeFromEnvironment(), type, id, shards);
+  console.log(
+    now === shards
+      ? `${type.toLowerCase()} ${id}: counters in ${shards} shards.`
+      : `${type.toLowerCase()} ${id} already has ${now} shards: a shard count is set once and stays.`,
+  );
+});

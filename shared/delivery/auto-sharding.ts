@@ -1,0 +1,62 @@
+import {
+  rememberShardCount,
+  restartTallyRequest,
+  setShardCount,
+  type AppliedEntityWrite,
+} from '../adapters/dynamodb/counter-shards-store';
+import type { TableStore } from '../adapters/dynamodb/table-store';
+import { tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
+import { WriteConflict } from '../domain/errors';
+import type { EntityType } from '../domain/levels';
+import { describeError, logger } from '../observability/logger';
+import type { Clock } from '../ports/clock';
+
+/** `AUTO_SHARD_WRITES_PER_SECOND` and `AUTO_SHARD_COUNT` (both, or neither: automatic sharding off). */
+export const autoShardingFromEnvironment = (env: NodeJS.ProcessEnv): AutoSharding | undefined => {
+  const [rate, count] = [env.AUTO_SHARD_WRITES_PER_SECOND, env.AUTO_SHARD_COUNT];
+  if (!rate && !count) return undefined;
+  const writesPerSecond = Number(rate);
+  const shards = Number(count);
+  if (
+    !/^\d{1,6}$/.test(rate ?? '') ||
+    writesPerSecond < 1 ||
+    !/^\d{1,3}$/.test(count ?? '') ||
+    shards < 2 ||
+    shards > 128
+  )
+    throw new Error(
+      `AUTO_SHARD_WRITES_PER_SECOND (a whole number from 1) and AUTO_SHARD_COUNT (2 to 128) go together, not "${rate}" and "${count}"`,
+    );
+  return { writesPerSecond, shards };
+};
+
+/** Automatic sharding applies to advertisers: the entity every batch of their events writes. */
+export const tallies = (type: EntityType, auto: AutoSharding | undefined): boolean =>
+  auto !== undefined && type === 'ADVERTISER';
+
+/**
+ * After a write counted in an advertiser's write tally: shards the advertiser when its rate is over the limit, or
+ * starts a new window. Its messages are applied already: a failure here is logged, and the next write tries again.
+ */
+export const followTally = async (
+  store: TableStore,
+  clock: Clock,
+  target: { type: EntityType; id: number },
+  applied: AppliedEntityWrite,
+  auto: AutoSharding,
+): Promise<void> => {
+  if (!applied.tally) return;
+  const now = clock.now().getTime();
+  const decision = tallyDecision(applied.tally, now, auto);
+  try {
+    if (decision === 'restart')
+      await store.update(restartTallyRequest(target.type, target.id, applied.tally.since, now));
+    if (decision !== 'shard') return;
+    const shards = await setShardCount(store, target.type, target.id, auto.shards);
+    rememberShardCount(store, target.type, target.id, shards, clock);
+    logger.info('counters sharded automatically', { ...target, shards, tally: applied.tally });
+  } catch (error) {
+    if (!(error instanceof WriteConflict))
+      logger.warn('following a write tally failed; the next write tries again', describeError(error));
+  }
+};

@@ -1,0 +1,83 @@
+import type { Period } from '../limits/metrics';
+import { add, type CounterState, type Tally } from './counter-state';
+
+/**
+ * An entity's counters may be sharded: shard 0 is the `COUNTERS` item, shard n ≥ 1 `COUNTERS#<n>`. The shard
+ * count is set once (1 → N) and never changes afterwards, so that a recorder that does not know it yet is caught by
+ * a condition on shard 0, and a group's shard never moves again.
+ */
+export const MIN_SHARDS = 2;
+/** A read asks for LIMIT, history head and every shard: 128 shards are two BatchGetItems sent at once. */
+export const MAX_SHARDS = 128;
+
+export const isShardCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= MIN_SHARDS && value <= MAX_SHARDS;
+
+/** The shard count an item of shard 0 holds: absent or anything else, 1. */
+export const shardCountOf = (value: unknown): number => {
+  const count = Number(value === undefined || value === null ? NaN : String(value));
+  return isShardCount(count) ? count : 1;
+};
+
+/** 32-bit FNV-1a of the text's UTF-16 code units: stable across runtimes and releases. */
+const fnv1a = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+};
+
+/** The shard a message group writes, of `shards`: always the same for the same group and count. */
+export const shardOfGroup = (group: string, shards: number): number => (shards <= 1 ? 0 : fnv1a(group) % shards);
+
+/**
+ * The shards' counters as one: per period, the latest period any shard has reached, and the sum of the counters
+ * of the shards in it (a shard still in an older period holds nothing of the latest one). The no-conversion state
+ * is exact when one shard holds it. Across shards it is bounded, never in the entity's favour: the quiet time
+ * begins at the earliest shard's (no later than the last conversion, or the first impression) and the impressions
+ * are summed (a shard whose last conversion is older also counts impressions before a later one), so a cap on
+ * either is reached no later than on one item. What each shard applied is not merged (it is per shard). Pure.
+ */
+export const sumShardStates = (states: readonly CounterState[], periods: readonly Period[]): CounterState => {
+  if (states.length === 1) return states[0]!;
+  const summed: CounterState = { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
+  for (const period of periods) {
+    const key = states.reduce<string | undefined>((latest, state) => {
+      const stored = state.keys[period];
+      return stored !== undefined && (latest === undefined || stored > latest) ? stored : latest;
+    }, undefined);
+    if (key === undefined) continue;
+    summed.keys[period] = key;
+    const tally: Tally = {};
+    for (const state of states) if (state.keys[period] === key) add(tally, state.counters[period] ?? {});
+    if (Object.keys(tally).length > 0) summed.counters[period] = tally;
+  }
+  for (const state of states) {
+    if (state.quietSince !== undefined)
+      summed.quietSince = Math.min(summed.quietSince ?? state.quietSince, state.quietSince);
+    summed.impressionsSinceConversion += state.impressionsSinceConversion;
+  }
+  return summed;
+};
+
+/** Automatic sharding: an advertiser whose counters take more writes a second than this gets `shards` shards. */
+export interface AutoSharding {
+  writesPerSecond: number;
+  shards: number;
+}
+
+/** Shard 0 of an unsharded advertiser tallies its writes over a window of this length at least. */
+export const TALLY_WINDOW_MS = 10_000;
+
+/**
+ * What one write's tally (`writes` since `since`, ms) says: shard the advertiser (its rate is over the limit, or the
+ * window's allowance is spent early), start a new window (a full window under the limit), or wait. Pure.
+ */
+export const tallyDecision = (
+  tally: { writes: number; since: number },
+  now: number,
+  auto: AutoSharding,
+): 'shard' | 'restart' | 'wait' => {
+  const elapsed = now - tally.since;
+  if (tally.writes > (auto.writesPerSecond * Math.max(elapsed, TALLY_WINDOW_MS)) / 1000) return 'shard';
+  return elapsed >= TALLY_WINDOW_MS ? 'restart' : 'wait';
+};

@@ -1,0 +1,187 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
+import {
+  shardCountOf,
+  shardOfGroup,
+  sumShardStates,
+  tallyDecision,
+  MAX_SHARDS,
+} from '../../../../shared/domain/delivery/counter-shards';
+import type { CounterState, Tally } from '../../../../shared/domain/delivery/counter-state';
+import { crossingsOnSum, type CapOnCounter } from '../../../../shared/domain/delivery/limit-reached';
+import { parseShardRequest } from '../../../../shared/domain/delivery/shard-request';
+import { METRICS, PERIODS } from '../../../../shared/domain/limits/metrics';
+
+const state = (fields: Partial<CounterState>): CounterState => ({
+  keys: {},
+  counters: {},
+  applied: {},
+  impressionsSinceConversion: 0n,
+  ...fields,
+});
+
+describe('the shard of a message group', () => {
+  it('is the same in every release: 32-bit FNV-1a (its published test vectors) modulo the count', () => {
+    expect(shardOfGroup('a', 2 ** 32)).toBe(0xe40c292c);
+    expect(shardOfGroup('foobar', 2 ** 32)).toBe(0xbf9cf968);
+    expect(shardOfGroup('foobar', 128)).toBe(0xbf9cf968 % 128);
+    expect(shardOfGroup('anything', 1)).toBe(0);
+  });
+
+  it('is within the shards, for any group and count', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 1, max: MAX_SHARDS }), (group, shards) => {
+        const shard = shardOfGroup(group, shards);
+        expect(Number.isInteger(shard) && shard >= 0 && shard < shards).toBe(true);
+      }),
+    );
+  });
+
+  it('reads a stored shard count, and anything else as 1', () => {
+    expect([16, '16', 2, 128, undefined, null, 1, 0, 129, 2.5, 'x'].map(shardCountOf)).toEqual([
+      16, 16, 2, 128, 1, 1, 1, 1, 1, 1, 1,
+    ]);
+  });
+});
+
+const tally = fc.record(
+  { clicks: fc.bigInt({ min: 0n, max: 10n ** 15n }) },
+  { requiredKeys: [] },
+) as fc.Arbitrary<Tally>;
+const day = fc.constantFrom('D#2026-11-24', 'D#2026-11-25', 'D#2026-11-26');
+
+describe('the sum of the shards', () => {
+  it('is, per period, the sum of the shards in the latest period any of them reached', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ key: day, daily: tally, total: tally }), { minLength: 1, maxLength: 6 }),
+        (shards) => {
+          const states = shards.map(({ key, daily, total }) =>
+            state({ keys: { daily: key, total: 'T' }, counters: { daily: daily, total: total } }),
+          );
+          const summed = sumShardStates(states, PERIODS);
+          const latest = shards
+            .map(({ key }) => key)
+            .sort()
+            .at(-1)!;
+          const sum = (tallies: Tally[]) => tallies.reduce((all, one) => all + (one.clicks ?? 0n), 0n);
+          expect(summed.keys.daily).toBe(latest);
+          expect(summed.counters.daily?.clicks ?? 0n).toBe(
+            sum(shards.filter(({ key }) => key === latest).map(({ daily }) => daily)),
+          );
+          expect(summed.counters.total?.clicks ?? 0n).toBe(sum(shards.map(({ total }) => total)));
+        },
+      ),
+    );
+  });
+
+  it('bounds the no-conversion state from the side that stops delivery no later', () => {
+    const summed = sumShardStates(
+      [
+        state({ quietSince: 1_000, impressionsSinceConversion: 5n }),
+        state({ quietSince: 4_000, impressionsSinceConversion: 2n }),
+      ],
+      PERIODS,
+    );
+    expect(summed).toMatchObject({ quietSince: 1_000, impressionsSinceConversion: 7n });
+  });
+});
+
+const pending = (sequence: number, group = 'g'): PendingMessage => ({
+  messageId: `m${sequence}`,
+  group,
+  sequence: sequenceText(sequence),
+  contribution: {
+    target: { type: 'ADVERTISER', id: 1 },
+    periods: { total: new Map([['T', { clicks: 1n }]]) },
+    impressions: [],
+    conversions: [],
+  },
+});
+
+describe("a shard's write", () => {
+  it('first requires each group marker present and below, so that a group new on the shard fails once', () => {
+    const write = planCounterWrite(undefined, [pending(5)], PERIODS, METRICS, undefined, { unread: 'presentBelow' });
+    expect(write?.sequences.g?.expect).toEqual({ kind: 'presentBelow', sequence: sequenceText(5) });
+  });
+
+  it("skips what a group's floor from shard 0 holds, and expects the shard's own marker", () => {
+    const floors = { g: sequenceText(6) };
+    const write = planCounterWrite(state({}), [pending(5), pending(6), pending(7)], PERIODS, METRICS, undefined, {
+      floors,
+    });
+    expect(write?.applies.map((message) => message.messageId)).toEqual(['m7']);
+    expect(write?.skipped.map((message) => message.messageId)).toEqual(['m5', 'm6']);
+    expect(write?.sequences.g?.expect).toEqual({ kind: 'exactly', sequence: null });
+    expect(planCounterWrite(state({}), [pending(6)], PERIODS, METRICS, undefined, { floors })).toBeUndefined();
+  });
+});
+
+describe('LimitReached on the sum', () => {
+  const cap: CapOnCounter[] = [{ name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 10 }];
+  const snapshot = (clicks: bigint, key = 'D#2026-11-25', resetAt?: number) => ({
+    keys: { daily: key },
+    counters: { daily: { clicks } },
+    ...(resetAt !== undefined ? { resetAt } : {}),
+  });
+  const at = new Date('2026-11-25T12:00:00Z');
+  const target = { type: 'ADVERTISER' as const, id: 7 };
+
+  it('is told by any write that raised the counter while the sum is at or above the cap, under one id', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 20n }),
+        fc.bigInt({ min: 0n, max: 5n }),
+        fc.bigInt({ min: 0n, max: 30n }),
+        (before, added, others) => {
+          const after = before + added;
+          const events = crossingsOnSum(target, cap, snapshot(before), snapshot(after), snapshot(after + others), at);
+          const told = added > 0n && after + others >= 10n;
+          expect(events.map((event) => event.id)).toEqual(
+            told ? ['ADVERTISER#7/dailyClicksLimit=10/D#2026-11-25'] : [],
+          );
+        },
+      ),
+    );
+  });
+
+  it('keeps the latest reset in the id, and leaves a period the sum has left to the shards in the newer one', () => {
+    const reset = crossingsOnSum(target, cap, snapshot(0n), snapshot(4n), snapshot(12n, 'D#2026-11-25', 99), at);
+    expect(reset.map((event) => event.id)).toEqual(['ADVERTISER#7/dailyClicksLimit=10/D#2026-11-25/reset@99']);
+    expect(crossingsOnSum(target, cap, snapshot(0n), snapshot(11n), snapshot(1n, 'D#2026-11-26'), at)).toEqual([]);
+  });
+});
+
+describe('a request to shard', () => {
+  it('takes a level in any case, a positive id and 2 to 128 shards', () => {
+    expect(parseShardRequest({ type: 'Advertiser', id: 1, shards: 16 })).toEqual({
+      ok: true,
+      request: { type: 'ADVERTISER', id: 1, shards: 16 },
+    });
+    expect(parseShardRequest({ type: 'site', id: '3', shards: '2' })).toMatchObject({ ok: true });
+    const refused = parseShardRequest({ type: 'user', id: -1, shards: 129 });
+    expect(refused.ok ? [] : Object.keys(refused.errors)).toEqual(['type', 'id', 'shards']);
+    expect(parseShardRequest(null).ok).toBe(false);
+  });
+});
+
+describe('automatic sharding', () => {
+  const auto = { writesPerSecond: 100, shards: 16 };
+  it('shards once a window allows fewer writes than the tally holds, else waits out the window', () => {
+    expect(tallyDecision({ writes: 1000, since: 0 }, 5_000, auto)).toBe('wait');
+    expect(tallyDecision({ writes: 1001, since: 0 }, 5_000, auto)).toBe('shard');
+    expect(tallyDecision({ writes: 1000, since: 0 }, 10_000, auto)).toBe('restart');
+    expect(tallyDecision({ writes: 2001, since: 0 }, 20_000, auto)).toBe('shard');
+  });
+
+  it('shards exactly the rates above the limit, over a full window', () => {
+    fc.assert(
+      fc.property(fc.nat(1_000_000), fc.integer({ min: 10_000, max: 600_000 }), (writes, elapsed) => {
+        const decision = tallyDecision({ writes, since: 1_000 }, 1_000 + elapsed, auto);
+        // writes / (elapsed / 1000) > 100, in whole numbers
+        expect(decision).toBe(writes * 1000 > 100 * elapsed ? 'shard' : 'restart');
+      }),
+    );
+  });
+});
