@@ -4,13 +4,13 @@ import { setShardCount } from '../shared/adapters/dynamodb/counter-shards-store'
 import { API_KEY } from './bench-service';
 import { roundTrips, type recordRequests } from './request-recorder';
 
-/** Campaigns 100,001–100,003 (banners 200,001–200,003): one unsharded, one in 16 shards, one in 128. */
+/** Campaigns 100,001–100,003 (banners 200,001–200,003): one unsharded, one in 16 shards, one in 96. */
 const ENTITIES = [
   { campaignId: 100_001, bannerId: 200_001, shards: 1 },
   { campaignId: 100_002, bannerId: 200_002, shards: 16 },
-  { campaignId: 100_003, bannerId: 200_003, shards: 128 },
+  { campaignId: 100_003, bannerId: 200_003, shards: 96 },
 ];
-/** Enough message groups that every shard of 128 has writes (~3 groups a shard). */
+/** Enough message groups that every shard of 96 has writes (~4 groups a shard). */
 const GROUPS = 384;
 const READS = 100;
 

@@ -6,7 +6,7 @@ import { CommandFailure, readArguments, runTool } from './command-line';
 
 const USAGE = `Usage: npm run shards -- --type TYPE --id ID --count N
   Shards the delivery counters of one entity (advertiser, campaign, banner, site, placement) into N items
-  (2 to 128), in TABLE_NAME (the stack output TableName). Once only: a count set before stays. AWS credentials
+  (2 to 96), in TABLE_NAME (the stack output TableName). Once only: a count set before stays. AWS credentials
   come from the environment.`;
 
 const { values } = readArguments(USAGE, {

@@ -12,6 +12,7 @@ const RUNS: readonly (readonly [scale: number, shards: number])[] = [
   [100, 1],
   [100, 32],
   [100, 64],
+  [100, 96],
   [100, 128],
 ];
 

@@ -5,7 +5,7 @@ import {
   type AppliedEntityWrite,
 } from '../adapters/dynamodb/counter-shards-store';
 import type { TableStore } from '../adapters/dynamodb/table-store';
-import { tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
+import { MAX_SHARDS, MIN_SHARDS, tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
 import { WriteConflict } from '../domain/errors';
 import type { EntityType } from '../domain/levels';
 import { describeError, logger } from '../observability/logger';
@@ -21,11 +21,11 @@ export const autoShardingFromEnvironment = (env: NodeJS.ProcessEnv): AutoShardin
     !/^\d{1,6}$/.test(rate ?? '') ||
     writesPerSecond < 1 ||
     !/^\d{1,3}$/.test(count ?? '') ||
-    shards < 2 ||
-    shards > 128
+    shards < MIN_SHARDS ||
+    shards > MAX_SHARDS
   )
     throw new Error(
-      `AUTO_SHARD_WRITES_PER_SECOND (a whole number from 1) and AUTO_SHARD_COUNT (2 to 128) go together, not "${rate}" and "${count}"`,
+      `AUTO_SHARD_WRITES_PER_SECOND (a whole number from 1) and AUTO_SHARD_COUNT (${MIN_SHARDS} to ${MAX_SHARDS}) go together, not "${rate}" and "${count}"`,
     );
   return { writesPerSecond, shards };
 };

@@ -1,6 +1,6 @@
 import { historyWrites } from '../adapters/dynamodb/history-store';
 import {
-  clearLimitCountersItem,
+  clearLimitCountersItems,
   deleteLimitRequest,
   loadLimitForWrite,
   nextId,
@@ -48,7 +48,7 @@ const writeAttempt = async (
 ) => {
   const { policy, id, now, grants, loaded } = context;
   const dryRun = isDryRun(request);
-  const { limit, historyVersion } = attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
+  const { limit, historyVersion } = attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id, now);
   if (!limit && mode === 'update')
     throw notFound(`${policy.level} ${id} has no limits; create them with set.do`, 'LIMITS_NOT_SET');
   enforce(policy.write(grants, !limit));
@@ -103,8 +103,8 @@ export const deleteLimit =
     enforce(policy.delete(grants));
     if (!dryRun)
       await optimisticWrite(async (attempt) => {
-        const { limit, historyVersion, counterItemStored } =
-          attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id);
+        const { limit, historyVersion, counterItems } =
+          attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id, now);
         if (!limit) return;
         const entry: HistoryEntry = {
           at: now.toISOString(),
@@ -116,7 +116,7 @@ export const deleteLimit =
         await store.transactWrite({
           TransactItems: [
             { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
-            clearLimitCountersItem(tableName, policy.entityType, id, counterItemStored),
+            ...clearLimitCountersItems(tableName, policy.entityType, id, counterItems),
             ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
           ],
         });

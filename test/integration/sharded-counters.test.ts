@@ -148,6 +148,21 @@ describe('sharded counters', () => {
     expect(await read('/rest-api/advertiser/71/limits.do')).toMatchObject({ dailyClicks: 11 });
   });
 
+  it('are all cleared with the limit by DELETE limits.do, keeping what they applied', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-25T11:40:00Z' });
+    const group = GROUPS.find((candidate) => shardOfGroup(candidate, 4) !== 0)!;
+    expect(await read('/rest-api/advertiser/71/limits.do')).toMatchObject({ dailyClicks: 11 });
+    expect((await caller().delete('/rest-api/advertiser/71/limits.do')).status).toBe(200);
+    const items = await counterItems('ADVERTISER#71');
+    expect(items.map((item) => item.SK)).toEqual(['COUNTERS', `COUNTERS#${shardOfGroup(group, 4)}`]);
+    expect(items.every((item) => item.dailyClicks === undefined)).toBe(true);
+    // a message counted before the delete, delivered again after it, stays counted once (not again)
+    expect((await deliver([{ id: 'stale-2', group, clicks: 4, bannerId: 7100 }])).duplicateMessages).toBe(1);
+    const limits = { dailyClicksLimit: '1000', totalClicksLimit: '1000' };
+    expect((await caller().post('/rest-api/advertiser/71/limits/set.do', limits)).status).toBe(200);
+    expect(await read('/rest-api/advertiser/71/limits.do')).toMatchObject({ dailyClicks: 0, totalClicks: 0 });
+  });
+
   it('are all zeroed by a reset, in its transaction', async () => {
     await setClock(ctx.service.url, { now: '2026-11-25T12:00:00Z' });
     expect((await read('/rest-api/advertiser/70/limits.do')).dailyClicks).toBe(36);

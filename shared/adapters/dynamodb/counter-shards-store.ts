@@ -166,6 +166,20 @@ export const setShardCount = async (store: TableStore, type: EntityType, id: num
 export const isCounterShard = (item: Item): boolean =>
   item.SK === COUNTERS_SK || String(item.SK).startsWith(COUNTER_SHARD_PREFIX);
 
+/** The keys of an entity's counter shards found stored, and the shard count its shard 0 holds (1: none). */
+export interface StoredCounterItems {
+  keys: ItemKey[];
+  shards: number;
+}
+
+export const storedCounterItems = (items: readonly Item[]): StoredCounterItems => {
+  const stored = items.filter(isCounterShard);
+  return {
+    keys: stored.map((item) => ({ PK: String(item.PK), SK: String(item.SK) })),
+    shards: shardCountOf(stored.find((item) => item.SK === COUNTERS_SK)?.[SHARDS_ATTRIBUTE]),
+  };
+};
+
 /**
  * Completes a batch read that asked for each entity's counter shards as this container knew them: an entity whose
  * shard 0 tells more shards is read again for the others (all such entities in one batch read), and its count is

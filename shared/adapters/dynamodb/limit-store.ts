@@ -1,4 +1,4 @@
-import type { PutInput } from './attribute-values';
+import type { PutInput, TransactItem } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
 import {
@@ -10,8 +10,15 @@ import {
   sequenceKey,
   type ItemKey,
 } from '../../table/keys';
-import { counterAttribute, counterState } from './counter-store';
-import { counterShardKeys, isCounterShard, knownShardCount, withEveryShard } from './counter-shards-store';
+import { counterAttribute, counterState, SHARDS_ATTRIBUTE } from './counter-store';
+import {
+  counterShardKeys,
+  isCounterShard,
+  knownShardCount,
+  storedCounterItems,
+  withEveryShard,
+  type StoredCounterItems,
+} from './counter-shards-store';
 import { sumShardStates } from '../../domain/delivery/counter-shards';
 import { currentCounters, type CounterState, type CurrentCounters } from '../../domain/delivery/counter-state';
 import { type EntityType } from '../../domain/levels';
@@ -20,7 +27,7 @@ import type { Item, TableStore } from './table-store';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
 import { conditionExpression } from './condition-expression';
-import { attributeAbsent, equals } from './expression-conditions';
+import { attributeAbsent, equals, type Condition } from './expression-conditions';
 import { removeAttributes, UpdateBuilder } from './update-expression';
 
 export interface EntityLimit {
@@ -29,8 +36,9 @@ export interface EntityLimit {
   /** The counter item as stored, and the counters that count at the time of the read. */
   counterState: CounterState;
   counters: CurrentCounters;
-  /** Whether the entity has a counter item at all (a delete clears it, or checks that none appeared). */
-  counterItemStored: boolean;
+  /** The entity's counter items as stored (shard 0 first, when stored), with the shard count shard 0 holds: a
+   * delete clears every one, or checks that none appeared. */
+  counterItems: StoredCounterItems;
   /** The version of the entity's newest history entry (read only for writes; 0 otherwise). */
   historyVersion: number;
 }
@@ -62,7 +70,7 @@ export const entityLimitFromItems = (type: EntityType, id: number, items: readon
     limit: limitFromItem(bySortKey.get(LIMIT_SK)),
     counterState: state,
     counters: currentCounters(state, now),
-    counterItemStored: bySortKey.has(countersKey(type, id).SK),
+    counterItems: storedCounterItems(own),
     historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
   };
 };
@@ -107,20 +115,15 @@ export const loadEntityLimit = async (
 export const loadLimit = async (store: TableStore, type: EntityType, id: number): Promise<LimitRecord | undefined> =>
   limitFromItem(await store.get(limitKey(type, id)));
 
-/** A write's second and later attempts: the record, the entity's history version and its counter item, again together. */
+/** A write's second and later attempts: the record, the entity's history version and its counter items, again together. */
 export const loadLimitForWrite = async (
   store: TableStore,
   type: EntityType,
   id: number,
-): Promise<{ limit?: LimitRecord; historyVersion: number; counterItemStored: boolean }> => {
-  const items = await store.batchGet([limitKey(type, id), historyHeadKey(type, id), countersKey(type, id)]);
-  const bySortKey = new Map(items.map((item) => [String(item.SK), item]));
-  const limit = limitFromItem(bySortKey.get(LIMIT_SK));
-  return {
-    ...(limit ? { limit } : {}),
-    historyVersion: historyVersionOf(bySortKey.get(historyHeadKey(type, id).SK)),
-    counterItemStored: bySortKey.has(countersKey(type, id).SK),
-  };
+  now: Date,
+): Promise<{ limit?: LimitRecord; historyVersion: number; counterItems: StoredCounterItems }> => {
+  const { limit, historyVersion, counterItems } = await loadEntityLimit(store, type, id, now, 'counters', true);
+  return { ...(limit ? { limit } : {}), historyVersion, counterItems };
 };
 
 /** Puts the record at `version + 1`, on condition that it is still at the version read (or still absent). */
@@ -173,20 +176,30 @@ const CLEARED_COUNTERS = [
 ];
 
 /**
- * The delete's transaction item for the entity's counters: every counter and the no-conversion state cleared (the
- * item keeps which delivery messages it applied, so that one delivered again after the delete cannot count a
- * second time), or, when there was no counter item, a check that none appeared meanwhile (the delete then reads
- * again).
+ * The delete's transaction items for the entity's counters: on every stored shard, every counter and the
+ * no-conversion state cleared (each keeps which delivery messages it applied, so that one delivered again after the
+ * delete cannot count a second time), on condition that shard 0 still holds the shard count read, so that shards
+ * made meanwhile cannot keep their counts; or, when there was no counter item, a check that none appeared meanwhile
+ * (the delete then reads again).
  */
-export const clearLimitCountersItem = (tableName: string, type: EntityType, id: number, stored: boolean) =>
-  stored
-    ? {
-        Update: { TableName: tableName, Key: countersKey(type, id), ...removeAttributes(CLEARED_COUNTERS) },
-      }
-    : {
-        ConditionCheck: {
-          TableName: tableName,
-          Key: countersKey(type, id),
-          ...conditionExpression(attributeAbsent('PK')),
-        },
-      };
+export const clearLimitCountersItems = (
+  tableName: string,
+  type: EntityType,
+  id: number,
+  { keys, shards }: StoredCounterItems,
+): TransactItem[] => {
+  const shardZero = countersKey(type, id);
+  const clear = (Key: ItemKey, unchanged?: Condition): TransactItem => ({
+    Update: { TableName: tableName, Key, ...removeAttributes(CLEARED_COUNTERS, unchanged) },
+  });
+  const others = keys.filter((key) => key.SK !== shardZero.SK).map((key) => clear(key));
+  if (!keys.some((key) => key.SK === shardZero.SK))
+    return [
+      { ConditionCheck: { TableName: tableName, Key: shardZero, ...conditionExpression(attributeAbsent('PK')) } },
+      ...others,
+    ];
+  return [
+    clear(shardZero, shards === 1 ? attributeAbsent(SHARDS_ATTRIBUTE) : equals(SHARDS_ATTRIBUTE, shards)),
+    ...others,
+  ];
+};

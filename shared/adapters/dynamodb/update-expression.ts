@@ -79,9 +79,10 @@ export class UpdateBuilder {
   }
 }
 
-/** An update that removes `attributes`. */
-export const removeAttributes = (attributes: readonly string[]): UpdateExpressionParts => {
+/** An update that removes `attributes`, on `condition` when given. */
+export const removeAttributes = (attributes: readonly string[], condition?: Condition): UpdateExpressionParts => {
   const update = new UpdateBuilder();
   for (const attribute of attributes) update.remove(attribute);
+  if (condition) update.require(condition);
   return update.build();
 };

@@ -7,8 +7,12 @@ import { add, type CounterState, type Tally } from './counter-state';
  * a condition on shard 0, and a group's shard never moves again.
  */
 export const MIN_SHARDS = 2;
-/** A read asks for LIMIT, history head and every shard: 128 shards are two BatchGetItems sent at once. */
-export const MAX_SHARDS = 128;
+/**
+ * DELETE limits.do clears every shard with the record and its history entry in one transaction (at most 100
+ * items), and a read asks for entity, limit, history head and every shard in one BatchGetItem (at most 100 keys):
+ * 96 shards keep both whole.
+ */
+export const MAX_SHARDS = 96;
 
 export const isShardCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= MIN_SHARDS && value <= MAX_SHARDS;

@@ -3,7 +3,7 @@ import { childrenQuery } from '../../../shared/adapters/dynamodb/children-store'
 import { expressionProblems, type ExpressionRequest } from '../../../shared/adapters/dynamodb/expression-rules';
 import { historyPageQuery, historyWrites } from '../../../shared/adapters/dynamodb/history-store';
 import {
-  clearLimitCountersItem,
+  clearLimitCountersItems,
   deleteLimitRequest,
   saveLimitRequest,
 } from '../../../shared/adapters/dynamodb/limit-store';
@@ -68,6 +68,12 @@ const shardWrite = (shard: ShardWriteOptions = {}) =>
   )!;
 
 /** The requests inside a transaction's items, or the request itself. */
+/** An entity's stored counter items: none, shard 0 alone, or `count` shards. */
+const storedCounters = (count: number) => ({
+  keys: Array.from({ length: count }, (_, shard) => counterShardKey('CAMPAIGN', 100, shard)),
+  shards: Math.max(1, count),
+});
+
 const requestsOf = (built: object): ExpressionRequest[] =>
   'TransactItems' in built
     ? (built.TransactItems as object[]).flatMap((item) => requestsOf(item))
@@ -79,8 +85,9 @@ const REQUESTS: [string, object][] = [
   ['a limit saved anew', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, undefined, 1, now)],
   ['a limit saved again', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, { id: 1, version: 4 }, 1, now)],
   ['a limit deleted', deleteLimitRequest('CAMPAIGN', 100, 4)],
-  ['its counters cleared', clearLimitCountersItem('t', 'CAMPAIGN', 100, true)],
-  ['its absent counters checked', clearLimitCountersItem('t', 'CAMPAIGN', 100, false)],
+  ['its counters cleared', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(1)) }],
+  ['its shards cleared', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(3)) }],
+  ['its absent counters checked', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(0)) }],
   ['a per-action limit saved anew', savePerActionRequest('t', perAction, undefined, true)],
   ['a per-action limit saved again', savePerActionRequest('t', perAction, 2, false)],
   ['per-action limits deleted', deletePerActionRequest('t', [perAction, { ...perAction, actionId: 4 }])],

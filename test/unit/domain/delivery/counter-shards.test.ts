@@ -39,8 +39,8 @@ describe('the shard of a message group', () => {
   });
 
   it('reads a stored shard count, and anything else as 1', () => {
-    expect([16, '16', 2, 128, undefined, null, 1, 0, 129, 2.5, 'x'].map(shardCountOf)).toEqual([
-      16, 16, 2, 128, 1, 1, 1, 1, 1, 1, 1,
+    expect([16, '16', 2, 96, undefined, null, 1, 0, 97, 2.5, 'x'].map(shardCountOf)).toEqual([
+      16, 16, 2, 96, 1, 1, 1, 1, 1, 1, 1,
     ]);
   });
 });
@@ -154,13 +154,13 @@ describe('LimitReached on the sum', () => {
 });
 
 describe('a request to shard', () => {
-  it('takes a level in any case, a positive id and 2 to 128 shards', () => {
+  it('takes a level in any case, a positive id and 2 to 96 shards', () => {
     expect(parseShardRequest({ type: 'Advertiser', id: 1, shards: 16 })).toEqual({
       ok: true,
       request: { type: 'ADVERTISER', id: 1, shards: 16 },
     });
     expect(parseShardRequest({ type: 'site', id: '3', shards: '2' })).toMatchObject({ ok: true });
-    const refused = parseShardRequest({ type: 'user', id: -1, shards: 129 });
+    const refused = parseShardRequest({ type: 'user', id: -1, shards: 97 });
     expect(refused.ok ? [] : Object.keys(refused.errors)).toEqual(['type', 'id', 'shards']);
     expect(parseShardRequest(null).ok).toBe(false);
   });
