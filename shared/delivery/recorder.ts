@@ -2,31 +2,22 @@ import { applyToCounterItem, type AppliedCounterWrite } from '../adapters/dynamo
 import { applyToEntityCounters } from '../adapters/dynamodb/counter-shards-store';
 import type { AutoSharding } from '../domain/delivery/counter-shards';
 import { followTally, tallies } from './auto-sharding';
-import { limitFromItem } from '../adapters/dynamodb/limit-store';
-import { ACTION_METRICS, ACTION_PERIODS, perActionFromItem } from '../adapters/dynamodb/per-action-store';
-import type { Item, TableStore } from '../adapters/dynamodb/table-store';
+import { loadAncestry, loadCounterCaps } from '../adapters/dynamodb/delivery-reads';
+import { ACTION_METRICS, ACTION_PERIODS } from '../domain/limits/metrics';
+import type { TableStore } from '../adapters/dynamodb/table-store';
 import { inParallel } from '../support/concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';
-import { messageContributions, targetName, type Ancestry, type CounterTarget } from '../domain/delivery/contributions';
+import { messageContributions, targetName, type CounterTarget } from '../domain/delivery/contributions';
 import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
-import { actionCaps, gridCaps, type CapOnCounter } from '../domain/delivery/limit-reached';
-import { isDemandType, levelOfType } from '../domain/levels';
+import type { CapOnCounter } from '../domain/delivery/limit-reached';
 import { describeError, logger } from '../observability/logger';
 import { emitMetrics } from '../observability/metrics';
 import type { Clock } from '../ports/clock';
 import type { DeadLetterSink } from '../ports/dead-letters';
 import { InvalidRequest } from '../domain/errors';
 import { deadLetterInvalidWrites, type InvalidWrite } from './invalid-writes';
-import {
-  actionCountersKey,
-  actionLimitKey,
-  actionSwitchKey,
-  entityKey,
-  itemKeyText,
-  limitKey,
-  type ItemKey,
-} from '../table/keys';
+import { actionCountersKey } from '../table/keys';
 
 export interface RecorderPorts {
   store: TableStore;
@@ -77,51 +68,6 @@ export interface RecordingResult {
 }
 
 const WRITE_CONCURRENCY = 16;
-
-const ancestryOf = async (store: TableStore, events: readonly DeliveryEvent[]): Promise<Ancestry> => {
-  const bannerIds = [...new Set(events.flatMap((event) => (event.bannerId !== undefined ? [event.bannerId] : [])))];
-  const placementIds = [
-    ...new Set(events.flatMap((event) => (event.placementId !== undefined ? [event.placementId] : []))),
-  ];
-  const items = await store.batchGet([
-    ...bannerIds.map((id) => entityKey('BANNER', id)),
-    ...placementIds.map((id) => entityKey('PLACEMENT', id)),
-  ]);
-  const banners = new Map<number, { campaignId: number; advertiserId: number }>();
-  const placements = new Map<number, { siteId: number }>();
-  for (const item of items) {
-    if (item.type === 'BANNER')
-      banners.set(Number(item.id), { campaignId: Number(item.campaignId), advertiserId: Number(item.advertiserId) });
-    if (item.type === 'PLACEMENT') placements.set(Number(item.id), { siteId: Number(item.siteId) });
-  }
-  return { banners, placements };
-};
-
-/** The caps each counter item's writes are judged against: its limit, or its per-action limit while it caps. */
-const capsOf = async (store: TableStore, targets: readonly CounterTarget[]): Promise<Map<string, CapOnCounter[]>> => {
-  const keys = new Map<string, ItemKey>();
-  const add = (key: ItemKey) => keys.set(itemKeyText(key), key);
-  for (const { type, id, actionId } of targets)
-    if (actionId === undefined) add(limitKey(type, id));
-    else {
-      add(actionLimitKey(type, id, actionId));
-      if (isDemandType(type)) add(actionSwitchKey(type, id));
-    }
-  const items = new Map((await store.batchGet([...keys.values()])).map((item) => [itemKeyText(item as ItemKey), item]));
-  const read = (key: ItemKey): Item | undefined => items.get(itemKeyText(key));
-  return new Map(
-    targets.map((target) => {
-      const { type, id, actionId } = target;
-      if (actionId === undefined) {
-        const limit = limitFromItem(read(limitKey(type, id)));
-        return [targetName(target), limit ? gridCaps(levelOfType(type).grid, limit.caps) : []];
-      }
-      const limitItem = read(actionLimitKey(type, id, actionId));
-      const switchOn = !isDemandType(type) || read(actionSwitchKey(type, id))?.enabled === true;
-      return [targetName(target), limitItem && switchOn ? actionCaps(perActionFromItem(limitItem)) : []];
-    }),
-  );
-};
 
 /** The caps a write stores with the counters it changes: the set ones, by name. */
 const capsRecord = (caps: readonly CapOnCounter[]): Record<string, number> =>
@@ -235,7 +181,7 @@ const planTargets = async (
 ) => {
   const pendingByTarget: PendingByTarget = new Map();
   const targetsOf = new Map<string, string[]>();
-  const ancestry = await ancestryOf(
+  const ancestry = await loadAncestry(
     store,
     valid.flatMap((message) => message.events),
   );
@@ -259,7 +205,7 @@ const planTargets = async (
     }
   }
   // each write stores the caps it is judged against: the stream tells a crossing from that very update
-  const caps = await capsOf(
+  const caps = await loadCounterCaps(
     store,
     [...pendingByTarget.values()].map(({ target }) => target),
   );

@@ -1,9 +1,8 @@
 import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
-import { ACTION_METRICS, ACTION_PERIODS } from '../adapters/dynamodb/per-action-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
-import { METRICS, PERIODS, type Period } from '../domain/limits/metrics';
+import { ACTION_METRICS, ACTION_PERIODS, METRICS, PERIODS, type Period } from '../domain/limits/metrics';
 import { bucketOf } from '../domain/limits/periods';
 import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
 import type { EntityType } from '../domain/levels';

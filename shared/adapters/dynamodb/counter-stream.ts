@@ -15,7 +15,7 @@ import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, rea
 import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
 import { plainItem } from './attribute-values';
 import { CAPS_ATTRIBUTE, counterState, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-store';
-import { ACTION_METRICS, ACTION_PERIODS } from './per-action-store';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
 import type { Item, TableStore } from './table-store';
 
 const isCounterSortKey = (sortKey: string): boolean =>

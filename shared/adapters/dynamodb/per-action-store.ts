@@ -40,7 +40,6 @@ export const perActionFromItem = (item: Item): PerActionLimit => ({
 });
 
 // the recorder, the flush and the counter stream read the per-action axes from here
-export { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
 
 /** `ACTION#…` limits, `ACTION_SWITCH` and `ACTCTR#…` counters all sort under this prefix. */
 export const ACTION_ITEMS_PREFIX = 'ACT';
