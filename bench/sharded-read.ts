@@ -1,15 +1,15 @@
 import { createRecorder } from '../functions/delivery-recorder/handler';
 import type { LocalService } from '../infra/local/local-service';
 import { setShardCount } from '../shared/adapters/dynamodb/counter-shards-store';
-import { API_KEY } from './bench-service';
+import { API_KEY, SHARDED_CAMPAIGNS } from './bench-service';
 import { roundTrips, type recordRequests } from './request-recorder';
 
-/** Campaigns 100,001–100,003 (banners 200,001–200,003): one unsharded, one in 16 shards, one in 96. */
-const ENTITIES = [
-  { campaignId: 100_001, bannerId: 200_001, shards: 1 },
-  { campaignId: 100_002, bannerId: 200_002, shards: 16 },
-  { campaignId: 100_003, bannerId: 200_003, shards: 96 },
-];
+/** The sharded-read advertiser's three campaigns (each with its banner): one unsharded, one in 16 shards, one in 96. */
+const ENTITIES = [1, 16, 96].map((shards, index) => ({
+  campaignId: SHARDED_CAMPAIGNS[index]!,
+  bannerId: SHARDED_CAMPAIGNS[index]! + 100_000,
+  shards,
+}));
 /** Enough message groups that every shard of 96 has writes (~4 groups a shard). */
 const GROUPS = 384;
 const READS = 100;
