@@ -7,7 +7,7 @@ import {
   storeFromEnvironment,
   type Ports,
 } from '../../shared/runtime/dependencies';
-import { bulkBannerLimits, bulkCampaignLimits } from './bulk-reads';
+import { bulkBannerLimits, bulkCampaignLimits } from '../../shared/handlers/bulk-reads';
 
 export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'> & Partial<Ports<'cors'>>) =>
   createFamilyHandler(

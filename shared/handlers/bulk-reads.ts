@@ -1,19 +1,19 @@
-import { parsePositiveId } from '../../shared/domain/identifiers';
-import { enforce } from '../../shared/handlers/access-checks';
-import { hasUpdateAccess, type Grants } from '../../shared/domain/access';
-import { grantsOf } from '../../shared/adapters/dynamodb/grants-store';
-import { badRequest, forbidden, notFound } from '../../shared/http/api-error';
-import { principalOf, type ApiRequest, type OperationHandler } from '../../shared/pipeline/family-handler';
-import { optionalBoolean } from '../../shared/http/parameter-checks';
-import { jsonResponse } from '../../shared/http/response';
-import { levelPolicy, type LevelPolicy } from '../../shared/domain/limits/level-policy';
-import { parseLimitDate } from '../../shared/domain/limits/limit-dates';
-import { type EntityLimit } from '../../shared/adapters/dynamodb/limit-store';
-import { loadEntityLimits } from '../../shared/adapters/dynamodb/bulk-limit-reads';
-import { renderLimit } from '../../shared/domain/limits/limit-view';
-import type { Ports } from '../../shared/runtime/dependencies';
-import { loadChildren } from '../../shared/adapters/dynamodb/children-store';
-import type { Item, TableStore } from '../../shared/adapters/dynamodb/table-store';
+import { parsePositiveId } from '../domain/identifiers';
+import { enforce } from './access-checks';
+import { hasUpdateAccess, type Grants } from '../domain/access';
+import { grantsOf } from '../adapters/dynamodb/grants-store';
+import { badRequest, forbidden, notFound } from '../http/api-error';
+import { principalOf, type ApiRequest, type OperationHandler } from '../pipeline/family-handler';
+import { optionalBoolean } from '../http/parameter-checks';
+import { jsonResponse } from '../http/response';
+import { levelPolicy, type LevelPolicy } from '../domain/limits/level-policy';
+import { parseLimitDate } from '../domain/limits/limit-dates';
+import { type EntityLimit } from '../adapters/dynamodb/limit-store';
+import { loadEntityLimits } from '../adapters/dynamodb/bulk-limit-reads';
+import { renderLimit } from '../domain/limits/limit-view';
+import type { Ports } from '../runtime/dependencies';
+import { loadChildren } from '../adapters/dynamodb/children-store';
+import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 
 /** The spec caps the campaign bulk read at 10,000 rows, with no paging and no total. */
 export const MAX_BULK_ROWS = 10_000;
