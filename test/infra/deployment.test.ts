@@ -72,6 +72,13 @@ describe('reserved concurrency', () => {
     expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '670' })).not.toThrow();
     expect(() => synthesize({ reservedConcurrency: 'true' })).toThrow(/accountConcurrencyLimit/);
   }, 60_000);
+
+  it('stops synthesis on automatic sharding set by halves or outside the shard counts the service takes', () => {
+    expect(() => synthesize({ autoShardWritesPerSecond: '500' })).toThrow(/autoShardCount \(2 to 96\) go together/);
+    expect(() => synthesize({ autoShardWritesPerSecond: '500', autoShardCount: '128' })).toThrow(/"128"/);
+    expect(() => synthesize({ autoShardWritesPerSecond: '0', autoShardCount: '16' })).toThrow(/"0"/);
+    expect(() => synthesize({ autoShardWritesPerSecond: '500', autoShardCount: '16' })).not.toThrow();
+  }, 60_000);
 });
 
 describe('source maps', () => {

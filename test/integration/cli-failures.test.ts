@@ -85,7 +85,7 @@ describe('the command-line tools', () => {
     );
     expectOneLine(
       await invoke(SHARDS, ['--type', 'user', '--id', '0', '--count', '1']),
-      /^--type must be one of advertiser, .*; --id must be a positive whole number; --count must be a whole number from 2 to 128\.$/,
+      /^--type must be one of advertiser, .*; --id must be a positive whole number; --count must be a whole number from 2 to 96\.$/,
     );
     expectOneLine(await invoke(SHARDS, ['--type', 'advertiser', '--id', '1', '--count', '16']), /Set TABLE_NAME/);
     expectOneLine(
