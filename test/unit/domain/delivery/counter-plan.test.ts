@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Contribution } from '../../../../shared/domain/delivery/contributions';
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
 import type { CounterState, Tally } from '../../../../shared/domain/delivery/counter-state';
+import { counterStateWith } from './counter-state-fixture';
 import { METRICS, PERIODS, type Period } from '../../../../shared/domain/limits/metrics';
 
 const message = (
@@ -25,13 +26,7 @@ const message = (
 });
 const plan = (state: CounterState | undefined, pending: PendingMessage[]) =>
   planCounterWrite(state, pending, PERIODS, METRICS);
-const state = (fields: Partial<CounterState>): CounterState => ({
-  keys: {},
-  counters: {},
-  applied: {},
-  impressionsSinceConversion: 0n,
-  ...fields,
-});
+const state = counterStateWith;
 
 describe('planning a counter write', () => {
   it('first assumes, without a read, that the item is at the batch period and has applied none of its messages', () => {

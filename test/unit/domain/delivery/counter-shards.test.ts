@@ -8,18 +8,13 @@ import {
   tallyDecision,
   MAX_SHARDS,
 } from '../../../../shared/domain/delivery/counter-shards';
-import type { CounterState, Tally } from '../../../../shared/domain/delivery/counter-state';
+import type { Tally } from '../../../../shared/domain/delivery/counter-state';
+import { counterStateWith } from './counter-state-fixture';
 import { crossingsOnSum, type CapOnCounter } from '../../../../shared/domain/delivery/limit-reached';
 import { parseShardRequest } from '../../../../shared/domain/delivery/shard-request';
 import { METRICS, PERIODS } from '../../../../shared/domain/limits/metrics';
 
-const state = (fields: Partial<CounterState>): CounterState => ({
-  keys: {},
-  counters: {},
-  applied: {},
-  impressionsSinceConversion: 0n,
-  ...fields,
-});
+const state = counterStateWith;
 
 describe('the shard of a message group', () => {
   it('is the same in every release: 32-bit FNV-1a (its published test vectors) modulo the count', () => {
