@@ -7,7 +7,7 @@ import type { DeliveryLimitsStackProps } from './stack-props';
 import { WAF_WINDOW_SECONDS } from './web-acl';
 import { DEFAULT_PLAN } from '../../shared/domain/metering/partner-quota';
 import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
-import { isShardCount, MAX_SHARDS, MIN_SHARDS } from '../../shared/domain/delivery/counter-shards';
+import { parseAutoSharding } from '../../shared/domain/delivery/counter-shards';
 
 /**
  * Reserved concurrency, when asked for (`-c reservedConcurrency=true`): the authorizer and the API families keep
@@ -62,13 +62,12 @@ const reservations = (
 
 /** Automatic sharding (`autoShardWritesPerSecond`, `autoShardCount`): both or neither, checked before any deploy. */
 const checkAutoSharding = (app: App): void => {
-  const [rate, count] = ['autoShardWritesPerSecond', 'autoShardCount'].map((key) => app.node.tryGetContext(key));
-  if (rate === undefined && count === undefined) return;
-  const rateIsWhole = Number.isSafeInteger(Number(rate)) && Number(rate) >= 1;
-  if (!rateIsWhole || !isShardCount(Number(count)))
-    throw new SettingError(
-      `autoShardWritesPerSecond (a whole number from 1) and autoShardCount (${MIN_SHARDS} to ${MAX_SHARDS}) go together, not "${rate}" and "${count}"`,
-    );
+  const setting = (key: string) => [key, app.node.tryGetContext(key)?.toString()] as const;
+  try {
+    parseAutoSharding(setting('autoShardWritesPerSecond'), setting('autoShardCount'));
+  } catch (error) {
+    throw new SettingError((error as Error).message);
+  }
 };
 
 /** Settings from `cdk.json` context or `-c key=value`; domain-free defaults, refused in production. */

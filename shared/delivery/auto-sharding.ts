@@ -5,30 +5,18 @@ import {
   type AppliedEntityWrite,
 } from '../adapters/dynamodb/counter-shards-store';
 import type { TableStore } from '../adapters/dynamodb/table-store';
-import { MAX_SHARDS, MIN_SHARDS, tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
+import { parseAutoSharding, tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
 import { WriteConflict } from '../domain/errors';
 import type { EntityType } from '../domain/levels';
 import { describeError, logger } from '../observability/logger';
 import type { Clock } from '../ports/clock';
 
 /** `AUTO_SHARD_WRITES_PER_SECOND` and `AUTO_SHARD_COUNT` (both, or neither: automatic sharding off). */
-export const autoShardingFromEnvironment = (env: NodeJS.ProcessEnv): AutoSharding | undefined => {
-  const [rate, count] = [env.AUTO_SHARD_WRITES_PER_SECOND, env.AUTO_SHARD_COUNT];
-  if (!rate && !count) return undefined;
-  const writesPerSecond = Number(rate);
-  const shards = Number(count);
-  if (
-    !/^\d{1,6}$/.test(rate ?? '') ||
-    writesPerSecond < 1 ||
-    !/^\d{1,3}$/.test(count ?? '') ||
-    shards < MIN_SHARDS ||
-    shards > MAX_SHARDS
-  )
-    throw new Error(
-      `AUTO_SHARD_WRITES_PER_SECOND (a whole number from 1) and AUTO_SHARD_COUNT (${MIN_SHARDS} to ${MAX_SHARDS}) go together, not "${rate}" and "${count}"`,
-    );
-  return { writesPerSecond, shards };
-};
+export const autoShardingFromEnvironment = (env: NodeJS.ProcessEnv): AutoSharding | undefined =>
+  parseAutoSharding(
+    ['AUTO_SHARD_WRITES_PER_SECOND', env.AUTO_SHARD_WRITES_PER_SECOND],
+    ['AUTO_SHARD_COUNT', env.AUTO_SHARD_COUNT],
+  );
 
 /** Automatic sharding applies to advertisers: the entity every batch of their events writes. */
 export const tallies = (type: EntityType, auto: AutoSharding | undefined): boolean =>

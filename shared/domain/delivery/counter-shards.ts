@@ -69,6 +69,24 @@ export interface AutoSharding {
   shards: number;
 }
 
+/**
+ * Automatic sharding from its two settings, as given (`rateName`, `countName` name them in the refusal): both, a
+ * whole rate from 1 and a shard count, or neither (off). A refusal throws, for a deploy or a cold start to stop on.
+ */
+export const parseAutoSharding = (
+  [rateName, rate]: readonly [string, unknown],
+  [countName, count]: readonly [string, unknown],
+): AutoSharding | undefined => {
+  if ((rate === undefined || rate === '') && (count === undefined || count === '')) return undefined;
+  const writesPerSecond = Number(rate);
+  const shards = Number(count);
+  if (!/^\d{1,6}$/.test(String(rate)) || writesPerSecond < 1 || !isShardCount(shards))
+    throw new Error(
+      `${rateName} (a whole number from 1) and ${countName} (${MIN_SHARDS} to ${MAX_SHARDS}) go together, not "${rate}" and "${count}"`,
+    );
+  return { writesPerSecond, shards };
+};
+
 /** Shard 0 of an unsharded advertiser tallies its writes over a window of this length at least. */
 export const TALLY_WINDOW_MS = 10_000;
 
