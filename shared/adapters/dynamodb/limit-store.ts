@@ -1,15 +1,7 @@
 import type { PutInput, TransactItem } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
-import {
-  countersKey,
-  entityKey,
-  historyHeadKey,
-  LIMIT_SK,
-  limitKey,
-  sequenceKey,
-  type ItemKey,
-} from '../../table/keys';
+import { entityKey, historyHeadKey, LIMIT_SK, limitKey, sequenceKey, type ItemKey } from '../../table/keys';
 import { counterAttribute, counterState, SHARDS_ATTRIBUTE } from './counter-store';
 import {
   counterShardKeys,
@@ -27,7 +19,7 @@ import type { Item, TableStore } from './table-store';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
 import { conditionExpression } from './condition-expression';
-import { attributeAbsent, equals, type Condition } from './expression-conditions';
+import { attributeAbsent, equals } from './expression-conditions';
 import { removeAttributes, UpdateBuilder } from './update-expression';
 
 export interface EntityLimit {
@@ -176,11 +168,10 @@ const CLEARED_COUNTERS = [
 ];
 
 /**
- * The delete's transaction items for the entity's counters: on every stored shard, every counter and the
- * no-conversion state cleared (each keeps which delivery messages it applied, so that one delivered again after the
- * delete cannot count a second time), on condition that shard 0 still holds the shard count read, so that shards
- * made meanwhile cannot keep their counts; or, when there was no counter item, a check that none appeared meanwhile
- * (the delete then reads again).
+ * The delete's transaction items for the entity's counters, one per shard of the count read: a stored shard has
+ * every counter and the no-conversion state cleared (it keeps which delivery messages it applied, so that one
+ * delivered again after the delete cannot count a second time); a shard not stored is checked still absent; and
+ * shard 0 must still hold the count read. A shard written or a count set meanwhile makes the delete read again.
  */
 export const clearLimitCountersItems = (
   tableName: string,
@@ -188,18 +179,12 @@ export const clearLimitCountersItems = (
   id: number,
   { keys, shards }: StoredCounterItems,
 ): TransactItem[] => {
-  const shardZero = countersKey(type, id);
-  const clear = (Key: ItemKey, unchanged?: Condition): TransactItem => ({
-    Update: { TableName: tableName, Key, ...removeAttributes(CLEARED_COUNTERS, unchanged) },
+  const stored = new Set(keys.map((key) => key.SK));
+  return counterShardKeys(type, id, shards).map((Key, shard): TransactItem => {
+    if (!stored.has(Key.SK))
+      return { ConditionCheck: { TableName: tableName, Key, ...conditionExpression(attributeAbsent('PK')) } };
+    const countUnchanged =
+      shard !== 0 ? undefined : shards === 1 ? attributeAbsent(SHARDS_ATTRIBUTE) : equals(SHARDS_ATTRIBUTE, shards);
+    return { Update: { TableName: tableName, Key, ...removeAttributes(CLEARED_COUNTERS, countUnchanged) } };
   });
-  const others = keys.filter((key) => key.SK !== shardZero.SK).map((key) => clear(key));
-  if (!keys.some((key) => key.SK === shardZero.SK))
-    return [
-      { ConditionCheck: { TableName: tableName, Key: shardZero, ...conditionExpression(attributeAbsent('PK')) } },
-      ...others,
-    ];
-  return [
-    clear(shardZero, shards === 1 ? attributeAbsent(SHARDS_ATTRIBUTE) : equals(SHARDS_ATTRIBUTE, shards)),
-    ...others,
-  ];
 };

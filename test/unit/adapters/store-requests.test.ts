@@ -146,3 +146,20 @@ describe("the stores' requests", () => {
     for (const request of requests) expect(expressionProblems(request)).toEqual([]);
   });
 });
+
+describe("a limit delete's counter items", () => {
+  it('clear every stored shard, check the others still absent, and require the shard count read on shard 0', () => {
+    const keys = [counterShardKey('CAMPAIGN', 100, 0), counterShardKey('CAMPAIGN', 100, 2)];
+    const items = clearLimitCountersItems('t', 'CAMPAIGN', 100, { keys, shards: 4 });
+    expect(items.map((item) => [Object.keys(item)[0], (item.Update ?? item.ConditionCheck)?.Key?.SK])).toEqual([
+      ['Update', 'COUNTERS'],
+      ['ConditionCheck', 'COUNTERS#1'],
+      ['Update', 'COUNTERS#2'],
+      ['ConditionCheck', 'COUNTERS#3'],
+    ]);
+    const shardZero = items[0]!.Update!;
+    expect(Object.values(shardZero.ExpressionAttributeNames ?? {})).toContain('shards');
+    expect(Object.values(shardZero.ExpressionAttributeValues ?? {})).toContain(4);
+    expect(items[2]!.Update!.ConditionExpression).toBeUndefined();
+  });
+});
