@@ -39,7 +39,10 @@ const outgoingOf = async (store: TableStore, records: readonly DynamoDBRecord[])
   const sharded = new Map<string, DynamoDBRecord[]>();
   for (const record of records) {
     const entity = shardedEntityOf(record);
-    if (entity !== undefined) sharded.set(entity, [...(sharded.get(entity) ?? []), record]);
+    if (entity === undefined) continue;
+    const ofEntity = sharded.get(entity) ?? [];
+    ofEntity.push(record);
+    sharded.set(entity, ofEntity);
   }
   const outgoing: Outgoing[] = [];
   for (const record of records) {
