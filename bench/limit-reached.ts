@@ -1,6 +1,6 @@
 import { createRecorder } from '../functions/delivery-recorder/handler';
 import type { LocalService } from '../infra/local/local-service';
-import { CAPS_ATTRIBUTE } from '../shared/adapters/dynamodb/counter-store';
+import { CAPS_ATTRIBUTE } from '../shared/adapters/dynamodb/counter-attributes';
 import { storedItem } from '../shared/adapters/dynamodb/attribute-values';
 import { countersKey } from '../shared/table/keys';
 import { itemSize } from '../scripts/simulate/item-size';

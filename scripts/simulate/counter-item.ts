@@ -4,6 +4,7 @@ import { messageContributions, type Ancestry } from '../../shared/domain/deliver
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../shared/domain/delivery/counter-plan';
 import type { DeliveryEvent } from '../../shared/domain/delivery/delivery-event';
 import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
+import type { CapOnCounter } from '../../shared/domain/delivery/limit-reached';
 import { countersKey } from '../../shared/table/keys';
 import { storedItem } from '../../shared/adapters/dynamodb/attribute-values';
 import { itemSize, writeUnits } from './item-size';
@@ -14,8 +15,16 @@ const ancestry: Ancestry = {
   banners: new Map([[1, { campaignId: 3, advertiserId: ADVERTISER }]]),
   placements: new Map(),
 };
-/** The caps the recorder hands the write (h-sim's item shape): a daily impression cap and a total budget. */
-const CAPS = { dailyImpressions: 1_000_000_000, totalBudget: 50_000_000 };
+/** The caps the recorder hands the write: a daily impression cap and a total budget. */
+const CAPS: CapOnCounter[] = [
+  { name: 'dailyImpressionsLimit', period: 'daily', metric: 'impressions', value: 1_000_000_000 },
+  { name: 'totalBudgetLimit', period: 'total', metric: 'budget', value: 50_000_000 },
+];
+/**
+ * SQS numbers a FIFO queue's messages with 20-digit sequence numbers (e.g. 18849496460467696128, in the SQS
+ * Developer Guide's examples): the simulation's are as long.
+ */
+const FIRST_SEQUENCE = 18_849_496_460_467_696_128n;
 
 /** A producer's message group id, as long as the ones the simulation assumes (13 characters). */
 export const groupId = (group: number): string => `producer-${String(group).padStart(4, '0')}`;
@@ -42,7 +51,7 @@ export const plannedAdvertiserWrite = (
   const { contributions } = messageContributions(impressions, ancestry, at);
   const contribution = contributions.find((one) => one.target.type === 'ADVERTISER')!;
   const pending: PendingMessage[] = [
-    { messageId: `m${sequence}`, group: groupId(group), sequence: sequenceText(sequence), contribution },
+    { messageId: `m${sequence}`, group: groupId(group), sequence: sequenceText(FIRST_SEQUENCE + BigInt(sequence)), contribution },
   ];
   const write = planCounterWrite(undefined, pending, PERIODS, METRICS, at)!;
   const request = counterWriteRequest(countersKey('ADVERTISER', ADVERTISER), write, CAPS);

@@ -69,10 +69,6 @@ export interface RecordingResult {
 
 const WRITE_CONCURRENCY = 16;
 
-/** The caps a write stores with the counters it changes: the set ones, by name. */
-const capsRecord = (caps: readonly CapOnCounter[]): Record<string, number> =>
-  Object.fromEntries(caps.filter((cap) => cap.value > 0).map((cap) => [cap.name, cap.value]));
-
 const writeTo = async (
   { store, clock }: RecorderPorts,
   target: CounterTarget,
@@ -88,12 +84,12 @@ const writeTo = async (
       pending,
       ACTION_PERIODS,
       ACTION_METRICS,
-      { now, caps: capsRecord(caps) },
+      { now, caps },
     );
   const tallyAt = tallies(target.type, auto) ? { tallyAt: now.getTime() } : {};
   const applied = await applyToEntityCounters(store, target.type, target.id, pending, clock, {
     now,
-    caps: capsRecord(caps),
+    caps,
     ...tallyAt,
   });
   if (auto) await followTally(store, clock, target, applied, auto);

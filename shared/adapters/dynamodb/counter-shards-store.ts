@@ -18,12 +18,10 @@ import {
   applyToCounterItem,
   counterState,
   EntityIsSharded,
-  SHARDS_ATTRIBUTE,
-  TALLY_ATTRIBUTE,
-  TALLY_SINCE_ATTRIBUTE,
   type AppliedCounterWrite,
   type CounterItemWrite,
 } from './counter-store';
+import { SHARDS_ATTRIBUTE, TALLY_ATTRIBUTE, TALLY_SINCE_ATTRIBUTE } from './counter-attributes';
 import type { Item, TableStore } from './table-store';
 import { anyOf, attributeAbsent, equals, UpdateBuilder } from './update-expression';
 

@@ -15,33 +15,25 @@ import type { Item, TableStore } from './table-store';
 import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './update-expression';
 import { allOf, attributeExists } from './expression-conditions';
 import { shardCountOf } from '../../domain/delivery/counter-shards';
+import type { CapOnCounter } from '../../domain/delivery/limit-reached';
+import {
+  CAPS_ATTRIBUTE,
+  counterAttribute,
+  keyAttribute,
+  MARKER_PREFIX,
+  markerAttribute,
+  QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
+  QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
+  SHARDS_ATTRIBUTE,
+  TALLY_ATTRIBUTE,
+  TALLY_SINCE_ATTRIBUTE,
+  RESET_AT_ATTRIBUTE,
+} from './counter-attributes';
+import { markerBytes, markerFromBytes } from './marker-bytes';
 
 type Update = UpdateInput;
 
-/** `dailyImpressions`, `totalBudget`: a counter's attribute is named as the read shape names the counter. */
-const COUNTER_ATTRIBUTES = Object.fromEntries(
-  PERIODS.map((period) => [
-    period,
-    Object.fromEntries(
-      METRICS.map((metric) => [metric, `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`]),
-    ),
-  ]),
-) as Record<Period, Record<Metric, string>>;
-
-export const counterAttribute = (period: Period, metric: Metric): string => COUNTER_ATTRIBUTES[period][metric];
-const KEY_ATTRIBUTES = Object.fromEntries(PERIODS.map((period) => [period, `${period}Key`])) as Record<Period, string>;
-const keyAttribute = (period: Period): string => KEY_ATTRIBUTES[period];
-const SEQUENCE_PREFIX = 'seq:';
 const TOTAL_KEY = 'T';
-/** The caps the item's last delivery write was judged against (cap name → value), for the stream's LimitReached. */
-export const CAPS_ATTRIBUTE = 'caps';
-/** On shard 0 (`COUNTERS`) of a sharded entity: how many shards it has (absent: 1). */
-export const SHARDS_ATTRIBUTE = 'shards';
-/** On shard 0 of an unsharded advertiser, with automatic sharding on: its writes since `tallySince` (ms). */
-export const TALLY_ATTRIBUTE = 'writeTally';
-export const TALLY_SINCE_ATTRIBUTE = 'tallySince';
-/** When a reset last zeroed counters of the item (ms): a crossing after it is a new one. */
-export const RESET_AT_ATTRIBUTE = 'resetAt';
 
 /** Decimal text of a stored number, whichever way the store handed it over (a number, or a NumberValue). */
 const numberText = (value: unknown): string | undefined =>
@@ -73,12 +65,13 @@ export const counterState = (
     }
     if (Object.keys(tally).length > 0) state.counters[period] = tally;
   }
-  for (const [name, value] of Object.entries(item))
-    if (name.startsWith(SEQUENCE_PREFIX) && typeof value === 'string')
-      state.applied[name.slice(SEQUENCE_PREFIX.length)] = value;
-  const quietSince = Number(numberText(item.quietSince));
+  for (const [name, value] of Object.entries(item)) {
+    const marker = name.startsWith(MARKER_PREFIX) ? markerFromBytes(value) : undefined;
+    if (marker !== undefined) state.applied[name.slice(MARKER_PREFIX.length)] = marker;
+  }
+  const quietSince = Number(numberText(item[QUIET_SINCE]));
   if (Number.isFinite(quietSince)) state.quietSince = quietSince;
-  state.impressionsSinceConversion = storedUnits(item.impressionsSinceConversion, 1n) ?? 0n;
+  state.impressionsSinceConversion = storedUnits(item[QUIET_IMPRESSIONS], 1n) ?? 0n;
   return state;
 };
 
@@ -111,30 +104,28 @@ const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
 
 const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
   for (const [group, { expect, record }] of Object.entries(write.sequences)) {
-    const attribute = `${SEQUENCE_PREFIX}${group}`;
-    update.set(attribute, record);
+    const attribute = markerAttribute(group);
+    update.set(attribute, markerBytes(record));
     update.require(
       expect.kind === 'absentOrBelow'
-        ? anyOf(attributeAbsent(attribute), below(attribute, expect.sequence))
+        ? anyOf(attributeAbsent(attribute), below(attribute, markerBytes(expect.sequence)))
         : expect.kind === 'presentBelow'
-          ? allOf(attributeExists(attribute), below(attribute, expect.sequence))
+          ? allOf(attributeExists(attribute), below(attribute, markerBytes(expect.sequence)))
           : expect.sequence === null
             ? attributeAbsent(attribute)
-            : equals(attribute, expect.sequence),
+            : equals(attribute, markerBytes(expect.sequence)),
     );
   }
 };
 
-const QUIET_SINCE = 'quietSince';
-const IMPRESSIONS_SINCE_CONVERSION = 'impressionsSinceConversion';
 const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWrite) => {
   const impressions = NumberValue.from(String(noConversion.impressions));
   if (noConversion.mode === 'add') {
-    if (noConversion.impressions > 0n) update.add(IMPRESSIONS_SINCE_CONVERSION, impressions);
+    if (noConversion.impressions > 0n) update.add(QUIET_IMPRESSIONS, impressions);
     update.setIfAbsent(QUIET_SINCE, noConversion.firstAt);
     return;
   }
-  update.set(QUIET_SINCE, noConversion.quietSince).set(IMPRESSIONS_SINCE_CONVERSION, impressions);
+  update.set(QUIET_SINCE, noConversion.quietSince).set(QUIET_IMPRESSIONS, impressions);
   const expected = noConversion.expect.at;
   update.require(
     noConversion.expect.kind === 'absentOrAtMost'
@@ -145,6 +136,12 @@ const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWri
   );
 };
 
+/** The set caps of a write, as the item stores them: by the attribute of the counter each caps. */
+const storedCaps = (caps: readonly CapOnCounter[]): Record<string, number> =>
+  Object.fromEntries(
+    caps.filter((cap) => cap.value > 0).map((cap) => [counterAttribute(cap.period, cap.metric), cap.value]),
+  );
+
 /**
  * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
  * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
@@ -154,7 +151,7 @@ const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWri
 export const counterWriteRequest = (
   key: ItemKey,
   write: CounterWrite,
-  caps?: Readonly<Record<string, number>>,
+  caps?: readonly CapOnCounter[],
   shard: { requireUnsharded?: boolean; tallyAt?: number } = {},
 ): Update => {
   const update = new UpdateBuilder();
@@ -163,10 +160,11 @@ export const counterWriteRequest = (
   periodWrites(update, write);
   sequenceWrites(update, write);
   for (const { group, marker } of write.prune)
-    update.remove(`${SEQUENCE_PREFIX}${group}`).require(equals(`${SEQUENCE_PREFIX}${group}`, marker));
+    update.remove(markerAttribute(group)).require(equals(markerAttribute(group), markerBytes(marker)));
   if (write.noConversion) noConversionWrites(update, write.noConversion);
-  if (caps && Object.keys(caps).length > 0) update.set(CAPS_ATTRIBUTE, caps);
-  else if (caps) update.remove(CAPS_ATTRIBUTE);
+  const stored = caps && storedCaps(caps);
+  if (stored && Object.keys(stored).length > 0) update.set(CAPS_ATTRIBUTE, stored);
+  else if (stored) update.remove(CAPS_ATTRIBUTE);
   return {
     Key: key,
     ...update.build(),
@@ -215,7 +213,7 @@ export class EntityIsSharded extends Error {
 export interface CounterItemWrite {
   now?: Date;
   /** The caps the write is judged against, stored with it (see `counterWriteRequest`). */
-  caps?: Readonly<Record<string, number>>;
+  caps?: readonly CapOnCounter[];
   /** Shard 0 written by a recorder that takes the entity as unsharded: fails with `EntityIsSharded` if it is not. */
   requireUnsharded?: boolean;
   /** Counts the write in the item's write tally, at this instant (ms). */
@@ -309,7 +307,7 @@ export const zeroCountersRequest = (
     zeroed.add(period);
   }
   if (noConversion.quietSince !== undefined) update.set(QUIET_SINCE, noConversion.quietSince);
-  if (noConversion.impressions) update.set(IMPRESSIONS_SINCE_CONVERSION, 0);
+  if (noConversion.impressions) update.set(QUIET_IMPRESSIONS, 0);
   if (update.isEmpty) return undefined;
   update.set(RESET_AT_ATTRIBUTE, resetAt);
   return { Key: key, ...update.build() };

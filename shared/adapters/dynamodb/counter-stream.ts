@@ -14,7 +14,8 @@ import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, reachedKey } from '../../table/keys';
 import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
 import { plainItem } from './attribute-values';
-import { CAPS_ATTRIBUTE, counterState, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-store';
+import { counterState } from './counter-store';
+import { CAPS_ATTRIBUTE, counterAttribute, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-attributes';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
 import type { Item, TableStore } from './table-store';
 
@@ -35,14 +36,14 @@ export const isCounterChange = (record: DynamoDBRecord): boolean =>
 
 /** The caps an image says its write was judged against, on the item's own grid. */
 const storedCaps = (item: Item, type: EntityType, isAction: boolean): CapOnCounter[] => {
-  const stored = (item[CAPS_ATTRIBUTE] ?? {}) as Record<string, unknown>;
-  const values = Object.entries(stored).map(([name, value]) => [name, Number(String(value))] as const);
+  const stored = item[CAPS_ATTRIBUTE];
+  if (!stored || typeof stored !== 'object') return [];
   const known = isAction
     ? actionCaps({ dailyConversionsLimit: 0, totalConversionsLimit: 0 })
     : levelOfType(type).grid.caps.map(({ name, period, metric }) => ({ name, period, metric, value: 0 }));
-  return values.flatMap(([name, value]) => {
-    const cap = known.find((candidate) => candidate.name === name);
-    return cap && Number.isFinite(value) && value > 0 ? [{ ...cap, value }] : [];
+  return known.flatMap((cap) => {
+    const value = Number(String((stored as Record<string, unknown>)[counterAttribute(cap.period, cap.metric)]));
+    return Number.isFinite(value) && value > 0 ? [{ ...cap, value }] : [];
   });
 };
 

@@ -2,7 +2,14 @@ import type { PutInput, TransactItem } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
 import { entityKey, historyHeadKey, LIMIT_SK, limitKey, sequenceKey, type ItemKey } from '../../table/keys';
-import { counterAttribute, counterState, SHARDS_ATTRIBUTE } from './counter-store';
+import { counterState } from './counter-store';
+import {
+  counterAttribute,
+  keyAttribute,
+  QUIET_IMPRESSIONS_ATTRIBUTE,
+  QUIET_SINCE_ATTRIBUTE,
+  SHARDS_ATTRIBUTE,
+} from './counter-attributes';
 import {
   counterShardKeys,
   isCounterShard,
@@ -162,9 +169,9 @@ export const deleteLimitRequest = (type: EntityType, id: number, version: number
 
 const CLEARED_COUNTERS = [
   ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
-  ...PERIODS.filter((period) => period !== 'total').map((period) => `${period}Key`),
-  'quietSince',
-  'impressionsSinceConversion',
+  ...PERIODS.filter((period) => period !== 'total').map(keyAttribute),
+  QUIET_SINCE_ATTRIBUTE,
+  QUIET_IMPRESSIONS_ATTRIBUTE,
 ];
 
 /**

@@ -13,7 +13,8 @@ import {
   type ItemKey,
 } from '../../table/keys';
 import { historyVersionOf } from './history-store';
-import { counterAttribute, counterState } from './counter-store';
+import { counterState } from './counter-store';
+import { counterAttribute, keyAttribute } from './counter-attributes';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
@@ -179,7 +180,7 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
 
 const CLEARED_ACTION_COUNTERS = [
   ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
-  'dailyKey',
+  keyAttribute('daily'),
 ];
 
 /**

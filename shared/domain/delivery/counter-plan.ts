@@ -48,17 +48,19 @@ export type NoConversionWrite =
       expect: { kind: 'absentOrAtMost' | 'exactly'; at: number | null };
     };
 
+const DAY_MS = 86_400_000;
+
 /**
  * SQS keeps a message at most 14 days: a message sent earlier can only come back from a dead-letter queue, and the
  * recorder refuses it (see `isPastRedeliveryHorizon`).
  */
-export const REDELIVERY_HORIZON_MS = 14 * 86_400_000;
+export const REDELIVERY_HORIZON_MS = 14 * DAY_MS;
 /**
  * A group's marker on an item is pruned once the item has not applied a message of the group for this long: longer
  * than the redelivery horizon, so that no message the recorder accepts can find its group's marker gone after the
  * item applied it.
  */
-export const MARKER_HORIZON_MS = 15 * 86_400_000;
+export const MARKER_HORIZON_MS = 15 * DAY_MS;
 
 /** Each pruned marker adds a condition: a write prunes this many at most (the next ones, the next writes). */
 export const MARKERS_PRUNED_PER_WRITE = 100;
@@ -67,18 +69,21 @@ export const isPastRedeliveryHorizon = (sentAt: Date, now: Date): boolean =>
   now.getTime() - sentAt.getTime() > REDELIVERY_HORIZON_MS;
 
 /**
- * A marker's stored text: the sequence, then `@` and the minute (base 36) the item last applied a message of the
- * group. Text order stays sequence order: a marker with the same sequence and a time sorts after the bare
- * sequence, so "applied" and "below" compare as they did before times were kept.
+ * A marker's text: the sequence, then `@` and the day (base 36, days since 1970) the item last applied a message of
+ * the group. Text order stays sequence order: a marker with the same sequence and a day sorts after the bare
+ * sequence, so "applied" and "below" compare as they do on bare sequences.
  */
 export const markerText = (sequence: string, now: Date): string =>
-  `${sequence}@${Math.floor(now.getTime() / 60_000).toString(36)}`;
+  `${sequence}@${Math.floor(now.getTime() / DAY_MS).toString(36)}`;
 
-/** When the item last applied a message of the marker's group (ms); `undefined` for a marker without a time. */
+/**
+ * The latest instant the item can have last applied a message of the marker's group: the end of its day (ms), so
+ * that a marker is idle past the horizon only when every instant of that day is; `undefined` without a day.
+ */
 export const markerSeenAt = (marker: string): number | undefined => {
   const at = marker.indexOf('@');
-  const minutes = at < 0 ? NaN : parseInt(marker.slice(at + 1), 36);
-  return Number.isFinite(minutes) ? minutes * 60_000 : undefined;
+  const days = at < 0 ? NaN : parseInt(marker.slice(at + 1), 36);
+  return Number.isFinite(days) ? (days + 1) * DAY_MS : undefined;
 };
 
 /** One conditional update of one counter item: applied once, whatever the platform redelivers. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-store';
+import { CAPS_ATTRIBUTE, counterAttribute } from '../../../shared/adapters/dynamodb/counter-attributes';
 import { expressionProblems } from '../../../shared/adapters/dynamodb/expression-rules';
 import { planCounterWrite, type PendingMessage } from '../../../shared/domain/delivery/counter-plan';
 import { EMPTY_COUNTERS } from '../../../shared/domain/delivery/counter-state';
@@ -27,22 +28,33 @@ const valueSet = (request: ReturnType<typeof counterWriteRequest>, attribute: st
 };
 
 describe('the caps a counter write stores', () => {
-  it('are set with the counters in the same update, by cap name', () => {
-    const request = counterWriteRequest(key, write, { dailyClicksLimit: 10, totalBudgetLimit: 2.5 });
-    expect(valueSet(request, 'caps')).toEqual({ dailyClicksLimit: 10, totalBudgetLimit: 2.5 });
+  it('are set with the counters in the same update, by the counter each caps, unset caps left out', () => {
+    const request = counterWriteRequest(key, write, [
+      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 10 },
+      { name: 'totalBudgetLimit', period: 'total', metric: 'budget', value: 2.5 },
+      { name: 'weeklyClicksLimit', period: 'weekly', metric: 'clicks', value: 0 },
+    ]);
+    expect(valueSet(request, CAPS_ATTRIBUTE)).toEqual({
+      [counterAttribute('daily', 'clicks')]: 10,
+      [counterAttribute('total', 'budget')]: 2.5,
+    });
     expect(request.UpdateExpression).toMatch(/^SET .* ADD /);
     expect(expressionProblems(request)).toEqual([]);
   });
 
   it('are removed when no cap is set, so that an old cap never judges a later write', () => {
-    const request = counterWriteRequest(key, write, {});
-    const [placeholder] = Object.entries(request.ExpressionAttributeNames!).find(([, name]) => name === 'caps')!;
+    const request = counterWriteRequest(key, write, [
+      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 0 },
+    ]);
+    const [placeholder] = Object.entries(request.ExpressionAttributeNames!).find(
+      ([, name]) => name === CAPS_ATTRIBUTE,
+    )!;
     expect(request.UpdateExpression).toMatch(new RegExp(` REMOVE ${placeholder}( |$)`));
     expect(expressionProblems(request)).toEqual([]);
   });
 
   it('are left alone when the caller gives none', () => {
-    expect(Object.values(counterWriteRequest(key, write).ExpressionAttributeNames!)).not.toContain('caps');
+    expect(Object.values(counterWriteRequest(key, write).ExpressionAttributeNames!)).not.toContain(CAPS_ATTRIBUTE);
   });
 });
 
@@ -58,7 +70,7 @@ describe('a reset', () => {
       1_764_000_000_000,
     )!;
     expect(valueSet(request, 'resetAt')).toBe(1_764_000_000_000);
-    expect(valueSet(request, 'dailyClicks')).toBe(0);
+    expect(valueSet(request, counterAttribute('daily', 'clicks'))).toBe(0);
     expect(expressionProblems(request)).toEqual([]);
   });
 });

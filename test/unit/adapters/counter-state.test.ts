@@ -2,6 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberValue, plainItem } from '../../../shared/adapters/dynamodb/attribute-values';
 import { counterState } from '../../../shared/adapters/dynamodb/counter-store';
+import {
+  counterAttribute as counter,
+  keyAttribute,
+  QUIET_IMPRESSIONS_ATTRIBUTE,
+} from '../../../shared/adapters/dynamodb/counter-attributes';
 import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
 
 /** A counter item as the table store hands it over: DynamoDB's answer, numbers exact. */
@@ -12,12 +17,12 @@ describe('reading a counter item', () => {
   it('reads whole counts, budgets in thousandths and counts beyond 2^53 exactly', () => {
     const state = counterState(
       stored({
-        dailyKey: { S: 'D#2026-11-24' },
-        dailyImpressions: { N: '42' },
-        dailyBudget: { N: '500.125' },
-        totalImpressions: { N: '9007199254740993' },
-        totalBudget: { N: '7' },
-        impressionsSinceConversion: { N: '12' },
+        [keyAttribute('daily')]: { S: 'D#2026-11-24' },
+        [counter('daily', 'impressions')]: { N: '42' },
+        [counter('daily', 'budget')]: { N: '500.125' },
+        [counter('total', 'impressions')]: { N: '9007199254740993' },
+        [counter('total', 'budget')]: { N: '7' },
+        [QUIET_IMPRESSIONS_ATTRIBUTE]: { N: '12' },
       }),
       PERIODS,
       METRICS,
@@ -31,7 +36,7 @@ describe('reading a counter item', () => {
   it('reads a whole number handed over as a number as it reads its decimal text', () => {
     fc.assert(
       fc.property(fc.nat(), fc.constantFrom(...METRICS), (value, metric) => {
-        const attribute = `total${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
+        const attribute = counter('total', metric);
         const asNumber = counterState({ [attribute]: value }, PERIODS, METRICS);
         const asText = counterState({ [attribute]: NumberValue.from(String(value)) }, PERIODS, METRICS);
         expect(asNumber.counters).toEqual(asText.counters);
@@ -41,7 +46,11 @@ describe('reading a counter item', () => {
 
   it('reads what it cannot read as 0, and never fails', () => {
     const state = counterState(
-      { dailyImpressions: -3, weeklyImpressions: 'lots', impressionsSinceConversion: 1.5 },
+      {
+        [counter('daily', 'impressions')]: -3,
+        [counter('weekly', 'impressions')]: 'lots',
+        [QUIET_IMPRESSIONS_ATTRIBUTE]: 1.5,
+      },
       PERIODS,
       METRICS,
     );

@@ -126,7 +126,7 @@ const REQUESTS: [string, object][] = [
     counterWriteRequest(
       countersKey('ADVERTISER', 1),
       shardWrite(),
-      { dailyClicksLimit: 5 },
+      [{ name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 5 }],
       {
         requireUnsharded: true,
         tallyAt: 5,

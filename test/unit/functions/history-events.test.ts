@@ -7,6 +7,14 @@ import { createHandler } from '../../../functions/history-events/handler';
 import { EventBridgePublisher } from '../../../shared/adapters/eventbridge/eventbridge-publisher';
 import { TableStore } from '../../../shared/adapters/dynamodb/table-store';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CAPS_ATTRIBUTE,
+  counterAttribute,
+  keyAttribute,
+  markerAttribute,
+} from '../../../shared/adapters/dynamodb/counter-attributes';
+import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
+import { sequenceText } from '../../../shared/domain/delivery/counter-plan';
 
 const bus = mockClient(EventBridgeClient);
 afterEach(() => bus.reset());
@@ -66,24 +74,36 @@ describe('history-events', () => {
 
 type Image = NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
 
+/** The counters the caps these records store cap, as a counter item stores a cap: under its counter's attribute. */
+const CAPPED = {
+  dailyClicksLimit: counterAttribute('daily', 'clicks'),
+  dailyConversionsLimit: counterAttribute('daily', 'conversions'),
+};
+
 /** A write of CAMPAIGN#100's counter item: today's clicks from `before` to `after`, judged against `caps`. */
 const counterRecord = (
   sequence: number,
   before: number | undefined,
   after: number,
-  caps: Record<string, number> | undefined,
+  caps: Partial<Record<keyof typeof CAPPED, number>> | undefined,
   sortKey = 'COUNTERS',
 ): DynamoDBRecord => {
   const image = (clicks: number) =>
     marshall({
       PK: 'CAMPAIGN#100',
       SK: sortKey,
-      dailyKey: 'D#2026-11-22',
-      dailyClicks: clicks,
-      dailyConversions: clicks,
-      totalConversions: clicks,
-      'seq:g': String(sequence).padStart(40, '0'),
-      ...(caps ? { caps } : {}),
+      [keyAttribute('daily')]: 'D#2026-11-22',
+      [counterAttribute('daily', 'clicks')]: clicks,
+      [counterAttribute('daily', 'conversions')]: clicks,
+      [counterAttribute('total', 'conversions')]: clicks,
+      [markerAttribute('g')]: markerBytes(sequenceText(sequence)),
+      ...(caps
+        ? {
+            [CAPS_ATTRIBUTE]: Object.fromEntries(
+              Object.entries(caps).map(([name, value]) => [CAPPED[name as keyof typeof CAPPED], value]),
+            ),
+          }
+        : {}),
     }) as Image;
   return {
     eventName: before === undefined ? 'INSERT' : 'MODIFY',

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { counterAttribute } from '../../../../shared/adapters/dynamodb/counter-store';
 import { planResetWrites } from '../../../../shared/domain/resets/reset-writes';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -13,21 +12,21 @@ describe('reset writes', () => {
     requestedAt: '',
     requestedBy: 1,
   });
-  /** `<item>:<counter>`: the entity's own counter item, or `A7` for action 7's. */
+  /** `<item>:<period>.<metric>`: the entity's own counter item, or `A7` for action 7's. */
   const attributes = (counters: string[]) =>
     planResetWrites(request(counters), [7], now)
       .flatMap((write) =>
         write.zeroes.map(
           ({ period, metric }) =>
-            `${write.actionId === undefined ? 'COUNTERS' : `A${write.actionId}`}:${counterAttribute(period, metric)}`,
+            `${write.actionId === undefined ? 'COUNTERS' : `A${write.actionId}`}:${period}.${metric}`,
         ),
       )
       .sort();
 
   it('zeroes the named counters, REVENUE being the budget counter', () => {
     expect(attributes(['DAILY_IMPRESSIONS', 'TOTAL_REVENUE'])).toEqual([
-      'COUNTERS:dailyImpressions',
-      'COUNTERS:totalBudget',
+      'COUNTERS:daily.impressions',
+      'COUNTERS:total.budget',
     ]);
   });
 
@@ -35,8 +34,8 @@ describe('reset writes', () => {
     const limits = attributes(['ALL_LIMITS']);
     expect(limits).toHaveLength(24);
     expect(limits.every((entry) => entry.startsWith('COUNTERS:'))).toBe(true);
-    expect(attributes(['ALL_ACTION_LIMITS'])).toEqual(['A7:dailyConversions', 'A7:totalConversions']);
-    expect(attributes(['ALL'])).toEqual([...limits, 'A7:dailyConversions', 'A7:totalConversions'].sort());
+    expect(attributes(['ALL_ACTION_LIMITS'])).toEqual(['A7:daily.conversions', 'A7:total.conversions']);
+    expect(attributes(['ALL'])).toEqual([...limits, 'A7:daily.conversions', 'A7:total.conversions'].sort());
   });
 
   it('resets the no-conversion state', () => {

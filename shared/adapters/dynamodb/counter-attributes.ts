@@ -1,0 +1,48 @@
+import type { Metric, Period } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/metrics';
+
+/**
+ * The attribute names of a counter item. They are short because DynamoDB bills a write by the item's size, names
+ * included, and a hot entity's counter item is written by every delivery batch: two letters a counter (period,
+ * then metric), `~` and the message group for a group's marker.
+ */
+const PERIOD_LETTERS: Record<Period, string> = { daily: 'd', weekly: 'w', monthly: 'm', total: 't' };
+const METRIC_LETTERS: Record<Metric, string> = {
+  impressions: 'i',
+  clicks: 'c',
+  conversions: 'v',
+  opportunities: 'o',
+  budget: 'b',
+  requests: 'r',
+};
+
+const COUNTER_ATTRIBUTES = Object.fromEntries(
+  PERIODS.map((period) => [
+    period,
+    Object.fromEntries(METRICS.map((metric) => [metric, `${PERIOD_LETTERS[period]}${METRIC_LETTERS[metric]}`])),
+  ]),
+) as Record<Period, Record<Metric, string>>;
+
+/** `di` (daily impressions), `tb` (total budget): a counter's attribute, and its cap's key in `CAPS_ATTRIBUTE`. */
+export const counterAttribute = (period: Period, metric: Metric): string => COUNTER_ATTRIBUTES[period][metric];
+
+/** `dk`, `wk`, `mk`: the period the item's counters of a period count in (the total has none). */
+export const keyAttribute = (period: Period): string => `${PERIOD_LETTERS[period]}k`;
+
+/** A message group's marker: `~<group>`. */
+export const MARKER_PREFIX = '~';
+export const markerAttribute = (group: string): string => `${MARKER_PREFIX}${group}`;
+
+/** The no-conversion state: since when no conversion came (ms), and the impressions since. */
+export const QUIET_SINCE_ATTRIBUTE = 'qs';
+export const QUIET_IMPRESSIONS_ATTRIBUTE = 'qi';
+
+/** The caps the item's last delivery write was judged against (counter attribute → cap), for the stream. */
+export const CAPS_ATTRIBUTE = 'cp';
+/** On shard 0 (`COUNTERS`) of a sharded entity: how many shards it has (absent: 1). */
+export const SHARDS_ATTRIBUTE = 'shards';
+/** On shard 0 of an unsharded advertiser, with automatic sharding on: its writes since `tallySince` (ms). */
+export const TALLY_ATTRIBUTE = 'writeTally';
+export const TALLY_SINCE_ATTRIBUTE = 'tallySince';
+/** When a reset last zeroed counters of the item (ms): a crossing after it is a new one. */
+export const RESET_AT_ATTRIBUTE = 'resetAt';
