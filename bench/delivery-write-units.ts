@@ -8,6 +8,7 @@ import { BENCH_ADVERTISER } from './bench-service';
 import { itemSize, writeUnits } from '../scripts/simulate/item-size';
 import { deliveryMessages } from './throughput';
 import { probeWriteUnits, summariseWrites, type WriteUnitsSummary } from './write-units';
+import { MARKER_PREFIX } from '../shared/adapters/dynamodb/counter-attributes';
 
 const DAY_MS = 86_400_000;
 
@@ -99,7 +100,7 @@ export const measureDeliveryWriteUnits = async (service: LocalService): Promise<
     for (let day = 0; day < LONG_RUN.days - 1; day++) await longRunDay(service, day, today);
     const lastDay = summariseWrites(await probed.during(() => longRunDay(service, LONG_RUN.days - 1, today)));
     const item = await advertiserItem(service);
-    const markers = Object.entries(item).filter(([name]) => name.startsWith('seq:'));
+    const markers = Object.entries(item).filter(([name]) => name.startsWith(MARKER_PREFIX));
     const bytes = itemSize(item);
     return {
       batch,

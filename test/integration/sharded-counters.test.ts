@@ -3,6 +3,7 @@ import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
 import { clearWarmCaches } from '../../shared/support/warm-cache';
+import { counterAttribute } from '../../shared/adapters/dynamodb/counter-attributes';
 
 // automatic sharding: an advertiser written more than 10 times in a 10-second window gets 4 shards
 process.env.AUTO_SHARD_WRITES_PER_SECOND = '1';
@@ -33,10 +34,11 @@ const shard = async (type: string, id: number, shards: number) => {
   return (await response.json()) as { type: string; id: number; shards: number };
 };
 const read = async (path: string) => (await (await caller().get(path)).json()) as Record<string, number>;
+const DAILY_CLICKS = counterAttribute('daily', 'clicks');
 const counterItems = async (pk: string) =>
   (await ctx.service.dependencies.store.queryPartition(pk, 'COUNTERS')).map((item) => ({
     SK: item.SK,
-    dailyClicks: item.dailyClicks === undefined ? undefined : Number(item.dailyClicks),
+    dailyClicks: item[DAILY_CLICKS] === undefined ? undefined : Number(item[DAILY_CLICKS]),
   }));
 const told = async (entity: string) =>
   ((await (await fetch(`${ctx.service.url}/_local/events`)).json()) as Reached[]).filter(

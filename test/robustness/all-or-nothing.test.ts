@@ -6,6 +6,7 @@ import { entityPK } from '../../shared/table/keys';
 import { apiClient, postJson, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
 import type { FlushResult } from '../../shared/resets/flush';
+import { counterAttribute, keyAttribute } from '../../shared/adapters/dynamodb/counter-attributes';
 
 /**
  * Every write route of the route table, with a fault injected at each of its write requests in turn: the answer
@@ -58,7 +59,13 @@ const arrange = async ({ type, id }: { type: EntityType; id: number }, switchedO
       timezoneOffset: 0,
       version: 3,
     },
-    { PK, SK: 'COUNTERS', dailyKey: '2026-06-10', dailyClicks: 7, totalClicks: 9 },
+    {
+      PK,
+      SK: 'COUNTERS',
+      [keyAttribute('daily')]: '2026-06-10',
+      [counterAttribute('daily', 'clicks')]: 7,
+      [counterAttribute('total', 'clicks')]: 9,
+    },
     { PK, SK: 'ACTION_SWITCH', enabled: switchedOn },
     ...[7, 8].flatMap((actionId) => [
       {
@@ -72,7 +79,13 @@ const arrange = async ({ type, id }: { type: EntityType; id: number }, switchedO
         totalConversionsLimit: 5,
         version: 1,
       },
-      { PK, SK: `ACTCTR#${actionId}`, dailyKey: '2026-06-10', dailyConversions: 1, totalConversions: 3 },
+      {
+        PK,
+        SK: `ACTCTR#${actionId}`,
+        [keyAttribute('daily')]: '2026-06-10',
+        [counterAttribute('daily', 'conversions')]: 1,
+        [counterAttribute('total', 'conversions')]: 3,
+      },
     ]),
   ];
   await Promise.all(items.map((item) => store.put({ Item: item })));

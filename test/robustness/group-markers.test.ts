@@ -3,6 +3,7 @@ import { recordDelivery } from '../../shared/delivery/recorder';
 import { countersKey } from '../../shared/table/keys';
 import { importCatalog } from '../support/http';
 import { useTestService } from '../support/local-service';
+import { counterAttribute, MARKER_PREFIX } from '../../shared/adapters/dynamodb/counter-attributes';
 
 /**
  * A producer that uses many message groups (one per ad server host) leaves one marker per group on every counter
@@ -27,9 +28,9 @@ beforeAll(async () => {
 const markersOf = async () => {
   const item = (await ctx.service.dependencies.store.get(countersKey('BANNER', BANNER)))!;
   return {
-    markers: Object.keys(item).filter((name) => name.startsWith('seq:')).length,
+    markers: Object.keys(item).filter((name) => name.startsWith(MARKER_PREFIX)).length,
     bytes: JSON.stringify(item).length,
-    total: Number(item.totalImpressions),
+    total: Number(item[counterAttribute('total', 'impressions')]),
   };
 };
 

@@ -1,5 +1,11 @@
 import { BatchWriteItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { plainItem } from '../../shared/adapters/dynamodb/attribute-values';
+import {
+  counterAttribute,
+  keyAttribute,
+  QUIET_IMPRESSIONS_ATTRIBUTE,
+  QUIET_SINCE_ATTRIBUTE,
+} from '../../shared/adapters/dynamodb/counter-attributes';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import type { LocalService } from '../../infra/local/local-service';
 import { MODEL_PERIODS } from '../model/calendar';
@@ -12,7 +18,6 @@ export interface CounterView {
 }
 
 const METRICS: readonly ModelMetric[] = ['impressions', 'clicks', 'conversions', 'opportunities', 'budget', 'requests'];
-const attribute = (period: string, metric: string) => `${period}${metric.charAt(0).toUpperCase()}${metric.slice(1)}`;
 
 /** Every counter item of the service's table (entity counters, their shards, per-action counters), by `PK/SK`. */
 export const storedCounterItems = async (service: LocalService): Promise<Map<string, Item>> => {
@@ -58,17 +63,17 @@ export const storedView = (item: Item, withNoConversion: boolean): CounterView =
   for (const period of MODEL_PERIODS) {
     const counts: Record<string, string> = {};
     for (const metric of METRICS) {
-      const value = item[attribute(period, metric)];
+      const value = item[counterAttribute(period, metric)];
       if (value !== undefined && unitsText(metric, value) !== '0') counts[metric] = unitsText(metric, value);
     }
-    const key = period === 'total' ? (Object.keys(counts).length > 0 ? 'T' : undefined) : item[`${period}Key`];
+    const key = period === 'total' ? (Object.keys(counts).length > 0 ? 'T' : undefined) : item[keyAttribute(period)];
     if (key !== undefined) periods[period] = { key: String(key), counts };
   }
   const noConversion =
-    withNoConversion && item.quietSince !== undefined
+    withNoConversion && item[QUIET_SINCE_ATTRIBUTE] !== undefined
       ? {
-          quietSince: Number(String(item.quietSince)),
-          impressions: String(item.impressionsSinceConversion ?? 0),
+          quietSince: Number(String(item[QUIET_SINCE_ATTRIBUTE])),
+          impressions: String(item[QUIET_IMPRESSIONS_ATTRIBUTE] ?? 0),
         }
       : undefined;
   return { periods, ...(noConversion ? { noConversion } : {}) };

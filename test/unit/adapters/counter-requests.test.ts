@@ -34,13 +34,13 @@ const ancestry: Ancestry = {
 
 /** The caps a write stores for LimitReached: none given, none set (removed), or some. */
 const capsArbitrary = fc.option(
-  fc.subarray([
-    { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks' },
-    { name: 'totalBudgetLimit', period: 'total', metric: 'budget' },
-    { name: 'dailyConversionsLimit', period: 'daily', metric: 'conversions' },
-  ] as const).chain((caps) =>
-    fc.tuple(...caps.map((cap) => fc.integer({ min: 0 }).map((value) => ({ ...cap, value })))),
-  ),
+  fc
+    .subarray([
+      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks' },
+      { name: 'totalBudgetLimit', period: 'total', metric: 'budget' },
+      { name: 'dailyConversionsLimit', period: 'daily', metric: 'conversions' },
+    ] as const)
+    .chain((caps) => fc.tuple(...caps.map((cap) => fc.integer({ min: 0 }).map((value) => ({ ...cap, value }))))),
   { nil: undefined },
 );
 
