@@ -8,7 +8,12 @@ import type { TableStore } from '../adapters/dynamodb/table-store';
 import { inParallel } from '../support/concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';
 import { messageContributions, targetName, type CounterTarget } from '../domain/delivery/contributions';
-import { isPastRedeliveryHorizon, sequenceText, type PendingMessage } from '../domain/delivery/counter-plan';
+import {
+  isPastRedeliveryHorizon,
+  isSequenceNumber,
+  sequenceText,
+  type PendingMessage,
+} from '../domain/delivery/counter-plan';
 import { parseDeliveryMessage, type DeliveryEvent } from '../domain/delivery/delivery-event';
 import type { CapOnCounter } from '../domain/delivery/limit-reached';
 import { describeError, logger } from '../observability/logger';
@@ -119,11 +124,13 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
       ? parsed.reason
       : message.group === undefined || message.sequence === undefined
         ? 'no MessageGroupId or SequenceNumber: delivery events must come through the FIFO queue'
-        : message.replayTo === undefined &&
-            message.sentAt !== undefined &&
-            isPastRedeliveryHorizon(new Date(message.sentAt), now)
-          ? PAST_HORIZON
-          : undefined;
+        : !isSequenceNumber(message.sequence)
+          ? 'SequenceNumber is not a decimal number of at most 40 digits, as SQS FIFO gives'
+          : message.replayTo === undefined &&
+              message.sentAt !== undefined &&
+              isPastRedeliveryHorizon(new Date(message.sentAt), now)
+            ? PAST_HORIZON
+            : undefined;
     if (parsed.ok && reason === undefined) {
       valid.push({
         messageId: message.messageId,

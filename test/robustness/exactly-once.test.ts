@@ -170,6 +170,26 @@ describe('exactly-once recording', () => {
 });
 
 describe('values no counter can hold', () => {
+  it('dead-letters a message whose sequence number SQS FIFO cannot have given, and counts the rest of its batch', async () => {
+    const [kept] = batchOf20();
+    addTruth(kept!.body);
+    const records = [
+      { messageId: 'letters', sequence: '12ab' },
+      { messageId: 'too-long', sequence: '1'.repeat(41) },
+      { messageId: kept!.messageId, sequence: '18849496460467696128', body: kept!.body },
+    ].map(({ messageId, sequence, body }) => ({
+      messageId,
+      body: JSON.stringify(body ?? { kind: 'impression', bannerId: 7000 }),
+      attributes: { MessageGroupId: 'odd-sequences', SequenceNumber: sequence, SentTimestamp: String(Date.now()) },
+    }));
+    const { response, summary } = await createRecorder(ctx.service.dependencies)({ Records: records } as never);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(summary.deadLettered).toEqual(
+      ['letters', 'too-long'].map((messageId) => ({ messageId, reason: expect.stringContaining('SequenceNumber') })),
+    );
+    await expectTruth();
+  });
+
   it('dead-letters an event whose budget no counter can take, and the tree stays readable', async () => {
     const answer = await deliver([
       {

@@ -11,6 +11,9 @@ export interface PendingMessage {
   contribution: Contribution;
 }
 
+/** An SQS FIFO sequence number: a decimal number of 128 bits at most, so of at most 40 digits. */
+export const isSequenceNumber = (text: string): boolean => /^[0-9]{1,40}$/.test(text);
+
 /** The SQS FIFO sequence number as fixed-width text: up to 40 digits, zero-padded. */
 export const sequenceText = (sequence: string | number | bigint): string => String(sequence).padStart(40, '0');
 
