@@ -51,7 +51,12 @@ export const plannedAdvertiserWrite = (
   const { contributions } = messageContributions(impressions, ancestry, at);
   const contribution = contributions.find((one) => one.target.type === 'ADVERTISER')!;
   const pending: PendingMessage[] = [
-    { messageId: `m${sequence}`, group: groupId(group), sequence: sequenceText(FIRST_SEQUENCE + BigInt(sequence)), contribution },
+    {
+      messageId: `m${sequence}`,
+      group: groupId(group),
+      sequence: sequenceText(FIRST_SEQUENCE + BigInt(sequence)),
+      contribution,
+    },
   ];
   const write = planCounterWrite(undefined, pending, PERIODS, METRICS, at)!;
   const request = counterWriteRequest(countersKey('ADVERTISER', ADVERTISER), write, CAPS);
