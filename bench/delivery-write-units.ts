@@ -8,6 +8,7 @@ import { BENCH_ADVERTISER } from './bench-service';
 import { itemSize, writeUnits } from '../scripts/simulate/item-size';
 import { deliveryMessages } from './throughput';
 import { probeWriteUnits, summariseWrites, type WriteUnitsSummary } from './write-units';
+import { groupId } from '../scripts/simulate/groups';
 import { MARKER_PREFIX } from '../shared/adapters/dynamodb/counter-attributes';
 
 const DAY_MS = 86_400_000;
@@ -19,9 +20,6 @@ const DAY_MS = 86_400_000;
  * and idle groups' markers pass the 15-day horizon.
  */
 export const LONG_RUN = { days: 45, groupsPerDay: 10, daysPerGroup: 5 } as const;
-
-/** A producer's message group id, 13 characters (as the capacity simulation assumes). */
-const groupId = (group: number) => `producer-${String(group).padStart(4, '0')}`;
 
 export interface LongRunItem {
   /** The advertiser's counter item at the end: its size, its markers and their bytes, a write's units now. */

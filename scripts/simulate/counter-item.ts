@@ -7,6 +7,7 @@ import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
 import type { CapOnCounter } from '../../shared/domain/delivery/limit-reached';
 import { countersKey } from '../../shared/table/keys';
 import { storedItem } from '../../shared/adapters/dynamodb/attribute-values';
+import { groupId } from './groups';
 import { itemSize, writeUnits } from './item-size';
 import { applyUpdate } from './apply-update';
 
@@ -25,9 +26,6 @@ const CAPS: CapOnCounter[] = [
  * Developer Guide's examples): the simulation's are as long.
  */
 const FIRST_SEQUENCE = 18_849_496_460_467_696_128n;
-
-/** A producer's message group id, as long as the ones the simulation assumes (13 characters). */
-export const groupId = (group: number): string => `producer-${String(group).padStart(4, '0')}`;
 
 export interface PlannedWrite {
   after: Item;

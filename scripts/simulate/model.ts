@@ -1,3 +1,5 @@
+import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
+import { groupId } from './groups';
 import { PartitionModel } from './partitions';
 import { seededRandom, zipfSampler } from './random';
 
@@ -42,12 +44,8 @@ export interface Outcome {
 const STEP = 0.01;
 const DRAIN_SECONDS = 60;
 
-/** The shard of a message group: FNV-1a of its id, mod N. */
-export const shardOf = (group: number, shards: number): number => {
-  let hash = 0x811c9dc5;
-  for (const char of `g${group}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  return hash % shards;
-};
+/** The shard of a message group, as the recorder picks it, for the group's id (the one the item's size assumes). */
+export const shardOf = (group: number, shards: number): number => shardOfGroup(groupId(group), shards);
 
 export const retryDelay = (attempt: number): number =>
   attempt % RETRY.attempts === 0
