@@ -48,7 +48,11 @@ const batchOf = (group: string, sentAt: number, first: number, messages: ReturnT
     Records: messages.map((message, i) => ({
       messageId: message.messageId,
       body: JSON.stringify(message.body),
-      attributes: { MessageGroupId: group, SequenceNumber: String(FIRST_SEQUENCE + BigInt(first + i)), SentTimestamp: String(sentAt) },
+      attributes: {
+        MessageGroupId: group,
+        SequenceNumber: String(FIRST_SEQUENCE + BigInt(first + i)),
+        SentTimestamp: String(sentAt),
+      },
     })),
   }) as never;
 
