@@ -129,7 +129,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     floor: 5,
     why: 'authorizer 2, shares 1, entity, record and history version 1, one transaction: the record, its counters and the history entry 1',
     prepare: (service) => recreateCampaignLimit(service),
-    restore: (service) => recreateCampaignLimit(service),
+    restore: restorePartitions('CAMPAIGN#101'),
     request: () => ({ method: 'DELETE', path: '/rest-api/campaign/101/limits.do', headers }),
   },
   {

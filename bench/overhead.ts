@@ -180,6 +180,8 @@ const measureOperation = async (
     const replay = replayOf(latest);
     raw.push(await timed(() => sendReplay(clients, replay)));
   };
+  // what a restore takes its snapshot of
+  await operation.prepare?.(service);
   await viaHandler(-1);
   handler.length = 0;
   const orders = [
