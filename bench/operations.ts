@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LocalService } from '../infra/local/local-service';
 import { API_KEY, BENCH_BANNERS } from './bench-service';
+import { restorePartitions } from './restore-partition';
 import { deliveryMessages } from './throughput';
 
 /** One HTTP request of an operation, as a client sends it. */
@@ -19,7 +20,10 @@ export interface BenchOperation {
   why: string;
   /** Work that must happen first and is not measured (a fresh login token). */
   prepare?: (service: LocalService) => Promise<unknown>;
-  /** Work that must happen again, unmeasured, before every measured call of an operation that undoes its data. */
+  /**
+   * Work that must happen again, unmeasured, before every measured call of an operation that changes its data, so
+   * that every call starts from the same data: the overhead measure's raw replay must then commit, not be refused.
+   */
   restore?: (service: LocalService) => Promise<unknown>;
   request: (prepared: unknown, iteration: number) => BenchRequest;
 }
@@ -98,6 +102,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     floor: 5,
     why: 'authorizer 2, shares 1, entity/record/buckets/history version 1, one transaction: the conditional put and the history entry 1',
     prepare: (service) => send(service, form('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: '99' })),
+    restore: restorePartitions('CAMPAIGN#100'),
     request: (_, i) => form('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: String(100 + (i % 50)) }),
   },
   {
@@ -110,6 +115,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     name: 'update.do',
     floor: 5,
     why: 'as set.do',
+    restore: restorePartitions('CAMPAIGN#100'),
     request: (_, i) => form('/rest-api/campaign/100/limits/update.do', { weeklyClicksLimit: String(1000 + (i % 50)) }),
   },
   {
@@ -123,7 +129,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
     floor: 5,
     why: 'authorizer 2, shares 1, entity, record and history version 1, one transaction: the record, its counters and the history entry 1',
     prepare: (service) => recreateCampaignLimit(service),
-    restore: (service) => recreateCampaignLimit(service),
+    restore: restorePartitions('CAMPAIGN#101'),
     request: () => ({ method: 'DELETE', path: '/rest-api/campaign/101/limits.do', headers }),
   },
   {
@@ -141,6 +147,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
         service,
         form('/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '60' }),
       ),
+    restore: restorePartitions('CAMPAIGN#100'),
     request: (_, i) =>
       form('/rest-api/per-action/add/limit/CAMPAIGN/100.do', {
         actionId: '7',

@@ -80,13 +80,21 @@ interface Sender {
   send(command: never): Promise<unknown>;
 }
 
-/** Sends a replay's requests in their order, as the operation did. */
-const sendReplay = async (clients: Record<string, Sender>, replay: Replay): Promise<void> => {
+const isRefusal = (error: Error) => /ConditionalCheckFailed|TransactionCanceled/.test(error.name);
+
+/**
+ * Sends a replay's requests in their order, as the operation did. A conditional write refused on replay (the
+ * handler's call having moved the record on) is still a round trip, if a cheaper one; an operation that restores its
+ * data before every call must replay as it committed, so a refusal there fails the bench.
+ */
+const sendReplay = async (clients: Record<string, Sender>, replay: Replay, operation: BenchOperation) => {
   for (const { clientName, command } of replay)
-    // a conditional write loses on replay, the handler's call having moved the record on: still a round trip, if a
-    // cheaper one on DynamoDB Local (bench/README.md)
     await clients[clientName]!.send(command as never).catch((error: Error) => {
-      if (!/ConditionalCheckFailed|TransactionCanceled/.test(error.name)) throw error;
+      if (!isRefusal(error)) throw error;
+      if (operation.restore)
+        throw new Error(`${operation.name}: its raw replay was refused (${error.name}) though its data was restored`, {
+          cause: error,
+        });
     });
 };
 
@@ -178,8 +186,10 @@ const measureOperation = async (
   const viaRaw = async () => {
     await operation.restore?.(service);
     const replay = replayOf(latest);
-    raw.push(await timed(() => sendReplay(clients, replay)));
+    raw.push(await timed(() => sendReplay(clients, replay, operation)));
   };
+  // what a restore takes its snapshot of
+  await operation.prepare?.(service);
   await viaHandler(-1);
   handler.length = 0;
   const orders = [
