@@ -16,7 +16,7 @@ import {
 import type { UpdateInput } from './attribute-values';
 import {
   applyToCounterItem,
-  counterState,
+  appliedMarkers,
   EntityIsSharded,
   type AppliedCounterWrite,
   type CounterItemWrite,
@@ -74,10 +74,7 @@ const applyToShards = async (
     byShard.set(shard, [...(byShard.get(shard) ?? []), message]);
   }
   let shardZero: Promise<Record<string, string>> | undefined;
-  const floors = () =>
-    (shardZero ??= store
-      .batchGet([countersKey(type, id)])
-      .then(([item]) => counterState(item, PERIODS, METRICS).applied));
+  const floors = () => (shardZero ??= store.batchGet([countersKey(type, id)]).then(([item]) => appliedMarkers(item)));
   const results = await Promise.all(
     [...byShard].map(([shard, messages]) =>
       applyToCounterItem(store, counterShardKey(type, id, shard), messages, PERIODS, METRICS, {

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberValue, plainItem } from '../../../shared/adapters/dynamodb/attribute-values';
-import { counterState } from '../../../shared/adapters/dynamodb/counter-store';
+import { appliedMarkers, counterState } from '../../../shared/adapters/dynamodb/counter-store';
+import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
+import { markerText, sequenceText } from '../../../shared/domain/delivery/counter-plan';
 import {
   counterAttribute as counter,
   keyAttribute,
+  markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE,
 } from '../../../shared/adapters/dynamodb/counter-attributes';
 import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
@@ -57,5 +60,19 @@ describe('reading a counter item', () => {
     expect(state.counters.daily).toEqual({ impressions: 0n });
     expect(state.counters.weekly).toEqual({ impressions: 0n });
     expect(state.impressionsSinceConversion).toBe(1n);
+  });
+
+  it('reads the markers only when asked: a read needs the counters, a write the markers', () => {
+    const marker = markerText(sequenceText(18_849_496_460_467_696_128n), new Date('2026-11-25T12:00:00Z'));
+    const item = {
+      PK: 'CAMPAIGN#1',
+      SK: 'COUNTERS',
+      [counter('total', 'clicks')]: 3,
+      [markerAttribute('feed-1')]: markerBytes(marker),
+      [markerAttribute('feed-2')]: 'not bytes',
+    };
+    expect(counterState(item, PERIODS, METRICS)).toMatchObject({ counters: { total: { clicks: 3n } }, applied: {} });
+    expect(appliedMarkers(item)).toEqual({ 'feed-1': marker });
+    expect(appliedMarkers(undefined)).toEqual({});
   });
 });
