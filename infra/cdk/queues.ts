@@ -1,5 +1,6 @@
 import { Duration, Validations, type Stack } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 
 export interface QueueWithDeadLetters {
   main: sqs.Queue;
@@ -51,7 +52,7 @@ export const buildQueues = (stack: Stack): ServiceQueues => {
   // FIFO: each message has its place in its message group, which counter items record to apply it exactly once.
   // Visibility: six times the recorder's timeout, as AWS advises for event source mappings.
   const deliveries = queueWithDeadLetters(stack, 'DeliveryEvents', Duration.minutes(6), true);
-  const historyDeadLetters = new sqs.Queue(stack, 'HistoryEventsDlq', QUEUE_BASICS);
+  const historyDeadLetters = new sqs.Queue(stack, STREAM_TRIGGER.onFailure, QUEUE_BASICS);
   Validations.of(historyDeadLetters).acknowledge({
     id: 'AwsSolutions-SQS3',
     reason: 'This queue is the stream trigger on-failure destination: it is itself where failures go.',
