@@ -101,3 +101,26 @@ export const afterInvocation = (
     discarded: [],
   };
 };
+
+/**
+ * Hands a shard's waiting batches (retries first) to `invoke` in order, by the rules above, until one fails: it
+ * stays first in `batches` for the next drain, and the answer is false. True when the shard has nothing waiting.
+ */
+export const handOver = async (
+  settings: StreamTriggerSettings,
+  shard: { id: string; batches: StreamBatch[] },
+  invoke: (batch: StreamBatch) => Promise<InvocationOutcome>,
+  onFailure: (discarded: DiscardedBatch) => void,
+  nowSeconds: number,
+): Promise<boolean> => {
+  while (shard.batches.length > 0) {
+    const { batch, discarded } = unexpired(settings, shard.id, shard.batches.shift()!, nowSeconds);
+    if (discarded) onFailure(discarded);
+    if (!batch) continue;
+    const next = afterInvocation(settings, shard.id, batch, await invoke(batch));
+    next.discarded.forEach(onFailure);
+    shard.batches.unshift(...next.retry);
+    if (next.retry.length > 0) return false;
+  }
+  return true;
+};

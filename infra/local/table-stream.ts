@@ -9,14 +9,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../shared/observability/logger';
 import type { StreamTriggerSettings } from '../../shared/table/stream-trigger';
-import {
-  afterInvocation,
-  batchesOf,
-  unexpired,
-  type DiscardedBatch,
-  type InvocationOutcome,
-  type StreamBatch,
-} from './stream-mapping';
+import { batchesOf, handOver, type DiscardedBatch, type InvocationOutcome, type StreamBatch } from './stream-mapping';
 
 type Consumer = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -65,6 +58,7 @@ const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord
 };
 
 interface Shard {
+  id: string;
   iterator: string | undefined;
   /** Batches waiting, retries first; while the first one waits for a retry, the shard reads nothing further. */
   batches: StreamBatch[];
@@ -130,14 +124,14 @@ export class LocalTableStream {
       const { ShardIterator } = await this.client.send(
         new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId, ShardIteratorType: position }),
       );
-      this.shards.set(ShardId, { iterator: ShardIterator, batches: [] });
+      this.shards.set(ShardId, { id: ShardId, iterator: ShardIterator, batches: [] });
     }
   }
 
   private async drainOnce(): Promise<void> {
     await this.discoverShards('TRIM_HORIZON');
-    for (const [shardId, shard] of this.shards) {
-      if (!(await this.handOver(shardId, shard))) continue;
+    for (const shard of this.shards.values()) {
+      if (!(await this.handOver(shard))) continue;
       while (shard.iterator) {
         const page = await this.client.send(
           new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: RECORDS_PER_READ }),
@@ -146,24 +140,15 @@ export class LocalTableStream {
         const records = (page.Records ?? []).map((record) => asLambdaRecord(record, this.streamArn));
         // as the trigger's filter criteria do in AWS: what does not pass never reaches the function
         shard.batches.push(...batchesOf(this.options.settings, records.filter(this.options.passes)));
-        if (!(await this.handOver(shardId, shard)) || records.length === 0) break;
+        if (!(await this.handOver(shard)) || records.length === 0) break;
       }
     }
   }
 
   /** Hands the shard's waiting batches over in order; false when one failed and waits for the next drain. */
-  private async handOver(shardId: string, shard: Shard): Promise<boolean> {
+  private handOver(shard: Shard): Promise<boolean> {
     const { settings, onFailure, nowSeconds = () => Date.now() / 1000 } = this.options;
-    while (shard.batches.length > 0) {
-      const { batch, discarded } = unexpired(settings, shardId, shard.batches.shift()!, nowSeconds());
-      if (discarded) onFailure(discarded);
-      if (!batch) continue;
-      const next = afterInvocation(settings, shardId, batch, await this.invoke(batch));
-      next.discarded.forEach(onFailure);
-      shard.batches.unshift(...next.retry);
-      if (next.retry.length > 0) return false;
-    }
-    return true;
+    return handOver(settings, shard, (batch) => this.invoke(batch), onFailure, nowSeconds());
   }
 
   private async invoke(batch: StreamBatch): Promise<InvocationOutcome> {

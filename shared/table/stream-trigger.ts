@@ -12,6 +12,15 @@
  *   minutes of throttling or of an EventBridge outage; a longer outage ends at the record age, in the queue, with
  *   an alarm, rather than holding the shard's later records for hours.
  */
+export interface StreamTriggerSettings {
+  batchSize: number;
+  maxBatchingWindowSeconds: number;
+  bisectBatchOnError: boolean;
+  retryAttempts: number;
+  maxRecordAgeSeconds: number;
+  onFailure: string;
+}
+
 export const STREAM_TRIGGER = {
   batchSize: 100,
   maxBatchingWindowSeconds: 1,
@@ -21,9 +30,7 @@ export const STREAM_TRIGGER = {
   maxRecordAgeSeconds: 6 * 3600,
   /** Where the trigger describes what it gave up on, and where the consumer sends what it cannot decode or judge. */
   onFailure: 'HistoryEventsDlq',
-} as const;
+} as const satisfies StreamTriggerSettings;
 
 /** The retention of a DynamoDB stream's records, which no setting changes. */
 export const STREAM_RETENTION_SECONDS = 24 * 3600;
-
-export type StreamTriggerSettings = Omit<typeof STREAM_TRIGGER, 'onFailure'> & { onFailure: string };
