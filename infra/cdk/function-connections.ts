@@ -37,7 +37,15 @@ const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues }: Fun
   queues.resets.main.grantConsumeMessages(flush);
   new events.Rule(stack, 'HourlyResetFlush', {
     schedule: events.Schedule.rate(Duration.hours(1)),
-    targets: [new targets.LambdaFunction(flush, { retryAttempts: 2 })],
+    // an invocation EventBridge could not make (throttled, the function missing or refusing) lands in the queue
+    // within the hour, before the next one; an invocation that ran and failed is the function's own error alarm
+    targets: [
+      new targets.LambdaFunction(flush, {
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(1),
+        deadLetterQueue: queues.resetRuleDeadLetters,
+      }),
+    ],
   });
 };
 
