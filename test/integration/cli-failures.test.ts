@@ -167,8 +167,11 @@ describe('the command-line tools', () => {
       await invoke(START, ['--url', 'http://x']),
       /^Unknown option --url: npm start takes --port, --host, --data, --catalog, --empty, --help\.$/,
     );
-    expectOneLine(await invoke(START, ['--catalog', join(scratch, 'missing.json')]), /missing\.json does not exist/);
-    expectOneLine(await invoke(START, ['--catalog', brokenJson]), /not valid JSON at line 3/);
+    expectOneLine(
+      await invoke(START, ['--port', '0', '--catalog', join(scratch, 'missing.json')]),
+      /missing\.json does not exist/,
+    );
+    expectOneLine(await invoke(START, ['--port', '0', '--catalog', brokenJson]), /not valid JSON at line 3/);
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = String((taken.address() as { port: number }).port);
