@@ -47,4 +47,22 @@ describe('the local table stream after a history entry with an empty fields map'
     expect(await (await fetch(`${ctx.service.url}/_local/dead-letters`)).json()).toEqual([]);
     await setClock(ctx.service.url, { now: null });
   });
+
+  it('dead-letters a record it cannot judge, lists it at /_local/dead-letters with its reason, and tells the next change', async () => {
+    // a history entry under a key of no entity: the trigger's filter passes it, the consumer knows no such item
+    await ctx.service.dependencies.store.put({
+      Item: { PK: 'USER#97', SK: 'HISTORY#V#000000000001', at: '2026-11-25T10:00:00.000Z' },
+    });
+    expect((await caller().post('/rest-api/campaign/700/limits/set.do', { dailyClicksLimit: '7' })).status).toBe(200);
+    expect((await changes()).map((change) => change.entityId)).toEqual([700, 701, 700]);
+    const letters = (await (await fetch(`${ctx.service.url}/_local/dead-letters`)).json()) as Record<string, string>[];
+    expect(letters).toEqual([
+      {
+        queue: 'HistoryEventsDlq',
+        source: 'history-events',
+        reason: 'UndecodableRecord: an item of a kind the consumer does not know: PK "USER#97"',
+        body: expect.stringContaining('"SK":{"S":"HISTORY#V#000000000001"}'),
+      },
+    ]);
+  });
 });
