@@ -28,10 +28,7 @@ export const periodBounds = (period: Exclude<Period, 'total'>, now: Date): [numb
     const monday = day - ((now.getUTCDay() + 6) % 7) * DAY_MS;
     return [monday, monday + 7 * DAY_MS];
   }
-  return [
-    utcDate(now.getUTCFullYear(), now.getUTCMonth(), 1),
-    utcDate(now.getUTCFullYear(), now.getUTCMonth() + 1, 1),
-  ];
+  return [utcDate(now.getUTCFullYear(), now.getUTCMonth(), 1), utcDate(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)];
 };
 
 /**
