@@ -36,7 +36,7 @@ export const queueReset =
   (dependencies: Ports<'store' | 'clock' | 'resetQueue'>): OperationHandler =>
   async (request: ApiRequest) => {
     const dryRun = isDryRun(request);
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit');
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { reads: 'limit' });
     enforce(policy.reset(grants));
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
     if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });

@@ -82,8 +82,18 @@ const requestsOf = (built: object): ExpressionRequest[] =>
       : [built as ExpressionRequest];
 
 const REQUESTS: [string, object][] = [
-  ['a limit saved anew', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, undefined, 1, now)],
-  ['a limit saved again', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, { id: 1, version: 4 }, 1, now)],
+  ['a limit saved anew', saveLimitRequest({ type: 'CAMPAIGN', entityId: 100, state: EMPTY_LIMIT, limitId: 1, now })],
+  [
+    'a limit saved again',
+    saveLimitRequest({
+      type: 'CAMPAIGN',
+      entityId: 100,
+      state: EMPTY_LIMIT,
+      previous: { id: 1, version: 4 },
+      limitId: 1,
+      now,
+    }),
+  ],
   ['a limit deleted', deleteLimitRequest('CAMPAIGN', 100, 4)],
   ['its counters cleared', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(1)) }],
   ['its shards cleared', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(3)) }],
