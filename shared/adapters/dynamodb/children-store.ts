@@ -1,7 +1,7 @@
 import type { Entity } from '../../domain/access';
 import { TABLE_DEFINITION } from '../../table/table-definition';
 import type { QueryRequest } from './attribute-values';
-import { keyConditionExpression } from './condition-expression';
+import { keyConditionExpression } from './expressions';
 import { entityFromItem } from './grants-store';
 import type { TableStore } from './table-store';
 

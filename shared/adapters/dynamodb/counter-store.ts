@@ -12,8 +12,7 @@ import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/metrics';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
-import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './update-expression';
-import { allOf, attributeExists } from './expression-conditions';
+import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder, allOf, attributeExists } from './expressions';
 import { shardCountOf } from '../../domain/delivery/counter-shards';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import {

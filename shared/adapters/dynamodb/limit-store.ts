@@ -25,9 +25,7 @@ import { historyVersionOf } from './history-store';
 import type { Item, TableStore } from './table-store';
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
-import { conditionExpression } from './condition-expression';
-import { attributeAbsent, equals } from './expression-conditions';
-import { removeAttributes, UpdateBuilder } from './update-expression';
+import { conditionExpression, attributeAbsent, equals, removeAttributes, UpdateBuilder } from './expressions';
 
 export interface EntityLimit {
   entity?: Entity;

@@ -18,9 +18,7 @@ import { counterAttribute, keyAttribute } from './counter-attributes';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
-import { conditionExpression } from './condition-expression';
-import { attributeAbsent, equals } from './expression-conditions';
-import { removeAttributes } from './update-expression';
+import { conditionExpression, attributeAbsent, equals, removeAttributes } from './expressions';
 
 export interface PerActionLimit extends PerActionCaps {
   id: number;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-store';
-import { expressionProblems } from '../../../shared/adapters/dynamodb/expression-rules';
+import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../../shared/domain/limits/metrics';
 import { messageContributions, type Ancestry } from '../../../shared/domain/delivery/contributions';
 import {

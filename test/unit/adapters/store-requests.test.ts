@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { childrenQuery } from '../../../shared/adapters/dynamodb/children-store';
-import { expressionProblems, type ExpressionRequest } from '../../../shared/adapters/dynamodb/expression-rules';
+import {
+  expressionProblems,
+  type ExpressionRequest,
+} from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { historyPageQuery, historyWrites } from '../../../shared/adapters/dynamodb/history-store';
 import {
   clearLimitCountersItems,
