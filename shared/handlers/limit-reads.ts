@@ -9,7 +9,7 @@ import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { loadContext } from './limit-context';
-import { historyPage } from './limit-history';
+import { historyPage } from './history-page';
 import { optionalTimezoneOffset } from './request-values';
 
 /** limits.do: the record and its counters, as far as the caller may see them. */

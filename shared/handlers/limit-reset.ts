@@ -11,7 +11,7 @@ import { describeError, logger } from '../observability/logger';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { dryRunFlag, isDryRun, loadContext } from './limit-context';
-import { changeAuthor } from './limit-history';
+import { changeAuthor } from './history-page';
 
 /** 403 unless the caller holds every permission resetting these counters of this record needs. */
 const requireResetPermissions = (policy: LevelPolicy, grants: Grants, names: string[], limit: LimitRecord) => {

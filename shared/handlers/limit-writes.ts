@@ -17,7 +17,7 @@ import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { dryRunFlag, isDryRun, loadContext, type LimitContext } from './limit-context';
-import { changeAuthor } from './limit-history';
+import { changeAuthor } from './history-page';
 import { optimisticWrite } from './optimistic-write';
 
 const ignoredFields = (ignored: Record<string, string>) =>

@@ -2,7 +2,7 @@ import type { PendingMessage } from '../../domain/delivery/counter-plan';
 import { shardCountOf, shardOfGroup } from '../../domain/delivery/counter-shards';
 import { WriteConflict } from '../../domain/errors';
 import { entityName, type EntityType } from '../../domain/levels';
-import { METRICS, PERIODS } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
 import type { Clock } from '../../ports/clock';
 import { WarmCache } from '../../support/warm-cache';
 import {

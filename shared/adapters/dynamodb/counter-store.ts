@@ -9,7 +9,7 @@ import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
-import type { Metric, Period } from '../../domain/limits/metrics';
+import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
 import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder, allOf, attributeExists } from './expressions';

@@ -23,7 +23,7 @@ import { currentCounters, type CounterState, type CurrentCounters } from '../../
 import { type EntityType } from '../../domain/levels';
 import { historyVersionOf } from './history-store';
 import type { Item, TableStore } from './table-store';
-import { METRICS, PERIODS } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
 import { conditionExpression, attributeAbsent, equals, removeAttributes, UpdateBuilder } from './expressions';
 

@@ -1,6 +1,6 @@
 import type { TransactWriteInput } from './attribute-values';
 import { currentCounters } from '../../domain/delivery/counter-state';
-import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/cap-axes';
 import {
   ACTION_LIMIT_PREFIX,
   actionCountersKey,

@@ -4,7 +4,7 @@ import { CAPS_ATTRIBUTE, counterAttribute } from '../../../shared/adapters/dynam
 import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { planCounterWrite, type PendingMessage } from '../../../shared/domain/delivery/counter-plan';
 import { EMPTY_COUNTERS } from '../../../shared/domain/delivery/counter-state';
-import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
 
 const message: PendingMessage = {
   messageId: 'm',

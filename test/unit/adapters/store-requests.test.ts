@@ -30,7 +30,7 @@ import { counterShardKey, countersKey, resetTokenKey } from '../../../shared/tab
 import { restartTallyRequest, shardCountRequest } from '../../../shared/adapters/dynamodb/counter-shards-store';
 import { counterWriteRequest } from '../../../shared/adapters/dynamodb/counter-store';
 import { planCounterWrite, sequenceText, type ShardWriteOptions } from '../../../shared/domain/delivery/counter-plan';
-import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
 
 const now = new Date('2026-11-25T12:00:00Z');
 const perAction = {
