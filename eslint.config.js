@@ -104,7 +104,7 @@ const ARCHITECTURE_ZONES = LAYOUT.filter((row) => row.mayImport !== 'anything').
     })),
 );
 
-/** The request fields that hold DynamoDB expressions or their placeholders: written only by the adapters' builders. */
+/** The request fields that hold DynamoDB expressions or their placeholders: written only by the expression builder. */
 const EXPRESSION_FIELD =
   '/^((Update|Condition|KeyCondition|Filter|Projection)Expression|ExpressionAttribute(Names|Values))$/';
 
@@ -140,7 +140,37 @@ export default tseslint.config(
   },
   {
     files: ['{shared,functions,infra,scripts,bench}/**/*.ts'],
-    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+    rules: {
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 250, skipBlankLines: true, skipComments: true }],
+      // more than four and a call needs named options: one object argument
+      'max-params': ['error', 4],
+    },
+  },
+  {
+    // being reworked for issue 41, then split by responsibility; the two rules apply again with the split
+    files: ['shared/adapters/dynamodb/counter-store.ts', 'shared/delivery/recorder.ts'],
+    rules: { 'max-lines': 'off', 'max-params': 'off' },
+  },
+  {
+    // functions of five or six parameters from before the rule, each to take an options object (this list only shrinks)
+    files: [
+      'infra/cdk/alarm-conditions.ts',
+      'infra/cdk/alarms.ts',
+      'scripts/simulate/counter-item.ts',
+      'shared/adapters/dynamodb/counter-shards-store.ts',
+      'shared/adapters/dynamodb/history-store.ts',
+      'shared/adapters/dynamodb/password-reset-store.ts',
+      'shared/adapters/dynamodb/per-action-store.ts',
+      'shared/delivery/auto-sharding.ts',
+      'shared/delivery/invalid-writes.ts',
+      'shared/domain/delivery/counter-plan.ts',
+      'shared/domain/delivery/limit-reached.ts',
+      'shared/domain/resets/reset-plan.ts',
+      'shared/domain/serving/pacing.ts',
+      'shared/resets/flush.ts',
+    ],
+    rules: { 'max-params': ['error', 6] },
   },
   {
     files: ['shared/domain/**/*.ts'],
@@ -160,13 +190,13 @@ export default tseslint.config(
   },
   {
     files: ['**/*.ts'],
-    ignores: ['shared/adapters/**', 'test/**', 'bench/**'],
+    ignores: ['shared/adapters/dynamodb/expressions/**', 'test/**', 'bench/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
         ...[`Property[key.name=${EXPRESSION_FIELD}]`, `Property[key.value=${EXPRESSION_FIELD}]`].map((selector) => ({
           selector,
-          message: 'DynamoDB expressions are built in shared/adapters (update-expression.ts, condition-expression.ts).',
+          message: 'DynamoDB expressions are built by shared/adapters/dynamodb/expressions (import its index).',
         })),
       ],
     },

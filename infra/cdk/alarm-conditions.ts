@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { RunbookSection } from './alarms';
+import type { RunbookSection } from './runbook-sections';
 
 /** Adds one alarm to the stack: its description links the runbook section, its action notifies the alarm topic. */
 export type AddAlarm = (

@@ -20,24 +20,6 @@ import { functionErrorAlarms, functionThrottleAlarms } from './function-alarms';
 import { queueAlarms } from './queue-alarms';
 import { serviceMetricAlarms } from './service-metric-alarms';
 
-/** The runbook section (`docs/operations.md`) of each kind of alarm: its heading, as GitHub anchors it. */
-export const RUNBOOK_SECTIONS = [
-  'api5xxrate',
-  'authorizerfailures',
-  'functionerrors',
-  'backgroundfunctionerrors',
-  'functionthrottles',
-  'deadletterarrivals',
-  'deliveryeventsage',
-  'queuedresetsage',
-  'historyeventsage',
-  'flushfailures',
-  'passwordresetmailfailures',
-  'invalidcounterwrites',
-  'limitreachedpublishfailures',
-] as const;
-export type RunbookSection = (typeof RUNBOOK_SECTIONS)[number];
-
 export interface AlarmSources {
   stageName: string;
   /** Where the runbook is read: alarm descriptions link its sections. */

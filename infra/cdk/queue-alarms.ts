@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { anyIn, FIVE_MINUTES, type AddAlarm } from './alarm-conditions';
-import type { RunbookSection } from './alarms';
+import type { RunbookSection } from './runbook-sections';
 
 export interface QueueAlarmSources {
   /** Every dead-letter queue, by the name its alarm carries. */

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { anyIn, FIVE_MINUTES, type AddAlarm } from './alarm-conditions';
-import type { RunbookSection } from './alarms';
+import type { RunbookSection } from './runbook-sections';
 import { serviceMetric } from './service-metrics';
 
 /** What the service's code counts as a failure (`shared/observability/metrics.ts`): any in a period pages. */

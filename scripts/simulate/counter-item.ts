@@ -3,7 +3,7 @@ import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { messageContributions, type Ancestry } from '../../shared/domain/delivery/contributions';
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../shared/domain/delivery/counter-plan';
 import type { DeliveryEvent } from '../../shared/domain/delivery/delivery-event';
-import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../shared/domain/limits/cap-axes';
 import type { CapOnCounter } from '../../shared/domain/delivery/limit-reached';
 import { countersKey } from '../../shared/table/keys';
 import { storedItem } from '../../shared/adapters/dynamodb/attribute-values';

@@ -3,7 +3,7 @@ import { applyToEntityCounters } from '../adapters/dynamodb/counter-shards-store
 import type { AutoSharding } from '../domain/delivery/counter-shards';
 import { followTally, tallies } from './auto-sharding';
 import { loadAncestry, loadCounterCaps } from '../adapters/dynamodb/delivery-reads';
-import { ACTION_METRICS, ACTION_PERIODS } from '../domain/limits/metrics';
+import { ACTION_METRICS, ACTION_PERIODS } from '../domain/limits/cap-axes';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { inParallel } from '../support/concurrency';
 import { messagesToRetry } from '../domain/delivery/batch-outcome';

@@ -1,6 +1,6 @@
 import { parsePositiveId } from '../domain/identifiers';
 import { enforce } from './access-checks';
-import { hasUpdateAccess, type Grants } from '../domain/access';
+import { hasUpdateAccess, type Entity, type Grants } from '../domain/access';
 import { grantsOf } from '../adapters/dynamodb/grants-store';
 import { badRequest, forbidden, notFound } from '../http/api-error';
 import { principalOf, type ApiRequest, type OperationHandler } from '../pipeline/family-handler';
@@ -13,7 +13,7 @@ import { loadEntityLimits } from '../adapters/dynamodb/bulk-limit-reads';
 import { renderLimit } from '../domain/limits/limit-view';
 import type { Ports } from '../runtime/dependencies';
 import { loadChildren } from '../adapters/dynamodb/children-store';
-import type { Item, TableStore } from '../adapters/dynamodb/table-store';
+import type { TableStore } from '../adapters/dynamodb/table-store';
 
 /** The spec caps the campaign bulk read at 10,000 rows, with no paging and no total. */
 export const MAX_BULK_ROWS = 10_000;
@@ -42,29 +42,35 @@ const optionalDate = (request: ApiRequest, name: string): number | undefined => 
 
 /**
  * Every campaign the caller's shares reach: its campaign shares and the campaigns of its advertiser shares, the
- * latter with their entity items straight from the parent index.
+ * latter with their entities straight from the parent index.
  */
 const accessibleCampaigns = async (
   store: TableStore,
   grants: Grants,
-): Promise<{ ids: number[]; entities: Map<number, Item> }> => {
+): Promise<{ ids: number[]; entities: Map<number, Entity> }> => {
   const ids = new Set<number>();
-  const entities = new Map<number, Item>();
+  const entities = new Map<number, Entity>();
   const advertisers: string[] = [];
   for (const [pk] of grants.shares) {
     if (pk.startsWith('CAMPAIGN#')) ids.add(Number(pk.slice('CAMPAIGN#'.length)));
     if (pk.startsWith('ADVERTISER#')) advertisers.push(pk);
   }
   const children = await Promise.all(advertisers.map((parent) => loadChildren(store, parent)));
-  for (const item of children.flat()) {
-    ids.add(Number(item.id));
-    entities.set(Number(item.id), item);
+  for (const entity of children.flat()) {
+    ids.add(Number(entity.id));
+    entities.set(Number(entity.id), entity);
   }
   return { ids: [...ids].sort((a, b) => a - b), entities };
 };
 
 const render = (policy: LevelPolicy, grants: Grants, id: number, loaded: EntityLimit) =>
-  renderLimit(policy.idField, id, loaded.limit, loaded.counters, policy.viewPolicy(grants));
+  renderLimit({
+    idField: policy.idField,
+    entityId: id,
+    record: loaded.limit,
+    counters: loaded.counters,
+    policy: policy.viewPolicy(grants),
+  });
 
 /** GET /rest-api/campaign/limits.do */
 export const bulkCampaignLimits =
@@ -79,7 +85,12 @@ export const bulkCampaignLimits =
     const activeOnly = optionalBoolean(request.parameters, 'activeCampaignOnly') ?? false;
     const accessible = requested ? undefined : await accessibleCampaigns(store, grants);
     const ids = (requested ?? accessible!.ids).slice(0, MAX_BULK_ROWS);
-    const loaded = await loadEntityLimits(store, 'CAMPAIGN', ids, clock.now(), accessible?.entities);
+    const loaded = await loadEntityLimits(store, {
+      type: 'CAMPAIGN',
+      ids,
+      now: clock.now(),
+      known: accessible?.entities,
+    });
 
     const notFoundIds: number[] = [];
     const forbiddenIds: number[] = [];
@@ -131,7 +142,7 @@ export const bulkBannerLimits =
     const ids = idList(request, 'bannerIds');
     if (ids.length === 0) throw badRequest({ bannerIds: 'at least one banner id is required' });
     if (ids.length > MAX_BULK_ROWS) throw badRequest({ bannerIds: `at most ${MAX_BULK_ROWS} ids` });
-    const loaded = await loadEntityLimits(store, 'BANNER', ids, clock.now());
+    const loaded = await loadEntityLimits(store, { type: 'BANNER', ids, now: clock.now() });
     const unknown = ids.filter((id) => {
       const entity = loaded.get(id)!.entity;
       return !entity || entity.deleted;

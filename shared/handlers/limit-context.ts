@@ -17,15 +17,14 @@ export const dryRunFlag = (dryRun: boolean) => (dryRun ? { dryRun: true as const
 export const loadContext = async (
   { store, clock }: Ports<'store' | 'clock'>,
   request: ApiRequest,
-  reads: EntityReads,
-  forWrite = false,
+  { reads, forWrite = false }: { reads: EntityReads; forWrite?: boolean },
 ) => {
   const policy = levelPolicy(request.route.level!);
   const id = positiveId(request.pathParameters[policy.idField], policy.idField);
   const now = clock.now();
   const [grants, loaded] = await Promise.all([
     grantsOf({ store, clock }, principalOf(request).userId),
-    loadEntityLimit(store, policy.entityType, id, now, reads, forWrite),
+    loadEntityLimit(store, { type: policy.entityType, id, now, reads, forWrite }),
   ]);
   requireUpdatableEntity(grants, policy.entityType, id, loaded.entity);
   return { policy, id, now, grants, loaded };

@@ -9,19 +9,26 @@ import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { loadContext } from './limit-context';
-import { historyPage } from './limit-history';
+import { historyPage } from './history-page';
 import { optionalTimezoneOffset } from './request-values';
 
 /** limits.do: the record and its counters, as far as the caller may see them. */
 export const readLimit =
   (dependencies: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
-    const { policy, id, grants, loaded } = await loadContext(dependencies, request, 'counters');
+    const { policy, id, grants, loaded } = await loadContext(dependencies, request, { reads: 'counters' });
     enforce(policy.read(grants));
     const offset = optionalTimezoneOffset(request);
     return jsonResponse(
       200,
-      renderLimit(policy.idField, id, loaded.limit, loaded.counters, policy.viewPolicy(grants), offset),
+      renderLimit({
+        idField: policy.idField,
+        entityId: id,
+        record: loaded.limit,
+        counters: loaded.counters,
+        policy: policy.viewPolicy(grants),
+        displayOffset: offset,
+      }),
     );
   };
 
@@ -29,7 +36,7 @@ export const readLimit =
 export const limitStatus =
   (dependencies: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
-    const { policy, now, grants, loaded } = await loadContext(dependencies, request, 'entity');
+    const { policy, now, grants, loaded } = await loadContext(dependencies, request, { reads: 'entity' });
     enforce(policy.read(grants));
     // the chain starts with the entity itself: its limit and counters, read with its ancestors', pace it too
     const chain = await loadServingChain(dependencies.store, loaded.entity!, now);
@@ -47,7 +54,7 @@ export const limitStatus =
 export const limitHistory =
   (dependencies: Ports<'store' | 'clock'>): OperationHandler =>
   async (request) => {
-    const { policy, id, grants } = await loadContext(dependencies, request, 'entity');
+    const { policy, id, grants } = await loadContext(dependencies, request, { reads: 'entity' });
     enforce(policy.read(grants));
     return historyPage(dependencies.store, request, { policy, id, grants });
   };

@@ -11,7 +11,7 @@ import { describeError, logger } from '../observability/logger';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { dryRunFlag, isDryRun, loadContext } from './limit-context';
-import { changeAuthor } from './limit-history';
+import { changeAuthor } from './history-page';
 
 /** 403 unless the caller holds every permission resetting these counters of this record needs. */
 const requireResetPermissions = (policy: LevelPolicy, grants: Grants, names: string[], limit: LimitRecord) => {
@@ -36,7 +36,7 @@ export const queueReset =
   (dependencies: Ports<'store' | 'clock' | 'resetQueue'>): OperationHandler =>
   async (request: ApiRequest) => {
     const dryRun = isDryRun(request);
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'limit');
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, { reads: 'limit' });
     enforce(policy.reset(grants));
     const parsed = parseResetNames(request.parameters.list('limitCounters'));
     if (!parsed.ok) throw badRequest({ limitCounters: parsed.reason });

@@ -17,7 +17,7 @@ import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { dryRunFlag, isDryRun, loadContext, type LimitContext } from './limit-context';
-import { changeAuthor } from './limit-history';
+import { changeAuthor } from './history-page';
 import { optimisticWrite } from './optimistic-write';
 
 const ignoredFields = (ignored: Record<string, string>) =>
@@ -30,7 +30,14 @@ const saveLimit = async (
   change: { next: LimitState; previous?: LimitRecord; limitId: number; historyVersion: number },
   entry: HistoryEntry,
 ) => {
-  const put = saveLimitRequest(policy.entityType, id, change.next, change.previous, change.limitId, now);
+  const put = saveLimitRequest({
+    type: policy.entityType,
+    entityId: id,
+    state: change.next,
+    previous: change.previous,
+    limitId: change.limitId,
+    now,
+  });
   await store.transactWrite({
     TransactItems: [
       { Put: { TableName: store.tableName, ...put } },
@@ -79,7 +86,14 @@ const writeAttempt = async (
   const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + (changes ? 1 : 0) };
   // dates answer in the offset the request's dates were read in, as a read with that offset does
   const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
-  const view = renderLimit(policy.idField, id, saved, loaded.counters, policy.viewPolicy(grants), displayOffset);
+  const view = renderLimit({
+    idField: policy.idField,
+    entityId: id,
+    record: saved,
+    counters: loaded.counters,
+    policy: policy.viewPolicy(grants),
+    displayOffset,
+  });
   // a record a dry run would create has no id yet
   if (limitId === undefined) delete view.id;
   return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored), ...dryRunFlag(dryRun) });
@@ -89,7 +103,7 @@ const writeAttempt = async (
 export const writeLimit =
   (dependencies: Ports<'store' | 'clock'>, mode: 'set' | 'update'): OperationHandler =>
   async (request) => {
-    const context = await loadContext(dependencies, request, 'counters', true);
+    const context = await loadContext(dependencies, request, { reads: 'counters', forWrite: true });
     return optimisticWrite((attempt) => writeAttempt(dependencies.store, request, context, { mode, attempt }));
   };
 
@@ -99,7 +113,10 @@ export const deleteLimit =
   async (request) => {
     const { store } = dependencies;
     const dryRun = isDryRun(request);
-    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, 'counters', true);
+    const { policy, id, now, grants, loaded } = await loadContext(dependencies, request, {
+      reads: 'counters',
+      forWrite: true,
+    });
     enforce(policy.delete(grants));
     if (!dryRun)
       await optimisticWrite(async (attempt) => {

@@ -20,7 +20,7 @@ import type { ApiRequest, OperationHandler } from '../pipeline/family-handler';
 import { optionalBoolean } from '../http/parameter-checks';
 import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
-import { changeAuthor } from './limit-history';
+import { changeAuthor } from './history-page';
 import { optimisticWrite } from './optimistic-write';
 import { resolveTarget, targetOfPath } from './per-action-target';
 import { positiveId } from './request-values';

@@ -9,7 +9,7 @@ import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { HistoryEntry } from '../domain/history/limit-history';
 import { isDemandType, type EntityType } from '../domain/levels';
 import { MANAGE_CAPPING } from '../domain/permissions';
-import { changeAuthor } from './limit-history';
+import { changeAuthor } from './history-page';
 import { optimisticWrite } from './optimistic-write';
 import { positiveId } from './request-values';
 import { badRequest } from '../http/api-error';

@@ -2,7 +2,7 @@ import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
-import { ACTION_METRICS, ACTION_PERIODS, METRICS, PERIODS, type Period } from '../domain/limits/metrics';
+import { ACTION_METRICS, ACTION_PERIODS, METRICS, PERIODS, type Period } from '../domain/limits/cap-axes';
 import { bucketOf } from '../domain/limits/periods';
 import { planResetWrites, type ResetWrite } from '../domain/resets/reset-writes';
 import type { EntityType } from '../domain/levels';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RUNBOOK_SECTIONS } from '../../infra/cdk/alarms';
+import { RUNBOOK_SECTIONS } from '../../infra/cdk/runbook-sections';
 import { synthesize, type Synthesized } from './template';
 
 let synthesized: Synthesized;

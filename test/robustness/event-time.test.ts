@@ -3,7 +3,7 @@ import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
 import { storedCounterItems } from '../support/stored-counters';
 import { counterAttribute, QUIET_IMPRESSIONS_ATTRIBUTE } from '../../shared/adapters/dynamodb/counter-attributes';
-import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../shared/domain/limits/cap-axes';
 
 /**
  * Events of every shape real ad servers send: late (an `at` of an earlier period), regrouped after a timeout, in

@@ -1,7 +1,9 @@
+import type { Entity } from '../../domain/access';
 import { TABLE_DEFINITION } from '../../table/table-definition';
 import type { QueryRequest } from './attribute-values';
-import { keyConditionExpression } from './condition-expression';
-import type { Item, TableStore } from './table-store';
+import { keyConditionExpression } from './expressions';
+import { entityFromItem } from './grants-store';
+import type { TableStore } from './table-store';
 
 /** The query of the `byParent` index for the children of one parent (an entity's partition key). */
 export const childrenQuery = (parentPK: string): QueryRequest => {
@@ -9,6 +11,6 @@ export const childrenQuery = (parentPK: string): QueryRequest => {
   return { IndexName: indexName, ...keyConditionExpression(partitionKey, parentPK) };
 };
 
-/** The entity items whose parent is `parentPK`. */
-export const loadChildren = (store: TableStore, parentPK: string): Promise<Item[]> =>
-  store.query(childrenQuery(parentPK));
+/** The entities whose parent is `parentPK`, decoded from the index's items. */
+export const loadChildren = async (store: TableStore, parentPK: string): Promise<Entity[]> =>
+  (await store.query(childrenQuery(parentPK))).flatMap((item) => entityFromItem(item) ?? []);

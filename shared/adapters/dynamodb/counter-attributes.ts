@@ -1,5 +1,5 @@
-import type { Metric, Period } from '../../domain/limits/metrics';
-import { METRICS, PERIODS } from '../../domain/limits/metrics';
+import type { Metric, Period } from '../../domain/limits/cap-axes';
+import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
 
 /**
  * The attribute names of a counter item. They are short because DynamoDB bills a write by the item's size, names

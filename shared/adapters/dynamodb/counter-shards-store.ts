@@ -2,7 +2,7 @@ import type { PendingMessage } from '../../domain/delivery/counter-plan';
 import { shardCountOf, shardOfGroup } from '../../domain/delivery/counter-shards';
 import { WriteConflict } from '../../domain/errors';
 import { entityName, type EntityType } from '../../domain/levels';
-import { METRICS, PERIODS } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
 import type { Clock } from '../../ports/clock';
 import { WarmCache } from '../../support/warm-cache';
 import {
@@ -23,7 +23,7 @@ import {
 } from './counter-store';
 import { SHARDS_ATTRIBUTE, TALLY_ATTRIBUTE, TALLY_SINCE_ATTRIBUTE } from './counter-attributes';
 import type { Item, TableStore } from './table-store';
-import { anyOf, attributeAbsent, equals, UpdateBuilder } from './update-expression';
+import { anyOf, attributeAbsent, equals, UpdateBuilder } from './expressions';
 
 /** A shard count never changes once set: a container may keep it for long (bounded like every warm cache). */
 const SHARD_COUNT_TTL_MS = 3_600_000;

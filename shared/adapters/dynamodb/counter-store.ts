@@ -10,11 +10,10 @@ import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale, unitsFromText } from '../../domain/delivery/exact-units';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
-import type { Metric, Period } from '../../domain/limits/metrics';
+import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
-import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './update-expression';
-import { allOf, attributeExists } from './expression-conditions';
+import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder, allOf, attributeExists } from './expressions';
 import { shardCountOf } from '../../domain/delivery/counter-shards';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import {

@@ -9,14 +9,14 @@ import {
   type LimitReached,
 } from '../../domain/delivery/limit-reached';
 import { ENTITY_TYPES, levelOfType, type EntityType } from '../../domain/levels';
-import { METRICS, PERIODS } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
 import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, reachedKey } from '../../table/keys';
 import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
 import { streamEntityOf } from './history-stream';
 import { streamItem, UndecodableRecord } from './stream-images';
 import { counterState } from './counter-store';
 import { CAPS_ATTRIBUTE, counterAttribute, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-attributes';
-import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/cap-axes';
 import type { Item, TableStore } from './table-store';
 
 const isCounterSortKey = (sortKey: string): boolean =>

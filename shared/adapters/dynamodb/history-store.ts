@@ -3,9 +3,15 @@ import type { EntityType } from '../../domain/levels';
 import { entityPK, HISTORY_PREFIX, historyHeadKey, historyKey, VERSIONED_HISTORY_PREFIX } from '../../table/keys';
 import type { TransactItem } from './attribute-values';
 import type { Item, TableStore } from './table-store';
-import { conditionExpression, keyConditionExpression } from './condition-expression';
-import { attributeAbsent, beginsWith, between, equals } from './expression-conditions';
-import { UpdateBuilder } from './update-expression';
+import {
+  conditionExpression,
+  keyConditionExpression,
+  attributeAbsent,
+  beginsWith,
+  between,
+  equals,
+  UpdateBuilder,
+} from './expressions';
 
 /** The version of an entity's newest history entry, from its head item (0: none yet, or only entries keyed by time). */
 export const historyVersionOf = (head: Item | undefined): number => Number(head?.version ?? 0);

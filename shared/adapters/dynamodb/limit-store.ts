@@ -23,11 +23,9 @@ import { currentCounters, type CounterState, type CurrentCounters } from '../../
 import { type EntityType } from '../../domain/levels';
 import { historyVersionOf } from './history-store';
 import type { Item, TableStore } from './table-store';
-import { METRICS, PERIODS } from '../../domain/limits/metrics';
+import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
 import type { LimitRecord, LimitState } from '../../domain/limits/limit-record';
-import { conditionExpression } from './condition-expression';
-import { attributeAbsent, equals } from './expression-conditions';
-import { removeAttributes, UpdateBuilder } from './update-expression';
+import { conditionExpression, attributeAbsent, equals, removeAttributes, UpdateBuilder } from './expressions';
 
 export interface EntityLimit {
   entity?: Entity;
@@ -77,14 +75,24 @@ export const entityLimitFromItems = (type: EntityType, id: number, items: readon
 /** How much of an entity's partition a caller reads: the entity alone, with its limit, or with its counters too. */
 export type EntityReads = 'entity' | 'limit' | 'counters';
 
-/** The keys of one entity's read; `shards`: as many as the reader knows the entity's counters have. */
-export const entityLimitKeys = (
-  type: EntityType,
-  id: number,
-  reads: EntityReads = 'counters',
+/** One entity's read: which entity, how much of its partition, and whether a write follows (its history version). */
+export interface EntityRead {
+  type: EntityType;
+  id: number;
+  /** Default: `'counters'`. */
+  reads?: EntityReads;
+  /** Default: `false`. */
+  forWrite?: boolean;
+}
+
+/** The keys of one entity's read; `shards`: as many as the reader knows the entity's counters have (default 1). */
+export const entityLimitKeys = ({
+  type,
+  id,
+  reads = 'counters',
   forWrite = false,
   shards = 1,
-): ItemKey[] => [
+}: EntityRead & { shards?: number }): ItemKey[] => [
   entityKey(type, id),
   ...(reads !== 'entity' ? [limitKey(type, id)] : []),
   ...(reads === 'counters' ? counterShardKeys(type, id, shards) : []),
@@ -98,14 +106,10 @@ export const entityLimitKeys = (
  */
 export const loadEntityLimit = async (
   store: TableStore,
-  type: EntityType,
-  id: number,
-  now: Date,
-  reads: EntityReads = 'counters',
-  forWrite = false,
+  { type, id, now, reads = 'counters', forWrite = false }: EntityRead & { now: Date },
 ): Promise<EntityLimit> => {
   const clock = { now: () => now };
-  const keys = entityLimitKeys(type, id, reads, forWrite, knownShardCount(store, type, id, clock));
+  const keys = entityLimitKeys({ type, id, reads, forWrite, shards: knownShardCount(store, type, id, clock) });
   const items = await store.batchGet(keys);
   const all = reads === 'counters' ? await withEveryShard(store, [[type, id]], items, clock) : items;
   return entityLimitFromItems(type, id, all, now);
@@ -121,19 +125,27 @@ export const loadLimitForWrite = async (
   id: number,
   now: Date,
 ): Promise<{ limit?: LimitRecord; historyVersion: number; counterItems: StoredCounterItems }> => {
-  const { limit, historyVersion, counterItems } = await loadEntityLimit(store, type, id, now, 'counters', true);
+  const { limit, historyVersion, counterItems } = await loadEntityLimit(store, { type, id, now, forWrite: true });
   return { ...(limit ? { limit } : {}), historyVersion, counterItems };
 };
 
 /** Puts the record at `version + 1`, on condition that it is still at the version read (or still absent). */
-export const saveLimitRequest = (
-  type: EntityType,
-  entityId: number,
-  state: LimitState,
-  previous: { id: number; version: number } | undefined,
-  limitId: number,
-  now: Date,
-): PutInput => ({
+export const saveLimitRequest = ({
+  type,
+  entityId,
+  state,
+  previous,
+  limitId,
+  now,
+}: {
+  type: EntityType;
+  entityId: number;
+  state: LimitState;
+  /** The record as read; absent when there was none. */
+  previous?: { id: number; version: number };
+  limitId: number;
+  now: Date;
+}): PutInput => ({
   Item: {
     ...limitKey(type, entityId),
     id: limitId,

@@ -1,8 +1,7 @@
 import type { MeterStep, MeterWindow } from '../../domain/metering/partner-quota';
 import type { ItemKey } from '../../table/keys';
 import type { UpdateInput } from './attribute-values';
-import { allOf, anyOf, attributeAbsent, below, equals } from './expression-conditions';
-import { UpdateBuilder } from './update-expression';
+import { allOf, anyOf, attributeAbsent, below, equals, UpdateBuilder } from './expressions';
 
 const DAY_SECONDS = 86_400;
 

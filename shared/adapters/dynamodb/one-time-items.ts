@@ -2,8 +2,7 @@ import { WriteConflict } from '../../domain/errors';
 import type { DeleteInput } from './attribute-values';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
-import { conditionExpression } from './condition-expression';
-import { above, allOf, attributeExists } from './expression-conditions';
+import { conditionExpression, above, allOf, attributeExists } from './expressions';
 
 export const LOGIN_TOKEN_LIFETIME_MS = 60_000;
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;

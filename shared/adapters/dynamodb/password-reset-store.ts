@@ -1,11 +1,18 @@
 import { WriteConflict } from '../../domain/errors';
 import { resetRateKey, userHashVerifierKey, userProfileKey, type ItemKey } from '../../table/keys';
 import type { DeleteInput, TransactWriteInput, UpdateInput } from './attribute-values';
-import { conditionExpression } from './condition-expression';
-import { allOf, anyOf, atMost, attributeAbsent, attributeExists, equals } from './expression-conditions';
+import {
+  conditionExpression,
+  allOf,
+  anyOf,
+  atMost,
+  attributeAbsent,
+  attributeExists,
+  equals,
+  UpdateBuilder,
+} from './expressions';
 import { stillValid } from './one-time-items';
 import type { TableStore } from './table-store';
-import { UpdateBuilder } from './update-expression';
 
 /** Claims an address's next reset mail at `now` (ms), unless its last one was sent after `cutoff`. */
 export const claimResetMailRequest = (key: ItemKey, now: number, cutoff: number, expiresAt: number): UpdateInput => ({

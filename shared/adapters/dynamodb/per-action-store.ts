@@ -1,6 +1,6 @@
 import type { TransactWriteInput } from './attribute-values';
 import { currentCounters } from '../../domain/delivery/counter-state';
-import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/cap-axes';
 import {
   ACTION_LIMIT_PREFIX,
   actionCountersKey,
@@ -18,9 +18,7 @@ import { counterAttribute, keyAttribute } from './counter-attributes';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';
 import type { PerActionCaps } from '../../domain/per-action/per-action-change';
-import { conditionExpression } from './condition-expression';
-import { attributeAbsent, equals } from './expression-conditions';
-import { removeAttributes } from './update-expression';
+import { conditionExpression, attributeAbsent, equals, removeAttributes } from './expressions';
 
 export interface PerActionLimit extends PerActionCaps {
   id: number;

@@ -26,7 +26,7 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
     store
       .batchGet(
         chain.flatMap(([type, id], index) =>
-          entityLimitKeys(type, id, 'counters', false, knownShardCount(store, type, id, clock)).filter(
+          entityLimitKeys({ type, id, shards: knownShardCount(store, type, id, clock) }).filter(
             (key) => index > 0 || key.SK !== entityKey(type, id).SK,
           ),
         ),

@@ -33,8 +33,7 @@ import {
 import { InvalidRequest, ServiceBusy, WriteConflict } from '../../domain/errors';
 import { inParallel } from '../../support/concurrency';
 import type { ItemKey } from '../../table/keys';
-import { conditionExpression, keyConditionExpression } from './condition-expression';
-import { attributeAbsent, beginsWith } from './expression-conditions';
+import { conditionExpression, keyConditionExpression, attributeAbsent, beginsWith } from './expressions';
 
 export type { Item };
 

@@ -1,8 +1,7 @@
 import { apiKeyKey, emailKey, userHashVerifierKey, userProfileKey, usernameKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
 import type { UpdateInput } from './attribute-values';
-import { allOf, attributeAbsent, attributeExists } from './expression-conditions';
-import { UpdateBuilder } from './update-expression';
+import { allOf, attributeAbsent, attributeExists, UpdateBuilder } from './expressions';
 
 /** The stored profile of a user, as the catalog importer and password reset write it. */
 export interface UserProfile {

@@ -2,7 +2,7 @@ import type { Route } from '../route-table';
 import { codeSamples } from './code-samples';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
 import { specOf } from './operation-specs';
-import { dryRunParameter, formParts, pathParameters, queryParameters } from './parameters';
+import { dryRunParameter, formParts, pathParameters, queryParameters } from './openapi-parameters';
 import { statusesOf, successResponses } from './responses';
 import type { Convert } from './schema-converter';
 import { BODY_SIGNED, SECURITY } from './security';

@@ -1,7 +1,8 @@
 import { REQUEST_ID_HEADER } from '../browser-headers';
 import { levelNamed } from '../../domain/levels';
 import type { Route } from '../route-table';
-import { ERROR_EXAMPLES, responseExamples } from './examples';
+import { ERROR_EXAMPLES } from './error-examples';
+import { responseExamples } from './examples';
 import type { OperationSpec } from './operation-specs';
 import type { Convert, JsonValue } from './schema-converter';
 

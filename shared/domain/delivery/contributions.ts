@@ -1,5 +1,5 @@
 import { ancestorsOf, entityName, type EntityType } from '../levels';
-import { ACTION_PERIODS, PERIODS, type Metric, type Period } from '../limits/metrics';
+import { ACTION_PERIODS, PERIODS, type Metric, type Period } from '../limits/cap-axes';
 import { bucketOf } from '../limits/periods';
 import { add, type Tally } from './counter-state';
 import { revenueMillis, type DeliveryEvent } from './delivery-event';

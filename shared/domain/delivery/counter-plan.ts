@@ -1,4 +1,4 @@
-import type { Metric, Period } from '../limits/metrics';
+import type { Metric, Period } from '../limits/cap-axes';
 import type { Contribution } from './contributions';
 import { add, type CounterState, type Tally } from './counter-state';
 import { isLaterPeriod, latestPeriod } from '../limits/periods';

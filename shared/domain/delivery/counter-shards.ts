@@ -1,4 +1,4 @@
-import type { Period } from '../limits/metrics';
+import type { Period } from '../limits/cap-axes';
 import { add, quietTimeStart, type CounterState, type Tally } from './counter-state';
 import { isLaterPeriod } from '../limits/periods';
 

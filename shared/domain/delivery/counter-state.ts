@@ -1,4 +1,4 @@
-import type { Metric, Period } from '../limits/metrics';
+import type { Metric, Period } from '../limits/cap-axes';
 import { bucketOf } from '../limits/periods';
 
 /** Counters of one period, in units (see exact-units), by metric. */

@@ -2,7 +2,7 @@
  * Counters are exact integers of units, in BigInt: a count is its own unit, a budget's unit is a thousandth. They
  * reach DynamoDB and JSON as decimal text, never through binary floating point.
  */
-import type { Metric } from '../limits/metrics';
+import type { Metric } from '../limits/cap-axes';
 
 /** Thousandths per currency unit for budgets; counts are whole. */
 export const unitScale = (metric: Metric): bigint => (metric === 'budget' ? 1000n : 1n);

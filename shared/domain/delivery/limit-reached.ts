@@ -1,6 +1,6 @@
 import { entityName, type EntityType } from '../levels';
 import type { CapGrid } from '../limits/cap-grid';
-import type { Metric, Period } from '../limits/metrics';
+import type { Metric, Period } from '../limits/cap-axes';
 import type { Tally } from './counter-state';
 import { ExactNumber, unitScale, unitsFromCap } from './exact-units';
 

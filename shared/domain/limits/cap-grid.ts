@@ -1,5 +1,5 @@
 import { resetNameOf } from '../resets/reset-names';
-import { PERIODS, type Metric, type Period } from './metrics';
+import { PERIODS, type Metric, type Period } from './cap-axes';
 
 const PERIOD_WORDS: Record<Period, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', total: 'Total' };
 

@@ -2,7 +2,7 @@ import { parseBooleanText } from '../boolean-text';
 import type { PermissionLevel } from '../permissions';
 import { dictionary } from '../dictionary';
 import { type CapDefinition, type CapGrid } from './cap-grid';
-import { PERIODS } from './metrics';
+import { PERIODS } from './cap-axes';
 import { parseCapValue } from './cap-values';
 import { DATE_FORMATS_MESSAGE, parseLimitDate, parseTimezoneOffset } from './limit-dates';
 import { EMPTY_LIMIT, type LimitState } from './limit-record';

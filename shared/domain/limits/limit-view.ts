@@ -25,14 +25,24 @@ export const counterValue = (cap: CapDefinition, counters: CurrentCounters): Exa
  * caller holds neither ENABLED nor READONLY. Dates are UTC unless the read asked for an offset and the limit is
  * on local time.
  */
-export const renderLimit = (
-  idField: string,
-  entityId: number,
-  record: LimitRecord | undefined,
-  counters: CurrentCounters,
-  policy: ViewPolicy,
-  displayOffset?: number,
-): Record<string, unknown> => {
+export const renderLimit = ({
+  idField,
+  entityId,
+  record,
+  counters,
+  policy,
+  displayOffset,
+}: {
+  /** The level's id field (`campaignId`, …), the first field of the shape. */
+  idField: string;
+  entityId: number;
+  /** Absent when the entity has no limits: `limitsSet: false`. */
+  record?: LimitRecord;
+  counters: CurrentCounters;
+  policy: ViewPolicy;
+  /** The offset a read asked for; dates of a limit on local time are shown in it. Default: UTC. */
+  displayOffset?: number;
+}): Record<string, unknown> => {
   if (!record) return { [idField]: entityId, limitsSet: false };
   const offset = displayOffset !== undefined && record.useLocalTime ? displayOffset : undefined;
   const view: Record<string, unknown> = { [idField]: entityId, id: record.id, limitsSet: true };

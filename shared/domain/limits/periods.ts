@@ -1,4 +1,4 @@
-import type { Period } from './metrics';
+import type { Period } from './cap-axes';
 
 const DAY_MS = 86_400_000;
 const two = (value: number): string => String(value).padStart(2, '0');

@@ -1,5 +1,5 @@
 /** The 29 reset counter names of the spec: their formula, their parsing and what each group stands for. */
-import { METRICS, PERIODS, type Metric, type Period } from '../limits/metrics';
+import { METRICS, PERIODS, type Metric, type Period } from '../limits/cap-axes';
 
 /** What a metric's counter is called in reset names: the grid's budget is REVENUE. */
 const RESET_WORD: Record<Metric, string> = {

@@ -1,4 +1,4 @@
-import { METRICS, PERIODS, type Metric, type Period } from '../limits/metrics';
+import { METRICS, PERIODS, type Metric, type Period } from '../limits/cap-axes';
 import { resetScope } from './reset-names';
 import type { ResetRequest } from './reset-request';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-store';
 import { CAPS_ATTRIBUTE, counterAttribute } from '../../../shared/adapters/dynamodb/counter-attributes';
-import { expressionProblems } from '../../../shared/adapters/dynamodb/expression-rules';
+import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { planCounterWrite, type PendingMessage } from '../../../shared/domain/delivery/counter-plan';
 import { EMPTY_COUNTERS } from '../../../shared/domain/delivery/counter-state';
-import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
 
 const message: PendingMessage = {
   messageId: 'm',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-store';
-import { expressionProblems } from '../../../shared/adapters/dynamodb/expression-rules';
-import { ACTION_METRICS, ACTION_PERIODS } from '../../../shared/domain/limits/metrics';
+import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../../shared/domain/limits/cap-axes';
 import { messageContributions, type Ancestry } from '../../../shared/domain/delivery/contributions';
 import {
   markerText,
@@ -11,7 +11,7 @@ import {
   type PendingMessage,
 } from '../../../shared/domain/delivery/counter-plan';
 import type { CounterState } from '../../../shared/domain/delivery/counter-state';
-import { METRICS, PERIODS, type Metric, type Period } from '../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS, type Metric, type Period } from '../../../shared/domain/limits/cap-axes';
 import { bucketOf } from '../../../shared/domain/limits/periods';
 import { countersKey } from '../../../shared/table/keys';
 import { deliveryEvent } from '../../support/delivery-event';

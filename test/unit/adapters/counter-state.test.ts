@@ -10,7 +10,7 @@ import {
   markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE,
 } from '../../../shared/adapters/dynamodb/counter-attributes';
-import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
 
 /** A counter item as the table store hands it over: DynamoDB's answer, numbers exact. */
 const stored = (attributes: Record<string, { N: string } | { S: string }>) =>

@@ -1,13 +1,7 @@
 import { NumberValueImpl as NumberValue } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { expressionProblems } from '../../../shared/adapters/dynamodb/expression-rules';
-import {
-  anyOf,
-  attributeAbsent,
-  below,
-  equals,
-  UpdateBuilder,
-} from '../../../shared/adapters/dynamodb/update-expression';
+import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
+import { anyOf, attributeAbsent, below, equals, UpdateBuilder } from '../../../shared/adapters/dynamodb/expressions';
 
 describe('the expression validator', () => {
   it('passes a request DynamoDB takes', () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { childrenQuery } from '../../../shared/adapters/dynamodb/children-store';
-import { expressionProblems, type ExpressionRequest } from '../../../shared/adapters/dynamodb/expression-rules';
+import {
+  expressionProblems,
+  type ExpressionRequest,
+} from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { historyPageQuery, historyWrites } from '../../../shared/adapters/dynamodb/history-store';
 import {
   clearLimitCountersItems,
@@ -27,7 +30,7 @@ import { counterShardKey, countersKey, resetTokenKey } from '../../../shared/tab
 import { restartTallyRequest, shardCountRequest } from '../../../shared/adapters/dynamodb/counter-shards-store';
 import { counterWriteRequest } from '../../../shared/adapters/dynamodb/counter-store';
 import { planCounterWrite, sequenceText, type ShardWriteOptions } from '../../../shared/domain/delivery/counter-plan';
-import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
 
 const now = new Date('2026-11-25T12:00:00Z');
 const perAction = {
@@ -82,8 +85,18 @@ const requestsOf = (built: object): ExpressionRequest[] =>
       : [built as ExpressionRequest];
 
 const REQUESTS: [string, object][] = [
-  ['a limit saved anew', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, undefined, 1, now)],
-  ['a limit saved again', saveLimitRequest('CAMPAIGN', 100, EMPTY_LIMIT, { id: 1, version: 4 }, 1, now)],
+  ['a limit saved anew', saveLimitRequest({ type: 'CAMPAIGN', entityId: 100, state: EMPTY_LIMIT, limitId: 1, now })],
+  [
+    'a limit saved again',
+    saveLimitRequest({
+      type: 'CAMPAIGN',
+      entityId: 100,
+      state: EMPTY_LIMIT,
+      previous: { id: 1, version: 4 },
+      limitId: 1,
+      now,
+    }),
+  ],
   ['a limit deleted', deleteLimitRequest('CAMPAIGN', 100, 4)],
   ['its counters cleared', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(1)) }],
   ['its shards cleared', { TransactItems: clearLimitCountersItems('t', 'CAMPAIGN', 100, storedCounters(3)) }],

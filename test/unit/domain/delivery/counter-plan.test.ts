@@ -3,7 +3,7 @@ import type { Contribution } from '../../../../shared/domain/delivery/contributi
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
 import type { CounterState, Tally } from '../../../../shared/domain/delivery/counter-state';
 import { counterStateWith } from './counter-state-fixture';
-import { METRICS, PERIODS, type Period } from '../../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS, type Period } from '../../../../shared/domain/limits/cap-axes';
 
 const message = (
   sequence: number,

@@ -12,7 +12,7 @@ import type { Tally } from '../../../../shared/domain/delivery/counter-state';
 import { counterStateWith } from './counter-state-fixture';
 import { crossingsOnSum, type CapOnCounter } from '../../../../shared/domain/delivery/limit-reached';
 import { parseShardRequest } from '../../../../shared/domain/delivery/shard-request';
-import { METRICS, PERIODS } from '../../../../shared/domain/limits/metrics';
+import { METRICS, PERIODS } from '../../../../shared/domain/limits/cap-axes';
 
 const state = counterStateWith;
 

@@ -21,11 +21,22 @@ describe('the read shape', () => {
   const view = { grid: DEMAND_GRID, permissionOf: () => 'READONLY' as PermissionLevel, reportHidden: false };
 
   it('answers limitsSet false with the entity id when there is no record', () => {
-    expect(render('campaignId', 100, undefined, {}, view)).toEqual({ campaignId: 100, limitsSet: false });
+    expect(render({ idField: 'campaignId', entityId: 100, counters: {}, policy: view })).toEqual({
+      campaignId: 100,
+      limitsSet: false,
+    });
   });
 
   it('shows set caps with their counters, leaves out caps never set, and shows dates in UTC', () => {
-    expect(render('campaignId', 100, record, { daily: { impressions: 40n, budget: 1250n } }, view)).toEqual({
+    expect(
+      render({
+        idField: 'campaignId',
+        entityId: 100,
+        record,
+        counters: { daily: { impressions: 40n, budget: 1250n } },
+        policy: view,
+      }),
+    ).toEqual({
       campaignId: 100,
       id: 7,
       limitsSet: true,
@@ -42,16 +53,15 @@ describe('the read shape', () => {
   });
 
   it('renders dates in the offset a read asks for when the limit is on local time, echoing it', () => {
-    expect(render('campaignId', 100, record, {}, view, 90)).toMatchObject({
+    const onLocalTime = { idField: 'campaignId', entityId: 100, record, counters: {}, policy: view, displayOffset: 90 };
+    expect(render(onLocalTime)).toMatchObject({
       startDate: '2026-11-22-12-00',
       timezoneOffset: 90,
     });
-    expect(render('campaignId', 100, { ...record, useLocalTime: false }, {}, view, 90)).toMatchObject({
+    expect(render({ ...onLocalTime, record: { ...record, useLocalTime: false } })).toMatchObject({
       startDate: '2026-11-22-10-30',
     });
-    expect(render('campaignId', 100, { ...record, useLocalTime: false }, {}, view, 90)).not.toHaveProperty(
-      'timezoneOffset',
-    );
+    expect(render({ ...onLocalTime, record: { ...record, useLocalTime: false } })).not.toHaveProperty('timezoneOffset');
   });
 
   it('leaves out caps the caller may not see, and on the supply side names them with their permission', () => {
@@ -60,7 +70,7 @@ describe('the read shape', () => {
       permissionOf: (cap: CapDefinition) =>
         (cap.permission === 'Daily Budget' ? 'DISABLED' : 'ENABLED') as PermissionLevel,
     };
-    const demandView = render('campaignId', 100, record, {}, hiding);
+    const demandView = render({ idField: 'campaignId', entityId: 100, record, counters: {}, policy: hiding });
     expect(demandView).not.toHaveProperty('dailyBudgetLimit');
     expect(demandView).not.toHaveProperty('dailyBudget');
     expect(demandView).not.toHaveProperty('fieldsHiddenByPermission');
@@ -70,7 +80,9 @@ describe('the read shape', () => {
       reportHidden: true,
       permissionOf: (cap: CapDefinition) => (cap.metric === 'requests' ? 'DISABLED' : 'READONLY') as PermissionLevel,
     };
-    expect(render('siteId', 20, supplyRecord, {}, supplyView)).toMatchObject({
+    expect(
+      render({ idField: 'siteId', entityId: 20, record: supplyRecord, counters: {}, policy: supplyView }),
+    ).toMatchObject({
       dailyClicksLimit: 5,
       fieldsHiddenByPermission: { dailyRequestsLimit: 'Daily Requests Limit' },
     });

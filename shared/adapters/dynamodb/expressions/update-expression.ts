@@ -1,9 +1,6 @@
 import type { Condition } from './expression-conditions';
 import { ExpressionPlaceholders } from './expression-placeholders';
 
-// the counter writes import their conditions from here
-export { anyOf, atMost, attributeAbsent, below, equals, type Condition } from './expression-conditions';
-
 /** The expression fields of an UpdateItem (or a transaction's Update), each present only when it holds something. */
 export interface UpdateExpressionParts {
   UpdateExpression: string;

@@ -1,0 +1,17 @@
+/** The runbook section (`docs/operations.md`) of each kind of alarm: its heading, as GitHub anchors it. */
+export const RUNBOOK_SECTIONS = [
+  'api5xxrate',
+  'authorizerfailures',
+  'functionerrors',
+  'backgroundfunctionerrors',
+  'functionthrottles',
+  'deadletterarrivals',
+  'deliveryeventsage',
+  'queuedresetsage',
+  'historyeventsage',
+  'flushfailures',
+  'passwordresetmailfailures',
+  'invalidcounterwrites',
+  'limitreachedpublishfailures',
+] as const;
+export type RunbookSection = (typeof RUNBOOK_SECTIONS)[number];
