@@ -16,7 +16,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const contract = await startContractServer();
-  // the JVM starts while the first test files load: on a loaded machine that takes longer than `npm start` waits
+  // a loaded machine (CI, other runs) may take longer to start the JVM than the 30 s `npm start` waits
   const dynamo = await startDynamoDbLocal({ readyTimeoutMs: 120_000 }).catch(async (error: unknown) => {
     await contract.stop();
     throw error;
