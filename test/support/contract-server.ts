@@ -12,7 +12,6 @@ export interface Judgement {
   verdicts: Verdict[];
 }
 
-// loaded on the first batch: a run with no exchange never pays for Prism and the document
 let checkers: Promise<[typeof import('./response-contract'), typeof import('./request-contract')]> | undefined;
 const loadCheckers = () => (checkers ??= Promise.all([import('./response-contract'), import('./request-contract')]));
 
@@ -42,7 +41,15 @@ const bodyOf = async (request: IncomingMessage): Promise<string> => {
  * The contract check's one copy of the OpenAPI document, of its Ajv validators and of Prism's operations, for the
  * whole run: the test workers send it each test's exchanges (`contract-setup.ts`) and fail on what it finds.
  */
-export const startContractServer = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
+export const startContractServer = async (): Promise<{
+  url: string;
+  /** Settles once the validators are built; the first batch waits for them anyway. */
+  loaded: Promise<unknown>;
+  stop: () => Promise<void>;
+}> => {
+  // built while the test files load, so that the first test to finish does not wait for them
+  const loaded = loadCheckers();
+  loaded.catch(() => undefined);
   const server: Server = createServer((request, response) => {
     bodyOf(request)
       .then((text) => judge(JSON.parse(text) as SentExchange[]))
@@ -56,6 +63,7 @@ export const startContractServer = async (): Promise<{ url: string; stop: () => 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    loaded,
     stop: () =>
       new Promise<void>((closed) => {
         server.close(() => closed());
