@@ -79,9 +79,12 @@ const installExitHook = (): void => {
   });
 };
 
-/** Starts DynamoDB Local in memory, or persisting to `dataDir`, on a free loopback port. */
+/**
+ * Starts DynamoDB Local in memory, or persisting to `dataDir`, on a free loopback port; it must answer within
+ * `readyTimeoutMs` (30 s by default).
+ */
 export const startDynamoDbLocal = async (
-  options: { dataDir?: string; port?: number } = {},
+  options: { dataDir?: string; port?: number; readyTimeoutMs?: number } = {},
 ): Promise<RunningDynamoDb> => {
   const major = javaMajorVersion();
   if (major === undefined || major < 17) throw new JavaMissingError();
@@ -109,7 +112,7 @@ export const startDynamoDbLocal = async (
     }
   };
   try {
-    await waitUntilReady(endpoint, child, () => output, 30_000);
+    await waitUntilReady(endpoint, child, () => output, options.readyTimeoutMs ?? 30_000);
   } catch (error) {
     await stop();
     throw error;

@@ -1,16 +1,16 @@
-import { afterAll, afterEach, expect } from 'vitest';
-import { checkAnswer, type ContractBreach } from './response-contract';
-import { judgeExchange, type Exchange, type Verdict } from './request-contract';
+import { afterAll, afterEach, expect, inject } from 'vitest';
+import type { Judgement, SentExchange } from './contract-server';
+import type { Verdict } from './request-contract';
 
 /**
  * Every exchange an integration test has with the API through fetch is checked against the OpenAPI document, twice:
  * by our own reading (an undeclared status or a body that does not match its schema) and by Stoplight Prism's
  * validators (request and answer). A test fails on any answer that breaks the document, and on any request the
- * service accepted that the document calls invalid. Requests the service refused are only reported.
+ * service accepted that the document calls invalid. Requests the service refused are only reported. The checking
+ * itself is done by the run's contract server (`contract-server.ts`), which holds the only copy of the validators.
  */
-const breaches: ContractBreach[] = [];
 // judged after the test, so that the validator's work never slows the exchanges a test times
-const exchanges: Exchange[] = [];
+const exchanges: SentExchange[] = [];
 const refused: Verdict[] = [];
 let checked = 0;
 const realFetch = globalThis.fetch;
@@ -21,39 +21,37 @@ globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
   const sent = request.clone();
   const response = await realFetch(request);
-  const url = new URL(request.url);
-  const body = await response.clone().text();
-  const breach = checkAnswer(request.method, url, response.status, response.headers.get('content-type') ?? '', body);
-  if (breach) breaches.push(breach);
-  const exchange: Exchange = {
+  exchanges.push({
     method: request.method,
-    url,
+    url: request.url,
     headers: headersOf(sent.headers),
     body: await sent.text(),
     status: response.status,
     responseHeaders: headersOf(response.headers),
-    responseBody: body,
-  };
-  exchanges.push(exchange);
+    responseBody: await response.clone().text(),
+  });
   return response;
+};
+
+const judged = async (sent: SentExchange[]): Promise<Judgement> => {
+  const answer = await realFetch(inject('contractServer'), { method: 'POST', body: JSON.stringify(sent) });
+  if (answer.status !== 200) throw new Error(`the contract server failed: ${await answer.text()}`);
+  return (await answer.json()) as Judgement;
 };
 
 const isAccepted = (verdict: Verdict) => /→ [23]\d\d$/.test(verdict.request);
 
 afterEach(async () => {
-  const judged: Verdict[] = [];
-  for (const exchange of exchanges.splice(0)) {
-    const verdict = await judgeExchange(exchange);
-    if (verdict) judged.push(verdict);
-  }
-  checked += judged.length;
-  refused.push(...judged.filter((verdict) => !isAccepted(verdict) && verdict.requestProblems.length > 0));
+  if (exchanges.length === 0) return;
+  const { breaches, verdicts } = await judged(exchanges.splice(0));
+  checked += verdicts.length;
+  refused.push(...verdicts.filter((verdict) => !isAccepted(verdict) && verdict.requestProblems.length > 0));
   const found = [
-    ...breaches.splice(0),
-    ...judged.flatMap(({ request, responseProblems }) =>
+    ...breaches,
+    ...verdicts.flatMap(({ request, responseProblems }) =>
       responseProblems.map((problem) => ({ request, problem: `Prism, answer: ${problem}` })),
     ),
-    ...judged
+    ...verdicts
       .filter(isAccepted)
       .flatMap(({ request, requestProblems }) =>
         requestProblems.map((problem) => ({ request, problem: `Prism, accepted request: ${problem}` })),

@@ -1,16 +1,30 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { startContractServer } from './contract-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    contractServer: string;
   }
 }
 
-/** One DynamoDB Local for the whole run; every test file works in tables of its own. */
+/**
+ * One DynamoDB Local for the whole run (every test file works in tables of its own), and one contract server
+ * (the OpenAPI document and its validators, built once instead of in every file).
+ */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const dynamo = await startDynamoDbLocal();
+  const contract = await startContractServer();
+  // a loaded machine (CI, other runs) may take longer to start the JVM than the 30 s `npm start` waits
+  const dynamo = await startDynamoDbLocal({ readyTimeoutMs: 120_000 }).catch(async (error: unknown) => {
+    await contract.stop();
+    throw error;
+  });
   project.provide('dynamoEndpoint', dynamo.endpoint);
-  return () => dynamo.stop();
+  project.provide('contractServer', contract.url);
+  return async () => {
+    await contract.stop();
+    await dynamo.stop();
+  };
 }
