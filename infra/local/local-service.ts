@@ -24,6 +24,9 @@ import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream
 import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
+import { asFunction } from './aws-request-log';
+import type { EventPublisher } from '../../shared/ports/event-publisher';
+import { recordTableRequests, recordedPorts } from './aws-request-hooks';
 
 /** How often the local stream is read in the background, about as often as Lambda polls a stream. */
 const STREAM_POLL_MS = 1000;
@@ -97,12 +100,14 @@ const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
   const events = new InMemoryEvents();
   const deadLetters = new InMemoryDeadLetters();
   const cors = { allowedOrigins: options.corsOrigins ?? [] };
-  const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  // the functions' view: each port call is noted as the AWS request its adapter sends, when the tests record them
+  const dependencies = recordedPorts(ports);
   return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, cors };
 };
 
 /** The table's stream, read in the background by the history-events handler as Lambda would. */
-const openTableStream = async (endpoint: string, streamArn: string, events: InMemoryEvents, store: TableStore) => {
+const openTableStream = async (endpoint: string, streamArn: string, events: EventPublisher, store: TableStore) => {
   const tableStream = await LocalTableStream.open(
     new DynamoDBStreamsClient({
       endpoint,
@@ -110,7 +115,7 @@ const openTableStream = async (endpoint: string, streamArn: string, events: InMe
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
     streamArn,
-    createHistoryEventsHandler({ events, store }),
+    asFunction('history-events', createHistoryEventsHandler({ events, store })),
     (record) => isNewHistoryEntry(record) || isCounterChange(record),
   );
   tableStream.poll(STREAM_POLL_MS);
@@ -133,6 +138,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
   const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
+  recordTableRequests(client);
   let tableStream: LocalTableStream | undefined;
   const cleanUp = async () => {
     await tableStream?.close();
@@ -146,7 +152,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const ports = inProcessPorts(store, options);
     const { dependencies, clock, resetQueue, events, deadLetters } = ports;
     const faults = new WriteFaults(store.client);
-    tableStream = await openTableStream(dynamo.endpoint, streamArn, events, store);
+    tableStream = await openTableStream(dynamo.endpoint, streamArn, dependencies.events, store);
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {
