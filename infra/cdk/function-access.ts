@@ -47,7 +47,10 @@ export interface FunctionAccess {
  */
 const LIMIT_FAMILY = {
   reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username)] },
-  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)] },
+  writes: {
+    actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)],
+  },
   checks: { actions: CHECK_ACTIONS, leadingKeys: ENTITIES },
 } satisfies FunctionAccess;
 

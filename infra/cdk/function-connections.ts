@@ -8,6 +8,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { HISTORY_PREFIX } from '../../shared/table/keys';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
 import type { ServiceFunctions } from './functions';
+import { grantQueueActions } from './queue-grants';
 import type { ServiceQueues } from './queues';
 
 export interface FunctionPeers {
@@ -21,7 +22,7 @@ export interface FunctionPeers {
 }
 
 const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMaxConcurrency }: FunctionPeers) => {
-  queues.deliveries.deadLetters.grantSendMessages(recorder);
+  grantQueueActions(recorder, queues.deliveries.deadLetters, ['sqs:SendMessage']);
   recorder.addEventSource(
     // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
     new SqsEventSource(queues.deliveries.main, {
@@ -33,7 +34,7 @@ const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMa
 };
 
 const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues }: FunctionPeers) => {
-  queues.resets.main.grantConsumeMessages(flush);
+  grantQueueActions(flush, queues.resets.main, ['sqs:ReceiveMessage', 'sqs:DeleteMessage']);
   new events.Rule(stack, 'HourlyResetFlush', {
     schedule: events.Schedule.rate(Duration.hours(1)),
     targets: [new targets.LambdaFunction(flush, { retryAttempts: 2 })],
@@ -80,7 +81,7 @@ export const connectFunctions = (stack: Stack, functions: ServiceFunctions, peer
     }),
   );
   for (const family of ['demand-limits', 'supply-limits'] as const)
-    peers.queues.resets.main.grantSendMessages(functions[family]);
+    grantQueueActions(functions[family], peers.queues.resets.main, ['sqs:SendMessage']);
   connectDeliveryRecorder(functions['delivery-recorder'], peers);
   connectResetFlush(stack, functions['reset-flush'], peers);
   connectHistoryEvents(functions['history-events'], peers);
