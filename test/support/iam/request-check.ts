@@ -2,23 +2,18 @@ import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { AwsRequest } from '../../../infra/local/aws-request-log';
 import { ACCOUNT, type PolicyStatement, type RoleUnderTest } from './template-roles';
 
-/**
- * One thing a statement grants: an action on a resource, or, for a statement limited by partitions, one of those
- * partition patterns (through any of its actions).
- */
+/** One thing a statement grants: an action on a resource. */
 export interface Grant {
   function: string;
   resource: string;
-  action?: string;
-  leadingKeys?: string;
+  action: string;
 }
 
-/** Grants no request of the tests can use, and why they are there anyway: by actions, or by a partition pattern. */
+/** Grants no request of the tests can use, and why they are there anyway. */
 export interface UnexercisedGrant {
   functions: 'every' | readonly string[];
   resource: RegExp;
-  actions?: readonly string[];
-  leadingKeys?: string;
+  actions: readonly string[];
   reason: string;
 }
 
@@ -42,20 +37,14 @@ const like = (pattern: string, value: string): boolean =>
       .replace(/\?/g, '.')}$`,
   ).test(value);
 
-const leadingKeysOf = (statement: PolicyStatement): string[] =>
-  [Object.values(statement.Condition ?? {}).flatMap((condition) => condition[LEADING_KEYS] ?? [])].flat();
-
-/** Every action and every partition pattern of a statement, on each of its resources. */
+/** Every action of a statement, on each of its resources. */
 const grantsOf = (fn: string, statement: PolicyStatement): Grant[] =>
   [statement.Resource]
     .flat()
-    .flatMap((resource) => [
-      ...[statement.Action].flat().map((action) => ({ function: fn, resource, action })),
-      ...leadingKeysOf(statement).map((leadingKeys) => ({ function: fn, resource, leadingKeys })),
-    ]);
+    .flatMap((resource) => [statement.Action].flat().map((action) => ({ function: fn, resource, action })));
 
 const grantId = (grant: Grant, statement: number) =>
-  [grant.function, statement, grant.resource, grant.action ?? '', grant.leadingKeys ?? ''].join('\t');
+  [grant.function, statement, grant.resource, grant.action].join('\t');
 
 /** Where a request went, as an ARN: the resource its target variable names in the function's deployment. */
 const resourceOf = (role: RoleUnderTest, request: AwsRequest): string => {
@@ -87,7 +76,7 @@ const simulate = async (fn: string, statements: PolicyStatement[], request: AwsR
   return { result: response.overallResult, allowedBy };
 };
 
-/** The grants of the statements that allowed the request which it used: its action, resource and partition. */
+/** The grants of the statements that allowed the request which it used: its action on its resource. */
 const usedGrants = (
   fn: string,
   statements: PolicyStatement[],
@@ -97,21 +86,14 @@ const usedGrants = (
 ) =>
   allowedBy.flatMap((index) =>
     grantsOf(fn, statements[index]!)
-      .filter((grant) => like(grant.resource, resource))
-      .filter((grant) =>
-        grant.action !== undefined
-          ? grant.action === request.action
-          : like(grant.leadingKeys!, request.partitionKey ?? ''),
-      )
+      .filter((grant) => grant.action === request.action && like(grant.resource, resource))
       .map((grant) => grantId(grant, index)),
   );
 
 const excuses = (exemption: UnexercisedGrant, grant: Grant) =>
   (exemption.functions === 'every' || exemption.functions.includes(grant.function)) &&
   exemption.resource.test(grant.resource) &&
-  (grant.action !== undefined
-    ? (exemption.actions ?? []).includes(grant.action)
-    : exemption.leadingKeys === grant.leadingKeys);
+  exemption.actions.includes(grant.action);
 
 /**
  * Every recorded request against its function's role, with an offline IAM simulator; and, when the requests are

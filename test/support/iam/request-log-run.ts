@@ -36,9 +36,7 @@ const report = (check: RequestCheck): string[] => [
   ...(check.unused.length > 0
     ? [
         'Grants no request of the tests uses (remove them, or list them with a reason in test/support/iam/unexercised-grants.ts):',
-        ...check.unused.map(
-          (grant) => `  ${grant.function}: ${grant.action ?? `partitions ${grant.leadingKeys}`} on ${grant.resource}`,
-        ),
+        ...check.unused.map((grant) => `  ${grant.function}: ${grant.action} on ${grant.resource}`),
       ]
     : []),
   ...(check.staleExemptions.length > 0
@@ -55,7 +53,9 @@ const report = (check: RequestCheck): string[] => [
  * fails the run (exit code 1), with what to change.
  */
 export const openAwsRequestLog = () => {
-  const directory = mkdtempSync(join(tmpdir(), 'aws-requests-'));
+  // a folder given beforehand gathers the requests of several runs, and is kept
+  const given = process.env[AWS_REQUEST_LOG_DIR];
+  const directory = given ?? mkdtempSync(join(tmpdir(), 'aws-requests-'));
   process.env[AWS_REQUEST_LOG_DIR] = directory;
   return {
     async check(vitest: Vitest): Promise<void> {
@@ -78,7 +78,7 @@ export const openAwsRequestLog = () => {
         console.error(['', `IAM check failed (${scope}):`, ...lines].join('\n'));
         process.exitCode = 1;
       } finally {
-        rmSync(directory, { recursive: true, force: true });
+        if (!given) rmSync(directory, { recursive: true, force: true });
       }
     },
   };
