@@ -24,10 +24,17 @@ export interface TableGrant {
   leadingKeys: readonly string[];
 }
 
+/** A transaction's check that an item is still absent (IAM authorizes each item of a transaction on its own). */
+export const CHECK_ACTIONS = ['dynamodb:ConditionCheckItem'] as const;
+
 export interface FunctionAccess {
-  /** Exactly the reads and the writes the function's code sends, each on its own partitions; template tests assert them. */
+  /**
+   * Exactly the reads, the writes and the transaction checks the function's code sends, each on its own partitions:
+   * the tests' requests are checked against them (`test/support/iam/`), and template tests assert them.
+   */
   reads?: TableGrant;
   writes?: TableGrant;
+  checks?: TableGrant;
   /** Queries the `byParent` index (campaigns of an advertiser, for the bulk read). */
   queriesParentIndex?: boolean;
 }
@@ -35,11 +42,16 @@ export interface FunctionAccess {
 /**
  * The limit families: the same operations on their own levels. They read users and user names to complete a form
  * body's hash authentication and write only its replay guard (DeleteItem releases a failed write's guard) and the
- * signer's own quota counters, never a user item; ids come from an atomic counter (UpdateItem).
+ * signer's own quota counters, never a user item; ids come from an atomic counter (UpdateItem). Deleting a limit
+ * whose entity has no counter item yet checks in the same transaction that none appeared (a ConditionCheck).
  */
 const LIMIT_FAMILY = {
   reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username)] },
-  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)] },
+  writes: {
+    actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)],
+  },
+  checks: { actions: CHECK_ACTIONS, leadingKeys: ENTITIES },
 } satisfies FunctionAccess;
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {

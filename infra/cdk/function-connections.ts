@@ -9,6 +9,7 @@ import { HISTORY_PREFIX } from '../../shared/table/keys';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
 import type { ServiceFunctions } from './functions';
+import { grantQueueActions } from './queue-grants';
 import type { ServiceQueues } from './queues';
 
 export interface FunctionPeers {
@@ -22,7 +23,7 @@ export interface FunctionPeers {
 }
 
 const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMaxConcurrency }: FunctionPeers) => {
-  queues.deliveries.deadLetters.grantSendMessages(recorder);
+  grantQueueActions(recorder, queues.deliveries.deadLetters, ['sqs:SendMessage']);
   recorder.addEventSource(
     // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
     new SqsEventSource(queues.deliveries.main, {
@@ -34,7 +35,7 @@ const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMa
 };
 
 const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues }: FunctionPeers) => {
-  queues.resets.main.grantConsumeMessages(flush);
+  grantQueueActions(flush, queues.resets.main, ['sqs:ReceiveMessage', 'sqs:DeleteMessage']);
   new events.Rule(stack, 'HourlyResetFlush', {
     schedule: events.Schedule.rate(Duration.hours(1)),
     // an invocation EventBridge could not make (throttled, the function missing or refusing) lands in the queue
@@ -90,7 +91,7 @@ export const connectFunctions = (stack: Stack, functions: ServiceFunctions, peer
     }),
   );
   for (const family of ['demand-limits', 'supply-limits'] as const)
-    peers.queues.resets.main.grantSendMessages(functions[family]);
+    grantQueueActions(functions[family], peers.queues.resets.main, ['sqs:SendMessage']);
   connectDeliveryRecorder(functions['delivery-recorder'], peers);
   connectResetFlush(stack, functions['reset-flush'], peers);
   connectHistoryEvents(functions['history-events'], peers);

@@ -4,7 +4,10 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import type { FunctionAccess, TableGrant } from './function-access';
 
-/** A function's table access (`function-access.ts`): reads and writes in statements of their own, each limited to its partitions. */
+/**
+ * A function's table access (`function-access.ts`): reads, writes and transaction checks in statements of their
+ * own, each limited to its partitions.
+ */
 export const grantTableAccess = (fn: lambda.Function, table: dynamodb.ITable, access: FunctionAccess): void => {
   const grant = (sid: string, { actions, leadingKeys }: TableGrant) =>
     fn.addToRolePolicy(
@@ -17,6 +20,7 @@ export const grantTableAccess = (fn: lambda.Function, table: dynamodb.ITable, ac
     );
   if (access.reads) grant('TableReads', access.reads);
   if (access.writes) grant('TableWrites', access.writes);
+  if (access.checks) grant('TableChecks', access.checks);
   if (access.queriesParentIndex)
     fn.addToRolePolicy(
       new iam.PolicyStatement({

@@ -6,13 +6,15 @@ import { createHandler as createSupplyLimitsHandler } from '../../functions/supp
 import type { Family } from '../../shared/api/route-table';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { Authorizer, FamilyHandler } from './local-server';
+import { asFunction } from './aws-request-log';
 
 /** The same handler factories the Lambda functions export, built on the local dependencies. */
 export const createFamilyHandlers = (dependencies: Dependencies): Record<Family, FamilyHandler> => ({
-  auth: createAuthHandler(dependencies),
-  'demand-limits': createDemandLimitsHandler(dependencies),
-  'supply-limits': createSupplyLimitsHandler(dependencies),
-  'per-action': createPerActionHandler(dependencies),
+  auth: asFunction('auth', createAuthHandler(dependencies)),
+  'demand-limits': asFunction('demand-limits', createDemandLimitsHandler(dependencies)),
+  'supply-limits': asFunction('supply-limits', createSupplyLimitsHandler(dependencies)),
+  'per-action': asFunction('per-action', createPerActionHandler(dependencies)),
 });
 
-export const createLocalAuthorizer = (dependencies: Dependencies): Authorizer => createAuthorizer(dependencies);
+export const createLocalAuthorizer = (dependencies: Dependencies): Authorizer =>
+  asFunction('authorizer', createAuthorizer(dependencies));

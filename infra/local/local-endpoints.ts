@@ -16,6 +16,8 @@ import { redriveEndpoint } from './redrive-endpoint';
 import { shardsEndpoint } from './shards-endpoint';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import type { WriteFaults } from './write-faults';
+import { asFunction } from './aws-request-log';
+import { recordedResetSource } from './aws-request-hooks';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
 export interface LocalEndpoints {
@@ -82,7 +84,7 @@ const postedMessages = (value: unknown): PostedMessage[] | string => {
  * Lambda on a FIFO queue, one batch of the group is processed at a time: posts wait their turn.
  */
 const deliveryEndpoint = ({ dependencies, clock, events, tableStream }: LocalEndpointParts): LocalHandler => {
-  const recorder = createRecorder(dependencies, recorderOptionsFromEnvironment());
+  const recorder = asFunction('delivery-recorder', createRecorder(dependencies, recorderOptionsFromEnvironment()));
   const places = new Map<string, { sequence: string; sentAt: number }>();
   let lastSequence = 0n;
   let turn: Promise<unknown> = Promise.resolve();
@@ -149,7 +151,8 @@ const flushEndpoint =
   async () => {
     const session = queue.session();
     try {
-      return jsonResponse(200, await createFlush(dependencies, session)({}));
+      const flush = asFunction('reset-flush', createFlush(dependencies, recordedResetSource(session)));
+      return jsonResponse(200, await flush({}));
     } finally {
       session.end();
     }

@@ -25,6 +25,9 @@ import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
+import { asFunction } from './aws-request-log';
+import type { EventPublisher } from '../../shared/ports/event-publisher';
+import { recordedPorts, recordedStreamDeadLetters, recordTableRequests } from './aws-request-hooks';
 
 /** How often the local stream is read in the background, about as often as Lambda polls a stream. */
 const STREAM_POLL_MS = 1000;
@@ -101,12 +104,14 @@ const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
   const deadLetters = new InMemoryDeadLetters();
   const streamDeadLetters = new InMemoryStreamDeadLetters();
   const cors = { allowedOrigins: options.corsOrigins ?? [] };
-  const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  // the functions' view: each port call is noted as the AWS request its adapter sends, when the tests record them
+  const dependencies = recordedPorts(ports);
   return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, streamDeadLetters, cors };
 };
 
 interface StreamPorts {
-  events: InMemoryEvents;
+  events: EventPublisher;
   store: TableStore;
   streamDeadLetters: InMemoryStreamDeadLetters;
 }
@@ -122,7 +127,10 @@ const openTableStream = async (endpoint: string, streamArn: string, ports: Strea
     }),
     streamArn,
     {
-      consumer: createHistoryEventsHandler({ events, store, deadLetters: streamDeadLetters }),
+      consumer: asFunction(
+        'history-events',
+        createHistoryEventsHandler({ events, store, deadLetters: recordedStreamDeadLetters(streamDeadLetters) }),
+      ),
       passes: (record) => isNewHistoryEntry(record) || isCounterChange(record),
       settings: STREAM_TRIGGER,
       onFailure: (batch) => streamDeadLetters.discarded(batch),
@@ -148,6 +156,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
   const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
+  recordTableRequests(client);
   let tableStream: LocalTableStream | undefined;
   const cleanUp = async () => {
     await tableStream?.close();
@@ -161,7 +170,11 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const ports = inProcessPorts(store, options);
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     const faults = new WriteFaults(store.client);
-    tableStream = await openTableStream(dynamo.endpoint, streamArn, { events, store, streamDeadLetters });
+    tableStream = await openTableStream(dynamo.endpoint, streamArn, {
+      events: dependencies.events,
+      store,
+      streamDeadLetters,
+    });
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTION_ACCESS, READ_ACTIONS, WRITE_ACTIONS } from '../../infra/cdk/function-access';
+import { CHECK_ACTIONS, FUNCTION_ACCESS, READ_ACTIONS, WRITE_ACTIONS } from '../../infra/cdk/function-access';
 import { actionsOf, roleOf, statementsOf, synthesize, type Statement, type Synthesized } from './template';
 
 let synthesized: Synthesized;
@@ -20,23 +20,24 @@ const isRead = (statement: Statement) =>
   actionsOf(statement).every((action) => (READ_ACTIONS as readonly string[]).includes(action));
 const isWrite = (statement: Statement) =>
   actionsOf(statement).every((action) => (WRITE_ACTIONS as readonly string[]).includes(action));
+const isCheck = (statement: Statement) =>
+  actionsOf(statement).every((action) => (CHECK_ACTIONS as readonly string[]).includes(action));
+const grantOf = (statement: Statement) => ({ actions: actionsOf(statement).sort(), keys: leadingKeysOf(statement) });
+const expectedGrant = (grant?: { actions: readonly string[]; leadingKeys: readonly string[] }) =>
+  grant ? [{ actions: [...grant.actions].sort(), keys: grant.leadingKeys }] : [];
 
 describe('table access', () => {
-  it('grants each function its reads and its writes in separate statements, each on its own partitions', () => {
+  it('grants each function its reads, writes and checks in separate statements, each on its own partitions', () => {
     for (const [name, access] of Object.entries(FUNCTION_ACCESS)) {
       const statements = itemStatements(name);
       const reads = statements.filter(isRead);
       const writes = statements.filter(isWrite);
-      // a statement mixing reads and writes would be neither
-      expect(reads.length + writes.length, name).toBe(statements.length);
-      expect(
-        reads.map((statement) => ({ actions: actionsOf(statement).sort(), keys: leadingKeysOf(statement) })),
-        name,
-      ).toEqual(access.reads ? [{ actions: [...access.reads.actions].sort(), keys: access.reads.leadingKeys }] : []);
-      expect(
-        writes.map((statement) => ({ actions: actionsOf(statement).sort(), keys: leadingKeysOf(statement) })),
-        name,
-      ).toEqual(access.writes ? [{ actions: [...access.writes.actions].sort(), keys: access.writes.leadingKeys }] : []);
+      const checks = statements.filter(isCheck);
+      // a statement mixing kinds would be none of them
+      expect(reads.length + writes.length + checks.length, name).toBe(statements.length);
+      expect(reads.map(grantOf), name).toEqual(expectedGrant(access.reads));
+      expect(writes.map(grantOf), name).toEqual(expectedGrant(access.writes));
+      expect(checks.map(grantOf), name).toEqual(expectedGrant(access.checks));
     }
   });
 

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { startContractServer } from './contract-server';
+import { openAwsRequestLog } from './iam/request-log-run';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,7 +12,8 @@ declare module 'vitest' {
 
 /**
  * One DynamoDB Local for the whole run (every test file works in tables of its own), and one contract server
- * (the OpenAPI document and its validators, built once instead of in every file).
+ * (the OpenAPI document and its validators, built once instead of in every file). The AWS requests the local
+ * servers' functions send are recorded, and checked against the stack's IAM roles once the run is over.
  */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -21,10 +23,12 @@ export default async function setup(project: TestProject) {
     await contract.stop();
     throw error;
   });
+  const requestLog = openAwsRequestLog();
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('contractServer', contract.url);
   return async () => {
     await contract.stop();
     await dynamo.stop();
+    await requestLog.check(project.vitest);
   };
 }

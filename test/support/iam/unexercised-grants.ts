@@ -1,0 +1,44 @@
+import type { UnexercisedGrant } from './request-check';
+
+/** A resource of the template by its construct id (the logical id is the id and a hash of the path). */
+const queue = (id: string) => new RegExp(`:${id}[0-9A-F]{8}$`);
+
+/**
+ * Grants no request of the tests can use, each with its reason: what AWS itself sends with a function's role, which
+ * the local server does not emulate by requests. Keep it short: a grant not listed here must be used by a test.
+ */
+export const UNEXERCISED_GRANTS: readonly UnexercisedGrant[] = [
+  {
+    functions: 'every',
+    resource: /:log-group:/,
+    actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    reason: 'Lambda writes the function log lines to its log group with its role; locally they go to the terminal.',
+  },
+  {
+    functions: ['delivery-recorder'],
+    resource: queue('DeliveryEvents'),
+    actions: [
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+    ],
+    reason:
+      "Lambda's event source mapping polls delivery-events with the recorder's role (CDK's SqsEventSource grants these); locally POST /_local/delivery hands the batch to the function.",
+  },
+  {
+    functions: ['history-events'],
+    resource: /^\*$|\/stream\//,
+    actions: ['dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+    reason:
+      "Lambda's event source mapping reads the table stream with the function's role; locally the server reads DynamoDB Local's stream itself.",
+  },
+  {
+    functions: ['history-events'],
+    resource: queue('HistoryEventsDlq'),
+    actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+    reason:
+      "The stream event source mapping's on-failure destination: Lambda describes the records it gave up on there, with the function's role.",
+  },
+];
