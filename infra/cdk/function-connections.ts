@@ -7,6 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HISTORY_PREFIX } from '../../shared/table/keys';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
+import { DELIVERY_QUEUE } from './delivery-settings';
 import type { ServiceFunctions } from './functions';
 import type { ServiceQueues } from './queues';
 
@@ -25,7 +26,7 @@ const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMa
   recorder.addEventSource(
     // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
     new SqsEventSource(queues.deliveries.main, {
-      batchSize: 10,
+      batchSize: DELIVERY_QUEUE.batchSize,
       reportBatchItemFailures: true,
       maxConcurrency: deliveryMaxConcurrency,
     }),
