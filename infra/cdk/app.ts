@@ -5,6 +5,7 @@ import type { FunctionName } from './bundling';
 import { DeliveryLimitsStack } from './delivery-limits-stack';
 import type { DeliveryLimitsStackProps } from './stack-props';
 import { checkContradictions, loadSettings } from './load-settings';
+import { UNRESERVED_MINIMUM } from './quota-checklist';
 import { SettingError } from './setting-error';
 import { WAF_WINDOW_SECONDS } from './web-acl';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
@@ -27,9 +28,6 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   // one concurrent batch per stream shard
   'history-events': 10,
 };
-
-/** Lambda keeps this much of an account's concurrency unreserved: reservations must leave it. */
-export const UNRESERVED_MINIMUM = 100;
 
 /** Context values that must be real before production: placeholders would deploy silently otherwise. */
 const PLACEHOLDER = /example\.(com|invalid)/;
@@ -60,6 +58,15 @@ const reservations = (
     );
   return sized;
 };
+
+/** What the functions may run at once: their reservations, or what they would reserve (the quota checklist). */
+export const plannedConcurrency = (props: DeliveryLimitsStackProps): number =>
+  Object.values(
+    props.reservedConcurrency ?? {
+      ...DEFAULT_RESERVED_CONCURRENCY,
+      'delivery-recorder': props.deliveryMaxConcurrency,
+    },
+  ).reduce((sum, count) => sum + count, 0);
 
 /** Automatic sharding (`autoShardWritesPerSecond`, `autoShardCount`): both or neither, checked before any deploy. */
 const checkAutoSharding = (app: App): void => {

@@ -1,5 +1,6 @@
 import { writeUnitsByMarkers } from './counter-item';
 import { BASELINE, simulate } from './model';
+import { quotaChecklistOf } from './quotas';
 
 /** On-demand prices, us-east-1, as published on the DynamoDB pricing page in November 2026 [D2]. */
 const DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;
@@ -15,6 +16,9 @@ const RUNS: readonly (readonly [scale: number, shards: number])[] = [
   [100, 96],
   [100, 128],
 ];
+
+console.log('Account quotas this configuration needs (cdk.json context and the -c values given):');
+console.log(`${quotaChecklistOf(process.argv.slice(2))}\n`);
 
 const { units, sizes } = writeUnitsByMarkers(BASELINE.groupsPerScale * 100, new Date('2026-11-25T12:00:00Z'));
 console.log('Counter item after a long run (real planner and request builder), by message groups that wrote it:');
