@@ -6,7 +6,7 @@ let production: Synthesized;
 beforeAll(() => {
   dev = synthesize();
   production = synthesize(PRODUCTION_CONTEXT);
-}, 120_000);
+}, 300_000);
 
 const reservedOf = (synthesized: Synthesized) =>
   Object.fromEntries(
@@ -216,7 +216,7 @@ describe('the load the stack is sized for', () => {
     expect(tableOf(tenfold).WarmThroughput).toEqual({ WriteUnitsPerSecond: 1_127_000, ReadUnitsPerSecond: 15_000 });
     expect(tableOf(tenfold).OnDemandThroughput).toEqual({ MaxWriteRequestUnits: 1_200_000 });
     expect(stageOf(tenfold)).toMatchObject({ ThrottlingRateLimit: 10_000, ThrottlingBurstLimit: 20_000 });
-  }, 60_000);
+  }, 180_000);
 
   it('sizes the stage throttle from the API load (twice it) unless set', () => {
     expect(stageOf(production)).toMatchObject({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 });
@@ -224,7 +224,7 @@ describe('the load the stack is sized for', () => {
       ThrottlingRateLimit: 1500,
       ThrottlingBurstLimit: 1600,
     });
-  }, 60_000);
+  }, 180_000);
 
   it('refuses numbers that contradict each other, naming both', () => {
     expect(() => synthesize({ ...PRODUCTION_CONTEXT, stageRateLimit: '500' })).toThrow(
@@ -237,9 +237,9 @@ describe('the load the stack is sized for', () => {
       /deliveryMaxConcurrency=10 contradicts deliveryEventsPerSecond=2000000: .* needs 100/,
     );
     expect(() => synthesize({ ...PRODUCTION_CONTEXT, apiRequestsPerSecond: 'lots' })).toThrow(/apiRequestsPerSecond/);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses a production runbook link that an operator cannot open from an alarm', () => {
     expect(() => synthesize({ ...PRODUCTION_CONTEXT, runbookUrl: 'docs/operations.md' })).toThrow(/runbookUrl/);
-  }, 60_000);
+  }, 180_000);
 });

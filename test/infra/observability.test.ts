@@ -12,7 +12,7 @@ let production: Synthesized;
 beforeAll(() => {
   synthesized = synthesize();
   production = synthesize(PRODUCTION_CONTEXT);
-}, 120_000);
+}, 300_000);
 
 afterAll(() => {
   vi.restoreAllMocks();
@@ -177,7 +177,7 @@ describe('alarms', () => {
     const names = alarms.map(([, alarm]) => String(alarm.Properties.AlarmName));
     expect(new Set(names).size).toBe(alarms.length);
     for (const [id, alarm] of alarms) {
-      const name = /^delivery-limits-live-(\w+)$/.exec(String(alarm.Properties.AlarmName));
+      const name = /^delivery-limits-live-([\w-]+)$/.exec(String(alarm.Properties.AlarmName));
       expect(name, id).not.toBeNull();
       expect(runbook, id).toContain(`\`${name![1]}\``);
       const link = /Runbook: (https:\/\/\S+)#([\w-]+)$/.exec(String(alarm.Properties.AlarmDescription));
