@@ -1,6 +1,7 @@
 import { writeUnitsByMarkers } from './counter-item';
 import { BASELINE, simulate } from './model';
-import { quotaChecklistOf } from './quotas';
+import { DELIVERY_QUEUE } from '../../infra/cdk/delivery-settings';
+import { quotaChecklistOf, stackSettings } from './quotas';
 
 /** On-demand prices, us-east-1, as published on the DynamoDB pricing page in November 2026 [D2]. */
 const DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;
@@ -19,6 +20,8 @@ const RUNS: readonly (readonly [scale: number, shards: number])[] = [
 
 console.log('Account quotas this configuration needs (cdk.json context and the -c values given):');
 console.log(`${quotaChecklistOf(process.argv.slice(2))}\n`);
+// the stack's own settings: recorders at once (raised with the load, as docs/capacity.md advises), visibility timeout
+const { deliveryMaxConcurrency } = stackSettings(process.argv.slice(2));
 
 const { units, sizes } = writeUnitsByMarkers(BASELINE.groupsPerScale * 100, new Date('2026-11-25T12:00:00Z'));
 console.log('Counter item after a long run (real planner and request builder), by message groups that wrote it:');
@@ -27,14 +30,15 @@ for (const markers of [1, 10, 16, 20, 32, 63, 200, 2000])
   console.log(`| ${markers} | ${sizes[markers]} | ${units[markers]} |`);
 
 console.log(
-  `\nSimulation: ${SECONDS} s of events then the drain, seed ${SEED}, Zipf s=${BASELINE.zipfExponent} over ${BASELINE.advertisers} advertisers`,
+  `\nSimulation: ${SECONDS} s of events then the drain, seed ${SEED}, Zipf s=${BASELINE.zipfExponent} over ${BASELINE.advertisers} advertisers; batches of ${BASELINE.messagesPerBatch}, visibility timeout ${DELIVERY_QUEUE.visibilityTimeoutSeconds} s, ${deliveryMaxConcurrency} recorders per 1×`,
 );
 console.log(
   '| scale | events/s | shards N | throttled writes | hottest item WCU/s | freshness p50 | freshness p99 | unrecorded at end | write units per batch | $ per million events (counter writes) |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [scale, shards] of RUNS) {
-  const outcome = simulate({ scale, shards, seconds: SECONDS, seed: SEED, unitsByMarkers: units });
+  const recorders = deliveryMaxConcurrency * scale;
+  const outcome = simulate({ scale, shards, seconds: SECONDS, seed: SEED, unitsByMarkers: units, recorders });
   const batches = outcome.recordedEvents / (BASELINE.eventsPerMessage * BASELINE.messagesPerBatch);
   const perMillion = (outcome.writeUnits / Math.max(outcome.recordedEvents, 1)) * DOLLARS_PER_MILLION_WRITE_UNITS;
   console.log(

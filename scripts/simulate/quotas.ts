@@ -18,8 +18,12 @@ export const contextArguments = (args: readonly string[]): Record<string, string
  * The account quotas a deployment needs, computed from the very settings the stack is built from: cdk.json's
  * context, then the `-c key=value` arguments given here as to `cdk synth`.
  */
-export const quotaChecklistOf = (args: readonly string[]): string => {
+export const stackSettings = (args: readonly string[]) => {
   const cdkJson = JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: Record<string, unknown> };
-  const props = stackProps(new App({ context: { ...cdkJson.context, ...contextArguments(args) } }));
+  return stackProps(new App({ context: { ...cdkJson.context, ...contextArguments(args) } }));
+};
+
+export const quotaChecklistOf = (args: readonly string[]): string => {
+  const props = stackSettings(args);
   return quotaTable(quotaChecklist(props, plannedConcurrency(props)));
 };
