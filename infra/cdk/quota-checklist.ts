@@ -16,6 +16,15 @@ export interface QuotaLine {
   note: string;
 }
 
+/** Password-reset mails: a trickle, but SES's sandbox refuses unverified recipients. */
+const SES_SENDING: QuotaLine = {
+  service: 'SES',
+  quota: 'Sending quota (production access)',
+  awsDefault: 'sandbox: 1 mail/s, verified recipients only',
+  needed: 1,
+  note: 'password-reset mails; leave the sandbox before the first deploy',
+};
+
 type Sizing = Pick<
   DeliveryLimitsStackProps,
   'load' | 'stageThrottle' | 'deliveryMaxConcurrency' | 'reservedConcurrency' | 'defaultThrottle'
@@ -76,13 +85,7 @@ export const quotaChecklist = (settings: Sizing, plannedConcurrency: number): Qu
       needed: load.apiRequestsPerSecond,
       note: 'at most one LimitChanged event per API request that writes; LimitReached only on crossing a cap',
     },
-    {
-      service: 'SES',
-      quota: 'Sending quota (production access)',
-      awsDefault: 'sandbox: 1 mail/s, verified recipients only',
-      needed: 1,
-      note: 'password-reset mails; leave the sandbox before the first deploy',
-    },
+    SES_SENDING,
   ];
 };
 

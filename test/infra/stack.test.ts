@@ -18,7 +18,7 @@ beforeAll(() => {
   const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
-}, 60_000);
+}, 300_000);
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
@@ -122,6 +122,14 @@ describe('the API', () => {
     };
     expect(plan('-default')).toEqual(DEFAULT_PLAN);
     expect(plan('-partner')).toEqual(partnerPlan());
+  });
+
+  it("sizes the anonymous plan for ten form-body partners at a keyed partner's rate (250/s, burst 500), without a daily quota", () => {
+    const [, anonymous] = ofType('AWS::ApiGateway::UsagePlan').find(([, candidate]) =>
+      String(candidate.Properties.UsagePlanName).endsWith('-anonymous'),
+    )!;
+    expect(anonymous.Properties.Throttle).toEqual({ RateLimit: 2500, BurstLimit: 5000 });
+    expect(anonymous.Properties.Quota).toBeUndefined();
   });
 
   it('logs access as JSON, with metrics, and never request bodies', () => {
