@@ -79,7 +79,7 @@ describe('a failing operation', () => {
         throw new ApiError(503, 'busy');
       },
       'auth.login': async () => {
-        throw new ApiError(400, 'bad', { username: 'required' });
+        throw new ApiError(400, 'bad', { errors: { username: 'required' } });
       },
       'auth.forgot': async () => jsonResponse(200, { success: true }),
     }));
