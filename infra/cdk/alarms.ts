@@ -17,12 +17,13 @@ import {
 } from './alarm-conditions';
 import type { FunctionName } from './bundling';
 import { functionErrorAlarms, functionThrottleAlarms } from './function-alarms';
+import { operationAlarms } from './operation-alarms';
 import { queueAlarms } from './queue-alarms';
 import { serviceMetricAlarms } from './service-metric-alarms';
 
 export interface AlarmSources {
   stageName: string;
-  /** Where the runbook is read: alarm descriptions link its sections. */
+  /** Where the runbook is read (absolute in production): alarm descriptions link its sections. */
   runbookUrl: string;
   alarmEmail?: string;
   alarmTopicArn?: string;
@@ -68,16 +69,24 @@ const api5xxAlarm = (add: AddAlarm, api: apigateway.RestApi): void =>
     TWO_OF_THREE,
   );
 
-/** Every alarm, each notifying the alarm topic and linking its runbook section. */
+/** An alarm's name: the stage's prefix and the alarm's id, which the runbook names. */
+export const alarmName = (stageName: string, id: string): string => `delivery-limits-${stageName}-${id}`;
+
+/**
+ * Every alarm, each with a stable name, notifying the alarm topic when it fires and when it clears, and linking
+ * its runbook section.
+ */
 export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Alarm[] => {
-  const topic = alarmTopic(stack, sources);
+  const action = new actions.SnsAction(alarmTopic(stack, sources));
   const alarms: cloudwatch.Alarm[] = [];
   const add: AddAlarm = (id, metric, section, summary, options) => {
     const alarm = metric.createAlarm(stack, id, {
       ...options,
+      alarmName: alarmName(sources.stageName, id),
       alarmDescription: `${summary}. Runbook: ${sources.runbookUrl}#${section}`,
     });
-    alarm.addAlarmAction(new actions.SnsAction(topic));
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
     alarms.push(alarm);
   };
   const { functions, stageName } = sources;
@@ -86,5 +95,6 @@ export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Ala
   functionThrottleAlarms(add, functions);
   queueAlarms(add, { ...sources, historyEvents: functions['history-events'] });
   serviceMetricAlarms(add, stageName);
+  operationAlarms(add, stageName);
   return alarms;
 };

@@ -30,8 +30,8 @@ export class DeliveryLimitsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: DeliveryLimitsStackProps) {
     super(scope, id, props);
-    this.table = buildTable(this, props.production);
-    const queues = buildQueues(this);
+    this.table = buildTable(this, props);
+    const queues = buildQueues(this, props.production);
     const bus = buildLimitEventBus(this, props.stageName, props.production);
     const meteringKeys = buildMeteringKeys(this);
     const environment = environmentValues(this, props, { table: this.table, queues, bus });
@@ -42,7 +42,7 @@ export class DeliveryLimitsStack extends Stack {
     addRoutes(this, this.api, this.functions);
     addGatewayAnswers(this.api, props.corsOrigins);
     addUsagePlans(this, this.api, props, meteringKeys);
-    protectStage(this, this.api, props.credentialLessPerIpLimit);
+    protectStage(this, this.api, props);
 
     const deadLetters = {
       QueuedResetsDlq: queues.resets.deadLetters,

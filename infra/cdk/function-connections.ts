@@ -8,6 +8,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { HISTORY_PREFIX } from '../../shared/table/keys';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
+import { DELIVERY_QUEUE } from './delivery-settings';
 import type { ServiceFunctions } from './functions';
 import { grantQueueActions } from './queue-grants';
 import type { ServiceQueues } from './queues';
@@ -27,7 +28,7 @@ const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMa
   recorder.addEventSource(
     // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
     new SqsEventSource(queues.deliveries.main, {
-      batchSize: 10,
+      batchSize: DELIVERY_QUEUE.batchSize,
       reportBatchItemFailures: true,
       maxConcurrency: deliveryMaxConcurrency,
     }),

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { anyIn, FIVE_MINUTES, type AddAlarm } from './alarm-conditions';
-import type { RunbookSection } from './runbook-sections';
+import { RUNBOOK_SECTIONS, type RunbookSection } from './runbook-sections';
 
 export interface QueueAlarmSources {
   /** Every dead-letter queue, by the name its alarm carries. */
@@ -31,13 +31,20 @@ export const deadLetterArrivals = (queue: sqs.IQueue): cloudwatch.MathExpression
     period: Duration.minutes(5),
   });
 
+const runbookSectionOf = (queueName: string): RunbookSection => {
+  const section = RUNBOOK_SECTIONS.find((candidate) => candidate === `${queueName.toLowerCase()}arrivals`);
+  if (!section) throw new Error(`the dead-letter queue ${queueName} has no runbook section (RUNBOOK_SECTIONS)`);
+  return section;
+};
+
 /** Dead letters arriving, and work waiting too long: delivery events, resets, the table stream. */
 export const queueAlarms = (add: AddAlarm, sources: QueueAlarmSources): void => {
   for (const [name, queue] of Object.entries(sources.deadLetters))
     add(
       `${name}Arrivals`,
       deadLetterArrivals(queue),
-      'deadletterarrivals',
+      // each queue's own procedure: what may replay its messages differs (docs/exactly-once.md)
+      runbookSectionOf(name),
       `New messages arrived in the dead-letter queue ${name}`,
       { ...anyIn(2), datapointsToAlarm: 1 },
     );

@@ -1,6 +1,8 @@
 import { Duration, Validations, type Stack } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
+import { DELIVERY_QUEUE } from './delivery-settings';
+import { retainedInProduction } from './retention';
 
 export interface QueueWithDeadLetters {
   main: sqs.Queue;
@@ -22,21 +24,29 @@ const QUEUE_BASICS = {
   retentionPeriod: Duration.days(14),
 };
 
+interface QueueOptions {
+  visibilityTimeout: Duration;
+  production: boolean;
+  fifo?: boolean;
+}
+
 const queueWithDeadLetters = (
   stack: Stack,
   name: string,
-  visibilityTimeout: Duration,
-  fifo = false,
+  { visibilityTimeout, production, fifo = false }: QueueOptions,
 ): QueueWithDeadLetters => {
   const ordering = fifo ? { fifo: true, contentBasedDeduplication: false } : {};
-  const deadLetters = new sqs.Queue(stack, `${name}Dlq`, { ...QUEUE_BASICS, ...ordering });
+  // production keeps undelivered work and dead letters when the stack goes; the names are generated, so a
+  // redeploy beside the kept queues creates new ones
+  const removalPolicy = retainedInProduction(production);
+  const deadLetters = new sqs.Queue(stack, `${name}Dlq`, { ...QUEUE_BASICS, ...ordering, removalPolicy });
   // spelt out in this order: the template's CDK metadata records the order of a construct's properties
   const main = new sqs.Queue(stack, name, {
     encryption: QUEUE_BASICS.encryption,
     enforceSSL: QUEUE_BASICS.enforceSSL,
     visibilityTimeout,
     retentionPeriod: QUEUE_BASICS.retentionPeriod,
-    deadLetterQueue: { queue: deadLetters, maxReceiveCount: 5 },
+    deadLetterQueue: { queue: deadLetters, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },
     ...(fifo
       ? {
           ...ordering,
@@ -44,18 +54,23 @@ const queueWithDeadLetters = (
           fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
         }
       : {}),
+    removalPolicy,
   });
   return { main, deadLetters };
 };
 
 /** The queued resets, the delivery events, the history trigger's and the hourly rule's dead letters. */
-export const buildQueues = (stack: Stack): ServiceQueues => {
-  const resets = queueWithDeadLetters(stack, 'QueuedResets', Duration.minutes(6));
+export const buildQueues = (stack: Stack, production: boolean): ServiceQueues => {
+  const resets = queueWithDeadLetters(stack, 'QueuedResets', { visibilityTimeout: Duration.minutes(6), production });
   // FIFO: each message has its place in its message group, which counter items record to apply it exactly once.
-  // Visibility: six times the recorder's timeout, as AWS advises for event source mappings.
-  const deliveries = queueWithDeadLetters(stack, 'DeliveryEvents', Duration.minutes(6), true);
-  const historyDeadLetters = new sqs.Queue(stack, STREAM_TRIGGER.onFailure, QUEUE_BASICS);
-  const resetRuleDeadLetters = new sqs.Queue(stack, 'HourlyResetFlushDlq', QUEUE_BASICS);
+  const deliveries = queueWithDeadLetters(stack, 'DeliveryEvents', {
+    visibilityTimeout: Duration.seconds(DELIVERY_QUEUE.visibilityTimeoutSeconds),
+    production,
+    fifo: true,
+  });
+  const deadLettersOnly = { ...QUEUE_BASICS, removalPolicy: retainedInProduction(production) };
+  const historyDeadLetters = new sqs.Queue(stack, STREAM_TRIGGER.onFailure, deadLettersOnly);
+  const resetRuleDeadLetters = new sqs.Queue(stack, 'HourlyResetFlushDlq', deadLettersOnly);
   for (const queue of [historyDeadLetters, resetRuleDeadLetters])
     Validations.of(queue).acknowledge({
       id: 'AwsSolutions-SQS3',

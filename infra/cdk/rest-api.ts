@@ -7,7 +7,7 @@ import type { DeliveryLimitsStackProps } from './stack-props';
 
 export type RestApiSettings = Pick<
   DeliveryLimitsStackProps,
-  'stageName' | 'production' | 'logRetention' | 'tracing' | 'corsOrigins'
+  'stageName' | 'production' | 'logRetention' | 'tracing' | 'corsOrigins' | 'stageThrottle'
 >;
 
 /** One JSON line per request: no header, query or body, which may carry credentials. */
@@ -48,8 +48,8 @@ export const buildRestApi = (stack: Stack, settings: RestApiSettings): apigatewa
       // never log request or response bodies: they carry passwords and tokens
       dataTraceEnabled: false,
       tracingEnabled: settings.tracing,
-      throttlingRateLimit: 1000,
-      throttlingBurstLimit: 2000,
+      throttlingRateLimit: settings.stageThrottle.rateLimit,
+      throttlingBurstLimit: settings.stageThrottle.burstLimit,
     },
     ...(settings.corsOrigins?.length
       ? {

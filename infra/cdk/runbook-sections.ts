@@ -5,7 +5,10 @@ export const RUNBOOK_SECTIONS = [
   'functionerrors',
   'backgroundfunctionerrors',
   'functionthrottles',
-  'deadletterarrivals',
+  'queuedresetsdlqarrivals',
+  'deliveryeventsdlqarrivals',
+  'historyeventsdlqarrivals',
+  'hourlyresetflushdlqarrivals',
   'deliveryeventsage',
   'queuedresetsage',
   'historyeventsage',
@@ -13,5 +16,6 @@ export const RUNBOOK_SECTIONS = [
   'passwordresetmailfailures',
   'invalidcounterwrites',
   'limitreachedpublishfailures',
+  'operationfailures',
 ] as const;
 export type RunbookSection = (typeof RUNBOOK_SECTIONS)[number];

@@ -1,8 +1,9 @@
 import type { StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { FunctionName } from './bundling';
+import type { LoadSettings } from './load-settings';
 
-export interface DeliveryLimitsStackProps extends StackProps {
+export interface DeliveryLimitsStackProps extends StackProps, LoadSettings {
   /** API Gateway stage, and the suffix of resource names. */
   stageName: string;
   /** Production keeps the table (deletion protection), the log groups and the event archive when the stack goes. */
@@ -33,6 +34,8 @@ export interface DeliveryLimitsStackProps extends StackProps {
   futureToleranceSeconds: number;
   /** AWS WAF: credential-less requests one source address may send in five minutes. */
   credentialLessPerIpLimit: number;
+  /** AWS WAF: requests of any kind one source address may send in five minutes (above the credential-less limit). */
+  requestsPerIpLimit: number;
   tracing: boolean;
   /** Source maps in the bundles and `--enable-source-maps`: readable stack traces, for a slower cold start. */
   sourceMaps: boolean;

@@ -1,10 +1,18 @@
 import type { Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { warmThroughput } from './capacity';
+import type { LoadSettings } from './load-settings';
 import { retainedInProduction } from './retention';
 
-/** The one table as `shared/table/table-definition.ts` lays it out, with its stream and its `byParent` index. */
-export const buildTable = (stack: Stack, production: boolean): dynamodb.Table => {
+/**
+ * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its `byParent` index; warmed
+ * for the configured load from the first request, and capped by the cost guard when the operator sets one.
+ */
+export const buildTable = (
+  stack: Stack,
+  { production, load, maxRequestUnits }: LoadSettings & { production: boolean },
+): dynamodb.Table => {
   const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
   const table = new dynamodb.Table(stack, 'Table', {
     partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
@@ -16,6 +24,9 @@ export const buildTable = (stack: Stack, production: boolean): dynamodb.Table =>
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     deletionProtection: production,
     removalPolicy: retainedInProduction(production),
+    warmThroughput: warmThroughput(load),
+    ...(maxRequestUnits.read !== undefined ? { maxReadRequestUnits: maxRequestUnits.read } : {}),
+    ...(maxRequestUnits.write !== undefined ? { maxWriteRequestUnits: maxRequestUnits.write } : {}),
   });
   table.addGlobalSecondaryIndex({
     indexName: byParentIndex.indexName,

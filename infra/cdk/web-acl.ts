@@ -37,16 +37,41 @@ const credentialLess: wafv2.CfnWebACL.StatementProperty = {
   },
 };
 
+const RATE_LIMITED = {
+  block: {
+    customResponse: {
+      responseCode: 429,
+      customResponseBodyKey: 'rateLimited',
+      responseHeaders: [{ name: 'Retry-After', value: '60' }],
+    },
+  },
+};
+
+export interface PerAddressLimits {
+  /** Credential-less requests one address may send in five minutes: a form-body partner's full rate. */
+  credentialLessPerIpLimit: number;
+  /** Requests of any kind one address may send in five minutes: invented API keys are held here too. */
+  requestsPerIpLimit: number;
+}
+
 /**
- * The stage's web ACL: credential-less requests from one source address beyond `limitPerWindow` in five minutes
- * are answered 429 by WAF until the address slows down, so one stranger cannot spend the anonymous plan that
- * form-body partners pass through.
+ * The stage's web ACL, two rate-based rules per source address: every request under `requestsPerIpLimit` (so
+ * junk keys cost nothing past it), and credential-less ones under the lower `credentialLessPerIpLimit` (so one
+ * stranger cannot spend the anonymous plan that form-body partners pass through). Over either, WAF answers 429.
  */
-export const protectStage = (stack: Stack, api: apigateway.RestApi, limitPerWindow: number): wafv2.CfnWebACL => {
+export const protectStage = (stack: Stack, api: apigateway.RestApi, limits: PerAddressLimits): wafv2.CfnWebACL => {
   const metric = (name: string) => ({
     cloudWatchMetricsEnabled: true,
     metricName: `${stack.stackName}-${name}`,
     sampledRequestsEnabled: true,
+  });
+  const perAddress = (limit: number, scopeDownStatement?: wafv2.CfnWebACL.StatementProperty) => ({
+    rateBasedStatement: {
+      aggregateKeyType: 'IP',
+      evaluationWindowSec: WAF_WINDOW_SECONDS,
+      limit,
+      ...(scopeDownStatement ? { scopeDownStatement } : {}),
+    },
   });
   const acl = new wafv2.CfnWebACL(stack, 'WebAcl', {
     scope: 'REGIONAL',
@@ -66,24 +91,16 @@ export const protectStage = (stack: Stack, api: apigateway.RestApi, limitPerWind
       {
         name: 'CredentialLessPerSourceIp',
         priority: 0,
-        statement: {
-          rateBasedStatement: {
-            aggregateKeyType: 'IP',
-            evaluationWindowSec: WAF_WINDOW_SECONDS,
-            limit: limitPerWindow,
-            scopeDownStatement: credentialLess,
-          },
-        },
-        action: {
-          block: {
-            customResponse: {
-              responseCode: 429,
-              customResponseBodyKey: 'rateLimited',
-              responseHeaders: [{ name: 'Retry-After', value: '60' }],
-            },
-          },
-        },
+        statement: perAddress(limits.credentialLessPerIpLimit, credentialLess),
+        action: RATE_LIMITED,
         visibilityConfig: metric('credential-less-per-ip'),
+      },
+      {
+        name: 'EveryRequestPerSourceIp',
+        priority: 1,
+        statement: perAddress(limits.requestsPerIpLimit),
+        action: RATE_LIMITED,
+        visibilityConfig: metric('every-request-per-ip'),
       },
     ],
   });

@@ -1,6 +1,8 @@
 import { readArguments } from '../command-line';
 import { writeUnitsByMarkers } from './counter-item';
 import { BASELINE, simulate } from './model';
+import { DELIVERY_QUEUE } from '../../infra/cdk/delivery-settings';
+import { quotaChecklistOf, stackSettings } from './quotas';
 
 const USAGE = `Usage: npm run simulate
   Simulates the delivery path at 1×, 10× and 100× the baseline load, with and without sharded counters, and
@@ -22,6 +24,11 @@ const RUNS: readonly (readonly [scale: number, shards: number])[] = [
   [100, 128],
 ];
 
+console.log('Account quotas this configuration needs (cdk.json context and the -c values given):');
+console.log(`${quotaChecklistOf(process.argv.slice(2))}\n`);
+// the stack's own settings: recorders at once (raised with the load, as docs/capacity.md advises), visibility timeout
+const { deliveryMaxConcurrency } = stackSettings(process.argv.slice(2));
+
 const { units, sizes } = writeUnitsByMarkers(BASELINE.groupsPerScale * 100, new Date('2026-11-25T12:00:00Z'));
 console.log('Counter item after a long run (real planner and request builder), by message groups that wrote it:');
 console.log('| groups on the item | item size (bytes) | write units per write |\n|---|---|---|');
@@ -29,14 +36,15 @@ for (const markers of [1, 10, 16, 20, 32, 63, 200, 2000])
   console.log(`| ${markers} | ${sizes[markers]} | ${units[markers]} |`);
 
 console.log(
-  `\nSimulation: ${SECONDS} s of events then the drain, seed ${SEED}, Zipf s=${BASELINE.zipfExponent} over ${BASELINE.advertisers} advertisers`,
+  `\nSimulation: ${SECONDS} s of events then the drain, seed ${SEED}, Zipf s=${BASELINE.zipfExponent} over ${BASELINE.advertisers} advertisers; batches of ${BASELINE.messagesPerBatch}, visibility timeout ${DELIVERY_QUEUE.visibilityTimeoutSeconds} s, ${deliveryMaxConcurrency} recorders per 1×`,
 );
 console.log(
   '| scale | events/s | shards N | throttled writes | hottest item WCU/s | freshness p50 | freshness p99 | unrecorded at end | write units per batch | $ per million events (counter writes) |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [scale, shards] of RUNS) {
-  const outcome = simulate({ scale, shards, seconds: SECONDS, seed: SEED, unitsByMarkers: units });
+  const recorders = deliveryMaxConcurrency * scale;
+  const outcome = simulate({ scale, shards, seconds: SECONDS, seed: SEED, unitsByMarkers: units, recorders });
   const batches = outcome.recordedEvents / (BASELINE.eventsPerMessage * BASELINE.messagesPerBatch);
   const perMillion = (outcome.writeUnits / Math.max(outcome.recordedEvents, 1)) * DOLLARS_PER_MILLION_WRITE_UNITS;
   console.log(

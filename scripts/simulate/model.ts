@@ -1,3 +1,4 @@
+import { DELIVERY_QUEUE } from '../../infra/cdk/delivery-settings';
 import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { groupId } from './groups';
 import { PartitionModel } from './partitions';
@@ -7,7 +8,8 @@ import { seededRandom, zipfSampler } from './random';
 export const BASELINE = {
   eventsPerSecond: 200_000,
   eventsPerMessage: 100,
-  messagesPerBatch: 10,
+  /** The recorder's batch size, as the stack's trigger takes it (`infra/cdk/delivery-settings.ts`). */
+  messagesPerBatch: DELIVERY_QUEUE.batchSize,
   /** Twice the groups that saturate the recorders (one recorder takes ~20,000 events/s). */
   groupsPerScale: 20,
   advertisers: 10_000,
@@ -17,7 +19,7 @@ export const BASELINE = {
 } as const;
 
 /** The SDK's standard retries (3 attempts, 100 ms base, doubling), then the batch waits out its visibility timeout. */
-export const RETRY = { attempts: 3, baseSeconds: 0.1, visibilityTimeoutSeconds: 30 } as const;
+export const RETRY = { attempts: 3, baseSeconds: 0.1 } as const;
 
 export interface Scenario {
   scale: number;
@@ -26,6 +28,10 @@ export interface Scenario {
   seed: number;
   /** Write units of one write to an item holding the markers of n message groups (from the real planner). */
   unitsByMarkers: readonly number[];
+  /** How long a failed batch's messages stay hidden; the delivery queue's own (360 s) unless given. */
+  visibilityTimeoutSeconds?: number;
+  /** Batches in flight at once (the trigger's maximum concurrency); unbounded unless given. */
+  recorders?: number;
 }
 
 export interface Outcome {
@@ -47,10 +53,11 @@ const DRAIN_SECONDS = 60;
 /** The shard of a message group, as the recorder picks it, for the group's id (the one the item's size assumes). */
 export const shardOf = (group: number, shards: number): number => shardOfGroup(groupId(group), shards);
 
-export const retryDelay = (attempt: number): number =>
-  attempt % RETRY.attempts === 0
-    ? RETRY.visibilityTimeoutSeconds
-    : RETRY.baseSeconds * 2 ** ((attempt % RETRY.attempts) - 1);
+export const retryDelay = (
+  attempt: number,
+  visibilityTimeoutSeconds: number = DELIVERY_QUEUE.visibilityTimeoutSeconds,
+): number =>
+  attempt % RETRY.attempts === 0 ? visibilityTimeoutSeconds : RETRY.baseSeconds * 2 ** ((attempt % RETRY.attempts) - 1);
 
 /**
  * A batch's writes not yet served, in the order sent: the item, the attempts so far and when the next is due, in
@@ -94,6 +101,8 @@ interface Run {
   /** Items already placed in a partition (one per advertiser and shard). */
   placed: Uint8Array;
   batches: number;
+  /** Batches taken and not yet recorded, against `scenario.recorders`. */
+  inFlight: number;
 }
 
 const startRun = (scenario: Scenario): Run => {
@@ -123,6 +132,7 @@ const startRun = (scenario: Scenario): Run => {
     lastSeen: new Int32Array(BASELINE.advertisers).fill(-1),
     placed: new Uint8Array(BASELINE.advertisers * scenario.shards),
     batches: 0,
+    inFlight: 0,
   };
 };
 
@@ -163,7 +173,7 @@ const nextBatch = (run: Run, index: number, time: number): Batch | undefined => 
 };
 
 /** Sends the batch's writes that are due, in order; a throttled one is retried later. The rest keep their order. */
-const serveDueWrites = (partitions: PartitionModel, batch: Batch, time: number): void => {
+const serveDueWrites = (partitions: PartitionModel, batch: Batch, time: number, visibility: number): void => {
   if (batch.nextAt > time) return;
   const { items, attempts, at } = batch;
   let nextAt = Infinity;
@@ -172,7 +182,7 @@ const serveDueWrites = (partitions: PartitionModel, batch: Batch, time: number):
     if (at[write]! <= time) {
       if (partitions.write(items[write]!, batch.units, time)) continue;
       attempts[write]!++;
-      at[write] = time + retryDelay(attempts[write]!);
+      at[write] = time + retryDelay(attempts[write]!, visibility);
     }
     nextAt = Math.min(nextAt, at[write]!);
     items[kept] = items[write]!;
@@ -186,15 +196,24 @@ const serveDueWrites = (partitions: PartitionModel, batch: Batch, time: number):
 /** One group's turn at `time`: take a batch if it has none, serve its due writes, record it once done. */
 const turn = (run: Run, index: number, time: number): void => {
   const group = run.groups[index]!;
-  group.batch ??= nextBatch(run, index, time);
+  if (!group.batch && run.inFlight < (run.scenario.recorders ?? Infinity)) {
+    group.batch = nextBatch(run, index, time);
+    if (group.batch) run.inFlight++;
+  }
   const batch = group.batch;
   if (!batch) return;
-  serveDueWrites(run.partitions, batch, time);
+  serveDueWrites(
+    run.partitions,
+    batch,
+    time,
+    run.scenario.visibilityTimeoutSeconds ?? DELIVERY_QUEUE.visibilityTimeoutSeconds,
+  );
   if (batch.left > 0 || batch.readyAt > time) return;
   for (let message = group.consumed; message < group.consumed + batch.messages; message++)
     run.freshness[run.recorded++] = time - (group.phase + message / run.rate);
   group.consumed += batch.messages;
   group.batch = undefined;
+  run.inFlight--;
 };
 
 /**

@@ -21,6 +21,7 @@ import { requestIdOf } from '../http/request-id';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { metrics } from '../observability/metrics';
 import { tracing } from '../observability/tracing';
+import { operationFailures } from './operation-failures';
 
 /**
  * Every log line of an invocation names it (Lambda's request id and cold start, API Gateway's request id); in
@@ -151,12 +152,13 @@ export const createFamilyHandler = (
       >['handler'],
     })),
   );
-  // middy runs onError handlers last-registered first: the envelope is made before the request id and the CORS
-  // headers are added to it
+  // middy runs onError handlers last-registered first: the envelope is made before its failure is counted and
+  // before the request id and the CORS headers are added to it
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(tracing<APIGatewayProxyEvent, APIGatewayProxyResult>([ports.store.client]))
     .use(observability())
     .use(answerHeaders(ports.cors ?? NO_CORS))
+    .use(operationFailures(family))
     .use({
       onError: async (request) => {
         request.response = toErrorResponse(request.error, requestIdOf(request.event));

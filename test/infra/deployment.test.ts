@@ -6,7 +6,7 @@ let production: Synthesized;
 beforeAll(() => {
   dev = synthesize();
   production = synthesize(PRODUCTION_CONTEXT);
-}, 120_000);
+}, 300_000);
 
 const reservedOf = (synthesized: Synthesized) =>
   Object.fromEntries(
@@ -59,17 +59,34 @@ describe('reserved concurrency', () => {
       demandlimits: 150,
       supplylimits: 80,
       peraction: 80,
-      deliveryrecorder: 20,
+      deliveryrecorder: 10,
       resetflush: 10,
       historyevents: 10,
     });
   }, 60_000);
 
+  it("sizes the recorder's reservation from deliveryMaxConcurrency, and refuses one below it, naming both", () => {
+    const sized = synthesize({
+      reservedConcurrency: 'true',
+      accountConcurrencyLimit: '1000',
+      deliveryMaxConcurrency: '200',
+    });
+    expect(reservedOf(sized).deliveryrecorder).toBe(200);
+    expect(() =>
+      synthesize({
+        reservedConcurrency: 'true',
+        accountConcurrencyLimit: '1000',
+        deliveryMaxConcurrency: '200',
+        recorderReservedConcurrency: '20',
+      }),
+    ).toThrow(/recorderReservedConcurrency=20 contradicts deliveryMaxConcurrency=200/);
+  }, 60_000);
+
   it('stops synthesis when the reservations would leave Lambda less than its 100 unreserved', () => {
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '669' })).toThrow(
-      /reserves 570 .* at least 670/,
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '659' })).toThrow(
+      /reserves 560 .* at least 660/,
     );
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '670' })).not.toThrow();
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '660' })).not.toThrow();
     expect(() => synthesize({ reservedConcurrency: 'true' })).toThrow(/accountConcurrencyLimit/);
   }, 60_000);
 
@@ -109,13 +126,18 @@ describe('AWS WAF', () => {
     Action: { Block: { CustomResponse: { ResponseCode: number; ResponseHeaders: { Name: string; Value: string }[] } } };
   }
 
+  const rulesOf = (synthesized: Synthesized) => {
+    const [, acl] = synthesized.ofType('AWS::WAFv2::WebACL')[0]!;
+    return Object.fromEntries((acl.Properties.Rules as RateRule[]).map((rule) => [rule.Name, rule]));
+  };
+
   it('limits credential-less requests per source address in front of the stage, answering 429 with Retry-After', () => {
     const [aclId, acl] = dev.ofType('AWS::WAFv2::WebACL')[0]!;
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
-    const [rule] = acl.Properties.Rules as RateRule[];
+    const rule = rulesOf(dev).CredentialLessPerSourceIp;
     const rate = rule!.Statement.RateBasedStatement;
-    // the default plan's 50 requests a second over the five-minute window: a form-body partner at full rate passes
-    expect(rate).toMatchObject({ AggregateKeyType: 'IP', Limit: 15_000, EvaluationWindowSec: 300 });
+    // a keyed partner's 250 requests a second over the five-minute window: a form-body partner at full rate passes
+    expect(rate).toMatchObject({ AggregateKeyType: 'IP', Limit: 75_000, EvaluationWindowSec: 300 });
     const credentials = JSON.stringify(rate.ScopeDownStatement.NotStatement.Statement.OrStatement.Statements);
     for (const credential of ['x-api-key', 'hash', 'dl_session=']) expect(credentials).toContain(credential);
     expect(rule!.Action.Block.CustomResponse).toMatchObject({
@@ -127,9 +149,97 @@ describe('AWS WAF', () => {
     expect(JSON.stringify(association.Properties.ResourceArn)).toContain('/stages/');
   });
 
-  it('takes its limit from the context', () => {
-    const tuned = synthesize({ wafRateLimitPerIp: '3000' });
-    const [, acl] = tuned.ofType('AWS::WAFv2::WebACL')[0]!;
-    expect((acl.Properties.Rules as RateRule[])[0]!.Statement.RateBasedStatement.Limit).toBe(3000);
+  it('limits every request per source address too, invented API keys included, under a higher limit', () => {
+    const rule = rulesOf(dev).EveryRequestPerSourceIp;
+    expect(rule!.Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: 150_000,
+      EvaluationWindowSec: 300,
+    });
+    expect(rule!.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 429 });
+  });
+
+  it('takes its limits from the context, and refuses an every-request limit below the credential-less one', () => {
+    const rules = rulesOf(synthesize({ wafRateLimitPerIp: '3000' }));
+    expect(rules.CredentialLessPerSourceIp!.Statement.RateBasedStatement.Limit).toBe(3000);
+    expect(rules.EveryRequestPerSourceIp!.Statement.RateBasedStatement.Limit).toBe(6000);
+    expect(() => synthesize({ wafRateLimitPerIp: '3000', wafRequestsPerIp: '2000' })).toThrow(
+      /wafRequestsPerIp=2000 contradicts wafRateLimitPerIp=3000/,
+    );
   }, 60_000);
+});
+
+describe('production data', () => {
+  const dataTypes = ['AWS::SQS::Queue', 'AWS::Events::EventBus', 'AWS::Events::Archive', 'AWS::DynamoDB::Table'];
+
+  it('keeps the queues, the dead letters, the event bus and its archive when the stack goes; development does not', () => {
+    for (const type of dataTypes) {
+      expect(production.ofType(type).length, type).toBeGreaterThan(0);
+      for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');
+      for (const [id, resource] of dev.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Delete');
+    }
+    // the two work queues, their dead letters and the stream trigger's
+    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(5);
+  });
+
+  it('names nothing it keeps so that a redeploy collides with it: generated names, the bus suffixed by the stack id', () => {
+    for (const type of ['AWS::SQS::Queue', 'AWS::Events::Archive'])
+      for (const [id, resource] of production.ofType(type)) {
+        expect(resource.Properties.QueueName, id).toBeUndefined();
+        expect(resource.Properties.ArchiveName, id).toBeUndefined();
+      }
+    const [, bus] = production.ofType('AWS::Events::EventBus')[0]!;
+    expect(JSON.stringify(bus.Properties.Name)).toContain('"delivery-limits-live-"');
+    expect(JSON.stringify(bus.Properties.Name)).toContain('{"Ref":"AWS::StackId"}');
+  });
+});
+
+describe('the load the stack is sized for', () => {
+  const tableOf = (synthesized: Synthesized) => synthesized.ofType('AWS::DynamoDB::Table')[0]![1].Properties;
+  const stageOf = (synthesized: Synthesized) =>
+    (synthesized.ofType('AWS::ApiGateway::Stage')[0]![1].Properties.MethodSettings as Record<string, unknown>[])[0];
+
+  it('warms the production table for the documented 1× load: 200 batches/s of 561 units and 1,000 API writes', () => {
+    expect(tableOf(production).WarmThroughput).toEqual({ WriteUnitsPerSecond: 113_200, ReadUnitsPerSecond: 12_000 });
+    expect(tableOf(production).OnDemandThroughput).toBeUndefined();
+  });
+
+  it('warms it for the load given, and caps on-demand throughput where a cost guard is set', () => {
+    const tenfold = synthesize({
+      ...PRODUCTION_CONTEXT,
+      deliveryEventsPerSecond: '2000000',
+      deliveryMaxConcurrency: '100',
+      apiRequestsPerSecond: '5000',
+      maxWriteRequestUnits: '1200000',
+    });
+    // 2,000 batches of 561 units and 5,000 API writes; 3 read units a warm API read
+    expect(tableOf(tenfold).WarmThroughput).toEqual({ WriteUnitsPerSecond: 1_127_000, ReadUnitsPerSecond: 15_000 });
+    expect(tableOf(tenfold).OnDemandThroughput).toEqual({ MaxWriteRequestUnits: 1_200_000 });
+    expect(stageOf(tenfold)).toMatchObject({ ThrottlingRateLimit: 10_000, ThrottlingBurstLimit: 20_000 });
+  }, 180_000);
+
+  it('sizes the stage throttle from the API load (twice it) unless set', () => {
+    expect(stageOf(production)).toMatchObject({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 });
+    expect(stageOf(synthesize({ stageRateLimit: '1500', stageBurstLimit: '1600' }))).toMatchObject({
+      ThrottlingRateLimit: 1500,
+      ThrottlingBurstLimit: 1600,
+    });
+  }, 180_000);
+
+  it('refuses numbers that contradict each other, naming both', () => {
+    expect(() => synthesize({ ...PRODUCTION_CONTEXT, stageRateLimit: '500' })).toThrow(
+      /stageRateLimit=500 contradicts apiRequestsPerSecond=1000/,
+    );
+    expect(() => synthesize({ ...PRODUCTION_CONTEXT, maxWriteRequestUnits: '40000' })).toThrow(
+      /maxWriteRequestUnits=40000 contradicts the warm throughput of 113200 write units/,
+    );
+    expect(() => synthesize({ ...PRODUCTION_CONTEXT, deliveryEventsPerSecond: '2000000' })).toThrow(
+      /deliveryMaxConcurrency=10 contradicts deliveryEventsPerSecond=2000000: .* needs 100/,
+    );
+    expect(() => synthesize({ ...PRODUCTION_CONTEXT, apiRequestsPerSecond: 'lots' })).toThrow(/apiRequestsPerSecond/);
+  }, 180_000);
+
+  it('refuses a production runbook link that an operator cannot open from an alarm', () => {
+    expect(() => synthesize({ ...PRODUCTION_CONTEXT, runbookUrl: 'docs/operations.md' })).toThrow(/runbookUrl/);
+  }, 180_000);
 });

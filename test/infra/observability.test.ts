@@ -3,12 +3,16 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RUNBOOK_SECTIONS } from '../../infra/cdk/runbook-sections';
-import { synthesize, type Synthesized } from './template';
+import { routeName } from '../../shared/api/route-name';
+import { ROUTES } from '../../shared/api/route-table';
+import { PRODUCTION_CONTEXT, synthesize, type Synthesized } from './template';
 
 let synthesized: Synthesized;
+let production: Synthesized;
 beforeAll(() => {
   synthesized = synthesize();
-}, 60_000);
+  production = synthesize(PRODUCTION_CONTEXT);
+}, 300_000);
 
 afterAll(() => {
   vi.restoreAllMocks();
@@ -154,15 +158,59 @@ describe('the alarm topic', () => {
     expect(policy.Properties.Topics).toEqual([{ Ref: topicId }]);
   });
 
-  it('receives every alarm', () => {
-    const [topicId] = synthesized.ofType('AWS::SNS::Topic')[0]!;
-    const alarms = synthesized.ofType('AWS::CloudWatch::Alarm');
+  it('receives every alarm, as it fires and as it clears', () => {
+    const [topicId] = production.ofType('AWS::SNS::Topic')[0]!;
+    const alarms = production.ofType('AWS::CloudWatch::Alarm');
     expect(alarms.length).toBeGreaterThan(20);
-    for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions, id).toEqual([{ Ref: topicId }]);
+    }
   });
 });
 
 describe('alarms', () => {
+  it('have stable names, each named in the runbook, and in production link their section at an absolute address', () => {
+    const runbook = readFileSync('docs/operations.md', 'utf8');
+    const anchors = anchorsOf(runbook);
+    const alarms = production.ofType('AWS::CloudWatch::Alarm');
+    const names = alarms.map(([, alarm]) => String(alarm.Properties.AlarmName));
+    expect(new Set(names).size).toBe(alarms.length);
+    for (const [id, alarm] of alarms) {
+      const name = /^delivery-limits-live-([\w-]+)$/.exec(String(alarm.Properties.AlarmName));
+      expect(name, id).not.toBeNull();
+      expect(runbook, id).toContain(`\`${name![1]}\``);
+      const link = /Runbook: (https:\/\/\S+)#([\w-]+)$/.exec(String(alarm.Properties.AlarmDescription));
+      expect(link?.[1], id).toBe(PRODUCTION_CONTEXT.runbookUrl);
+      expect(anchors, id).toContain(link![2]);
+    }
+  });
+
+  it('watch every route of the route table on its own failures, whatever the API-wide rate', () => {
+    const watched = new Map(
+      production
+        .ofType('AWS::CloudWatch::Alarm')
+        .filter(([, alarm]) => alarm.Properties.MetricName === 'OperationFailures')
+        .map(([, alarm]) => {
+          const dimensions = alarm.Properties.Dimensions as { Name: string; Value: string }[];
+          return [dimensions.find(({ Name }) => Name === 'operation')!.Value, alarm.Properties];
+        }),
+    );
+    expect([...watched.keys()].sort()).toEqual(ROUTES.map(routeName).sort());
+    expect(watched.size).toBe(52);
+    for (const [operation, alarm] of watched)
+      // failures in 3 of the last six 5-minute periods: repeatedly, however few the calls
+      expect(alarm, operation).toMatchObject({
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 6,
+        DatapointsToAlarm: 3,
+        TreatMissingData: 'notBreaching',
+      });
+  });
+
   it('each link a section of the runbook that exists', () => {
     const anchors = anchorsOf(readFileSync('docs/operations.md', 'utf8'));
     for (const section of RUNBOOK_SECTIONS) expect(anchors, section).toContain(section);
@@ -229,21 +277,24 @@ describe('alarms', () => {
       .ofType('AWS::CloudWatch::Alarm')
       .flatMap(([id, alarm]) => alarmMetrics(alarm.Properties).map((metric) => ({ id, metric })))
       .filter(({ metric }) => !metric.Namespace.startsWith('AWS/'));
-    expect(watched.map(({ metric }) => metric.MetricName).sort()).toEqual(
+    expect([...new Set(watched.map(({ metric }) => metric.MetricName))].sort()).toEqual(
       [
         'AuthorizerFailures',
         'ResetsFailed',
         'PasswordResetMailFailures',
         'InvalidCounterWrites',
         'LimitReachedPublishFailures',
+        'OperationFailures',
       ].sort(),
     );
     for (const { id, metric } of watched) {
       expect(emitted, id).toContain(metric.MetricName);
       expect(metric.Namespace, id).toBe(shape.namespace);
-      expect(Object.fromEntries(metric.Dimensions!.map(({ Name, Value }) => [Name, Value])), id).toEqual(
-        shape.dimensions,
-      );
+      const dimensions = Object.fromEntries(metric.Dimensions!.map(({ Name, Value }) => [Name, Value]));
+      // the family pipeline adds the route (test/unit/pipeline/operation-failures.test.ts)
+      const route = metric.MetricName === 'OperationFailures' ? { operation: dimensions.operation } : {};
+      expect(dimensions.operation === undefined, id).toBe(metric.MetricName !== 'OperationFailures');
+      expect(dimensions, id).toEqual({ ...shape.dimensions, ...route });
     }
   });
 });

@@ -18,7 +18,7 @@ beforeAll(() => {
   const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
-}, 60_000);
+}, 300_000);
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
@@ -97,8 +97,9 @@ describe('the API', () => {
     const anonymous = ofType('AWS::ApiGateway::UsagePlan').find(([, plan]) =>
       String(plan.Properties.UsagePlanName).endsWith('-anonymous'),
     )!;
-    // ten times the default plan's rate, no daily quota: WAF holds each source address to one partner's rate
-    expect(anonymous[1].Properties).toMatchObject({ Throttle: { RateLimit: 500, BurstLimit: 1000 } });
+    // ten form-body partners at a keyed partner's 250/s (burst 500), no daily quota: WAF holds each source
+    // address to one partner's rate
+    expect(anonymous[1].Properties).toMatchObject({ Throttle: { RateLimit: 2500, BurstLimit: 5000 } });
     expect(anonymous[1].Properties.Quota).toBeUndefined();
     template.resourceCountIs('AWS::ApiGateway::UsagePlanKey', 2);
     const authorizer = ofType('AWS::Lambda::Function').find(([name]) => name.startsWith('authorizerFunction'))!;

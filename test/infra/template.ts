@@ -26,6 +26,7 @@ export const PRODUCTION_CONTEXT = {
   mailFrom: 'no-reply@limits.test',
   sesIdentity: 'limits.test',
   appBaseUrl: 'https://ui.limits.test',
+  runbookUrl: 'https://git.limits.test/service/blob/main/docs/operations.md',
 };
 
 export interface Synthesized {

@@ -1,4 +1,5 @@
 import type { Route } from '../route-table';
+import { routeName } from '../route-name';
 import { codeSamples } from './code-samples';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
 import { specOf } from './operation-specs';
@@ -7,16 +8,11 @@ import { statusesOf, successResponses } from './responses';
 import type { Convert } from './schema-converter';
 import { BODY_SIGNED, SECURITY } from './security';
 
-const operationId = (route: Route): string =>
-  [...route.operation.split('.'), ...(route.level ? [route.level] : [])]
-    .map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
-    .join('');
-
 export const operationOf = (route: Route, jsonSchema: Convert, components: Record<string, unknown>) => {
   const spec = specOf(route);
   const form = spec.form ? formParts(route, spec.form, jsonSchema, components) : undefined;
   return {
-    operationId: operationId(route),
+    operationId: routeName(route),
     summary: route.summary,
     description: `${OPERATION_DESCRIPTIONS[route.operation]}${route.authenticated ? BODY_SIGNED : ''}`,
     tags: [route.family],

@@ -1,0 +1,90 @@
+import { recordersNeeded, warmThroughput, type Load } from './capacity';
+import { RECORDER_EVENTS_PER_SECOND } from './delivery-settings';
+import { SettingError } from './setting-error';
+
+type Context = (key: string, fallback: string) => string;
+
+/** The documented 1× load (docs/capacity.md); `writeUnitsPerBatch` is what `npm run simulate` measures at 1×. */
+export const BASELINE_LOAD: Load = {
+  deliveryEventsPerSecond: 200_000,
+  eventsPerMessage: 100,
+  writeUnitsPerBatch: 561,
+  apiRequestsPerSecond: 1_000,
+};
+
+const positive = (context: Context, key: string, fallback: number): number => {
+  const value = Number(context(key, String(fallback)));
+  if (!Number.isInteger(value) || value <= 0)
+    throw new SettingError(`-c ${key}=${context(key, '')} must be a positive whole number`);
+  return value;
+};
+
+const optionalPositive = (context: Context, key: string): number | undefined =>
+  context(key, '') === '' ? undefined : positive(context, key, 0);
+
+export interface LoadSettings {
+  load: Load;
+  /** The stage's own throttle: every caller together (API Gateway's account rate is above it). */
+  stageThrottle: { rateLimit: number; burstLimit: number };
+  /** The cost guard: the most on-demand request units a second the table may take, when the operator sets one. */
+  maxRequestUnits: { read?: number; write?: number };
+}
+
+/** The load and what is sized from it; defaults are the documented 1× load. */
+export const loadSettings = (context: Context): LoadSettings => {
+  const load: Load = {
+    deliveryEventsPerSecond: positive(context, 'deliveryEventsPerSecond', BASELINE_LOAD.deliveryEventsPerSecond),
+    eventsPerMessage: positive(context, 'eventsPerMessage', BASELINE_LOAD.eventsPerMessage),
+    writeUnitsPerBatch: positive(context, 'writeUnitsPerBatch', BASELINE_LOAD.writeUnitsPerBatch),
+    apiRequestsPerSecond: positive(context, 'apiRequestsPerSecond', BASELINE_LOAD.apiRequestsPerSecond),
+  };
+  // twice the load: room for a partner's burst above the average
+  const rateLimit = positive(context, 'stageRateLimit', 2 * load.apiRequestsPerSecond);
+  return {
+    load,
+    stageThrottle: { rateLimit, burstLimit: positive(context, 'stageBurstLimit', 2 * rateLimit) },
+    maxRequestUnits: {
+      read: optionalPositive(context, 'maxReadRequestUnits'),
+      write: optionalPositive(context, 'maxWriteRequestUnits'),
+    },
+  };
+};
+
+const refuse = (first: string, second: string, why: string) =>
+  new SettingError(`${first} contradicts ${second}: ${why}`);
+
+/** Numbers that cannot all hold: synth stops and names both. */
+export const checkContradictions = (
+  settings: LoadSettings & { deliveryMaxConcurrency: number; recorderReservation?: number },
+): void => {
+  const { load, stageThrottle, maxRequestUnits, deliveryMaxConcurrency, recorderReservation } = settings;
+  if (stageThrottle.rateLimit < load.apiRequestsPerSecond)
+    throw refuse(
+      `stageRateLimit=${stageThrottle.rateLimit}`,
+      `apiRequestsPerSecond=${load.apiRequestsPerSecond}`,
+      'the stage would throttle the load it must carry',
+    );
+  if (recorderReservation !== undefined && recorderReservation < deliveryMaxConcurrency)
+    throw refuse(
+      `recorderReservedConcurrency=${recorderReservation}`,
+      `deliveryMaxConcurrency=${deliveryMaxConcurrency}`,
+      'the queue would start recorders that Lambda then throttles',
+    );
+  if (deliveryMaxConcurrency < recordersNeeded(load))
+    throw refuse(
+      `deliveryMaxConcurrency=${deliveryMaxConcurrency}`,
+      `deliveryEventsPerSecond=${load.deliveryEventsPerSecond}`,
+      `one recorder records about ${RECORDER_EVENTS_PER_SECOND} events a second: the load needs ${recordersNeeded(load)}`,
+    );
+  const warm = warmThroughput(load);
+  for (const [kind, guard, needed] of [
+    ['Write', maxRequestUnits.write, warm.writeUnitsPerSecond],
+    ['Read', maxRequestUnits.read, warm.readUnitsPerSecond],
+  ] as const)
+    if (guard !== undefined && guard < needed)
+      throw refuse(
+        `max${kind}RequestUnits=${guard}`,
+        `the warm throughput of ${needed} ${kind.toLowerCase()} units a second sized from the load`,
+        'the cost guard would throttle the load the table is warmed for',
+      );
+};
