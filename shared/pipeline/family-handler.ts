@@ -11,7 +11,8 @@ import { refuseHashReplay, type ReleaseReplayGuard, type SignedRequest } from '.
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { partnerPlanFromEnvironment, spendPartnerQuota } from '../auth/partner-meter';
 import type { UsagePlanLimits } from '../domain/metering/partner-quota';
-import { ApiError, notImplemented, unauthorized } from '../http/api-error';
+import { ApiError, notImplemented } from '../http/api-error';
+import { credentialsMissing } from '../auth/credential-refusals';
 import { answerHeaders } from '../http/answer-headers';
 import { NO_CORS, type CorsPolicy } from '../http/cors';
 import { formBody } from '../http/form-body';
@@ -93,7 +94,7 @@ const resolvePrincipal = async (
 ): Promise<{ principal: Principal; releaseReplayGuard?: ReleaseReplayGuard }> => {
   const fromAuthorizer = principalFromEvent(event);
   const credentials = fromAuthorizer ? undefined : hashCredentials((name) => signed.parameters.get(name));
-  if (!fromAuthorizer && !credentials) throw unauthorized();
+  if (!fromAuthorizer && !credentials) throw credentialsMissing(ports.clock.now());
   const principal = fromAuthorizer ?? (await authenticate(ports, credentials!));
   if (principal.method !== 'hash') return { principal };
   const { store, clock } = ports;
