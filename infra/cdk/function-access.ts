@@ -3,7 +3,7 @@ import type { FunctionName } from './bundling';
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
-const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, meter, sequence, action } =
+const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, meter, idempotency, sequence, action } =
   PARTITION_PREFIX;
 
 /** Partition-key prefixes of the five entity types. */
@@ -39,7 +39,7 @@ export interface FunctionAccess {
  */
 const LIMIT_FAMILY = {
   reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username)] },
-  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)] },
+  writes: { actions: WRITE_ACTIONS, leadingKeys: [...ENTITIES, ...leading(hashUse, meter, idempotency, sequence)] },
 } satisfies FunctionAccess;
 
 export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {

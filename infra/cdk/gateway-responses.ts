@@ -1,5 +1,5 @@
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
+import { EXPOSED_HEADERS, REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import type { ErrorCode } from '../../shared/api/error-codes';
 import { DENIED_CREDENTIAL_TEMPLATE, MISSING_CREDENTIAL_TEMPLATE } from '../../shared/api/authorizer-refusal';
 
@@ -120,6 +120,7 @@ export const addGatewayAnswers = (api: apigateway.RestApi, corsOrigins: readonly
           ? {
               'Access-Control-Allow-Origin': `'${corsOrigins[0]}'`,
               'Access-Control-Allow-Credentials': "'true'",
+              'Access-Control-Expose-Headers': `'${EXPOSED_HEADERS}'`,
               Vary: "'Origin'",
             }
           : {}),

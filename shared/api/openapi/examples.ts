@@ -289,6 +289,17 @@ export const ERROR_EXAMPLES: Record<number, Record<string, ResponseExample>> = w
     code: 'METHOD_NOT_ALLOWED',
     message: 'Method PUT is not allowed here; use GET, DELETE',
   }),
+  409: one('The first request with this key is in flight', {
+    success: false,
+    code: 'IDEMPOTENCY_KEY_IN_USE',
+    message:
+      'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds for its answer',
+  }),
+  422: one('The key was used for another request', {
+    success: false,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    message: 'This Idempotency-Key was used within 24 hours for a different request: use a new key for a new request',
+  }),
   413: one('Too large', { success: false, code: 'BODY_TOO_LARGE', message: 'The request body is larger than 1 MiB' }),
   429: one('Over the plan', { success: false, code: 'RATE_LIMITED', message: 'Too many requests' }),
   431: one('Headers too large', {
