@@ -7,7 +7,7 @@ import { ApiError } from '../http/api-error';
  * wrong password are one refusal, and an account's state is told only to a caller who proved the credential.
  */
 const refusal = (code: ErrorCode, message: string, now: Date): ApiError =>
-  new ApiError(401, message, undefined, { serverTime: now.getTime() }, {}, code);
+  new ApiError(401, message, { extra: { serverTime: now.getTime() }, code });
 
 export const credentialsMissing = (now: Date): ApiError =>
   refusal(

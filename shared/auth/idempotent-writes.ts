@@ -55,20 +55,14 @@ const keyInUse = () =>
   new ApiError(
     409,
     'A request with this Idempotency-Key is still being processed; retry after Retry-After seconds for its answer',
-    undefined,
-    {},
-    { 'Retry-After': '1' },
-    'IDEMPOTENCY_KEY_IN_USE',
+    { headers: { 'Retry-After': '1' }, code: 'IDEMPOTENCY_KEY_IN_USE' },
   );
 
 const keyReused = () =>
   new ApiError(
     422,
     'This Idempotency-Key was used within 24 hours for a different request: use a new key for a new request',
-    undefined,
-    {},
-    {},
-    'IDEMPOTENCY_KEY_REUSED',
+    { code: 'IDEMPOTENCY_KEY_REUSED' },
   );
 
 /**

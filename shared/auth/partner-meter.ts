@@ -46,10 +46,7 @@ const rateLimited = ({ refused, retryAfterSeconds }: MeterRefusal, standing: Met
     refused === 'quota'
       ? "Over the day's request quota; it renews at 00:00 UTC"
       : 'Over the request rate; retry after Retry-After seconds, with backoff',
-    undefined,
-    {},
-    { 'Retry-After': String(retryAfterSeconds), ...rateLimitFields(standing) },
-    'RATE_LIMITED',
+    { headers: { 'Retry-After': String(retryAfterSeconds), ...rateLimitFields(standing) }, code: 'RATE_LIMITED' },
   );
 
 /** What a refusal leaves: nothing of the limit that was spent. */
