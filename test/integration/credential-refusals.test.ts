@@ -77,8 +77,9 @@ describe('a refused credential names what to fix', () => {
         },
         () => get(withQuery(READ, hashAuth(username, 'wrong-password', now() + offset))),
       );
-      const { requestId: _, ...answer } = await refusalOf(response);
-      answers.push(answer);
+      const answer: Partial<Refusal> = await refusalOf(response);
+      delete answer.requestId;
+      answers.push(answer as Omit<Refusal, 'requestId'>);
       reads.push(commands);
     }
     expect(answers[0]).toMatchObject({ code: 'SIGNATURE_INVALID' });
