@@ -3,8 +3,21 @@ import type { FunctionName } from './bundling';
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
-const { user, username, email, apiKey, token, session, reset, resetRate, hashUse, meter, sequence, action } =
-  PARTITION_PREFIX;
+const {
+  user,
+  username,
+  email,
+  apiKey,
+  token,
+  session,
+  reset,
+  resetRate,
+  hashUse,
+  meter,
+  idempotency,
+  sequence,
+  action,
+} = PARTITION_PREFIX;
 
 /** Partition-key prefixes of the five entity types. */
 const ENTITIES = leading(...ENTITY_PARTITION_PREFIXES);
@@ -49,7 +62,7 @@ const LIMIT_FAMILY = {
   reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username)] },
   writes: {
     actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    leadingKeys: [...ENTITIES, ...leading(hashUse, meter, sequence)],
+    leadingKeys: [...ENTITIES, ...leading(hashUse, meter, idempotency, sequence)],
   },
   checks: { actions: CHECK_ACTIONS, leadingKeys: ENTITIES },
 } satisfies FunctionAccess;

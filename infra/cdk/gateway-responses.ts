@@ -1,6 +1,7 @@
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
+import { EXPOSED_HEADERS, REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import type { ErrorCode } from '../../shared/api/error-codes';
+import { DENIED_CREDENTIAL_TEMPLATE, MISSING_CREDENTIAL_TEMPLATE } from '../../shared/api/authorizer-refusal';
 
 export interface GatewayAnswer {
   type: apigateway.ResponseType;
@@ -10,6 +11,8 @@ export interface GatewayAnswer {
   message: string;
   /** Seconds a client should wait before it retries. */
   retryAfter?: number;
+  /** A body of its own, in place of the envelope made from `code` and `message`. */
+  template?: string;
 }
 
 const retryable = 'Authentication is unavailable right now; retry shortly';
@@ -20,9 +23,22 @@ const retryable = 'Authentication is unavailable right now; retry shortly';
  * within seconds.
  */
 export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
-  { type: apigateway.ResponseType.UNAUTHORIZED, statusCode: 401, code: 'UNAUTHENTICATED', message: 'Unauthorized' },
-  // the authorizer never denies (it refuses with 401); a Deny would mean an authorizer answer this code never gives
-  { type: apigateway.ResponseType.ACCESS_DENIED, statusCode: 403, code: 'NO_ACCESS', message: 'Forbidden' },
+  // the authorizer throws "Unauthorized" only when it sees no credential at all
+  {
+    type: apigateway.ResponseType.UNAUTHORIZED,
+    statusCode: 401,
+    code: 'CREDENTIALS_MISSING',
+    message: 'No credential',
+    template: MISSING_CREDENTIAL_TEMPLATE,
+  },
+  // the authorizer denies a refused credential, naming the refusal's code and message in its context
+  {
+    type: apigateway.ResponseType.ACCESS_DENIED,
+    statusCode: 401,
+    code: 'UNAUTHENTICATED',
+    message: 'Refused credential',
+    template: DENIED_CREDENTIAL_TEMPLATE,
+  },
   {
     type: apigateway.ResponseType.INVALID_API_KEY,
     statusCode: 403,
@@ -85,12 +101,9 @@ export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
   { type: apigateway.ResponseType.DEFAULT_5XX, code: 'INTERNAL_ERROR', message: 'Internal error' },
 ];
 
-/** The envelope as a mapping template; a 5xx names the request, as the handlers' do. */
-const envelope = ({ type, statusCode, code, message }: GatewayAnswer): string => {
-  const fault = statusCode === undefined ? type === apigateway.ResponseType.DEFAULT_5XX : statusCode >= 500;
-  const requestId = fault ? ',"requestId":"$context.requestId"' : '';
-  return `{"success":false,"code":"${code}","message":"${message}"${requestId}}`;
-};
+/** The envelope as a mapping template, naming the request as the handlers' errors do. */
+const envelope = ({ code, message, template }: GatewayAnswer): string =>
+  template ?? `{"success":false,"code":"${code}","message":"${message}","requestId":"$context.requestId"}`;
 
 export const addGatewayAnswers = (api: apigateway.RestApi, corsOrigins: readonly string[] | undefined): void => {
   for (const answer of GATEWAY_ANSWERS)
@@ -107,6 +120,7 @@ export const addGatewayAnswers = (api: apigateway.RestApi, corsOrigins: readonly
           ? {
               'Access-Control-Allow-Origin': `'${corsOrigins[0]}'`,
               'Access-Control-Allow-Credentials': "'true'",
+              'Access-Control-Expose-Headers': `'${EXPOSED_HEADERS}'`,
               Vary: "'Origin'",
             }
           : {}),

@@ -135,12 +135,18 @@ const faultEndpoints = (faults: WriteFaults): Record<string, LocalHandler> => ({
   'POST /_local/faults': async (body) => {
     const parsed = parseJson(body);
     if ('error' in parsed) return parsed.error;
-    const failWrites = (parsed.value as { failWrites?: unknown } | null)?.failWrites;
-    if (!Array.isArray(failWrites) || !failWrites.every((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000))
-      return failure(400, 'Send {"failWrites": [N, …]}: positive whole numbers, counting write requests from 1', {
-        errors: { failWrites: 'must be an array of positive whole numbers' },
-      });
-    faults.set(failWrites as number[]);
+    const { failWrites, loseAnswers = [] } = (parsed.value ?? {}) as { failWrites?: unknown; loseAnswers?: unknown };
+    const counts = (list: unknown) =>
+      Array.isArray(list) && list.every((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000);
+    if (!counts(failWrites) || !counts(loseAnswers))
+      return failure(
+        400,
+        'Send {"failWrites": [N, …], "loseAnswers": [N, …]}: positive whole numbers, counting write requests from 1',
+        {
+          errors: { [counts(failWrites) ? 'loseAnswers' : 'failWrites']: 'must be an array of positive whole numbers' },
+        },
+      );
+    faults.set(failWrites as number[], loseAnswers as number[]);
     return jsonResponse(200, faults.state);
   },
 });

@@ -20,6 +20,11 @@ import { errorCodeOf, type ErrorCode } from '../../shared/api/error-codes';
 import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import { randomUUID } from 'node:crypto';
 import { buildReferencePage, referencePagePolicy } from '../../shared/api/openapi/reference-page';
+import {
+  DENIED_CREDENTIAL_TEMPLATE,
+  MISSING_CREDENTIAL_TEMPLATE,
+  renderGatewayTemplate,
+} from '../../shared/api/authorizer-refusal';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
 import { logAccess } from './access-log';
@@ -107,10 +112,10 @@ const envelope = (
   body: JSON.stringify({ success: false, code, message }),
 });
 
-/** What API Gateway adds to every answer: the request's id in a header, and in the body of a gateway-made 5xx. */
+/** What API Gateway adds to every answer: the request's id in a header, and in the body of a gateway-made error. */
 const stampRequestId = (result: APIGatewayProxyResult, requestId: string): APIGatewayProxyResult => {
   const headers = { ...result.headers, [REQUEST_ID_HEADER]: requestId };
-  if (result.statusCode < 500 || !String(result.headers?.['Content-Type'] ?? '').startsWith('application/json'))
+  if (result.statusCode < 400 || !String(result.headers?.['Content-Type'] ?? '').startsWith('application/json'))
     return { ...result, headers };
   const body = JSON.parse(result.body) as Record<string, unknown>;
   return { ...result, headers, body: JSON.stringify({ ...body, requestId: body.requestId ?? requestId }) };
@@ -131,7 +136,22 @@ const preflight = (
   body: '',
 });
 
-/** What API Gateway does with the authorizer's answer: a thrown "Unauthorized" is 401, a Deny 403. */
+/** A 401 as the stack's UNAUTHORIZED or ACCESS_DENIED gateway response renders it. */
+const refusal = (template: string, event: APIGatewayProxyEvent, context: Record<string, unknown> = {}) => ({
+  statusCode: 401,
+  headers: { 'Content-Type': JSON_CONTENT_TYPE },
+  body: renderGatewayTemplate(template, {
+    requestTimeEpoch: event.requestContext.requestTimeEpoch,
+    requestId: event.requestContext.requestId,
+    'authorizer.code': String(context.code ?? ''),
+    'authorizer.message': String(context.message ?? ''),
+  }),
+});
+
+/**
+ * What API Gateway does with the authorizer's answer, with the stack's gateway responses: a thrown "Unauthorized"
+ * is 401 CREDENTIALS_MISSING, a Deny 401 with the code and message of its context.
+ */
 export const authorize = async (
   authorizer: Authorizer,
   event: APIGatewayProxyEvent,
@@ -141,7 +161,7 @@ export const authorize = async (
   try {
     result = await authorizer(authorizerEvent);
   } catch (error) {
-    if (error instanceof Error && error.message === 'Unauthorized') return envelope(401, 'Unauthorized');
+    if (error instanceof Error && error.message === 'Unauthorized') return refusal(MISSING_CREDENTIAL_TEMPLATE, event);
     // as the stack's AUTHORIZER_FAILURE gateway response: a failing dependency of the authorizer is worth a retry
     logger.error('authorizer failed', describeError(error));
     return envelope(
@@ -152,7 +172,7 @@ export const authorize = async (
     );
   }
   const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
-  if (!allowed) return envelope(403, 'Forbidden');
+  if (!allowed) return refusal(DENIED_CREDENTIAL_TEMPLATE, event, result.context ?? {});
   event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
   return undefined;
 };
@@ -213,8 +233,8 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
       : [400, 'Bad Request', 'The request is not valid HTTP'];
-  const body = JSON.stringify({ success: false, code: errorCodeOf(status), message });
   const requestId = randomUUID();
+  const body = JSON.stringify({ success: false, code: errorCodeOf(status), message, requestId });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );

@@ -16,36 +16,47 @@ const injectedFault = (commandName: string, input: unknown, number: number): Err
   });
 };
 
+/** The answer of a write DynamoDB applied, lost on its way back: what the SDK reports when the connection drops. */
+const lostAnswer = (number: number): Error =>
+  Object.assign(new Error(`Injected loss of the answer to write request ${number}, after it was applied`), {
+    name: 'TimeoutError',
+  });
+
 /**
  * `/_local/faults`: fails chosen DynamoDB write requests with a throttling error the SDK does not retry (the
  * middleware sits before its retry loop), so tests can fail a write at any point of an operation. A transaction
- * fails as DynamoDB cancels one under load: whole, with a throttling reason per item.
+ * fails as DynamoDB cancels one under load: whole, with a throttling reason per item. A write whose answer is lost
+ * is applied, and then fails as a dropped connection does (a timeout after commit).
  */
 export class WriteFaults {
   private pending = new Set<number>();
+  private losing = new Set<number>();
   private seen = 0;
 
   constructor(client: DynamoDBClient) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const commandName = String((context as { commandName?: string }).commandName);
-        if (WRITE_COMMANDS.test(commandName) && this.pending.size > 0) {
-          this.seen++;
-          if (this.pending.delete(this.seen)) throw injectedFault(commandName, args.input, this.seen);
-        }
-        return next(args);
+        if (!WRITE_COMMANDS.test(commandName) || this.pending.size + this.losing.size === 0) return next(args);
+        const number = ++this.seen;
+        if (this.pending.delete(number)) throw injectedFault(commandName, args.input, number);
+        const output = await next(args);
+        if (this.losing.delete(number)) throw lostAnswer(number);
+        return output;
       },
       { step: 'initialize', name: 'localWriteFaults' },
     );
   }
 
-  /** From now on, the given write requests (counting from 1) fail; an empty list clears. */
-  set(failWrites: readonly number[]): void {
+  /** From now on, the given write requests (counting from 1) fail, or are applied and lose their answer; empty clears. */
+  set(failWrites: readonly number[], loseAnswers: readonly number[] = []): void {
     this.pending = new Set(failWrites);
+    this.losing = new Set(loseAnswers);
     this.seen = 0;
   }
 
-  get state(): { failWrites: number[]; writesSeen: number } {
-    return { failWrites: [...this.pending].sort((a, b) => a - b), writesSeen: this.seen };
+  get state(): { failWrites: number[]; loseAnswers: number[]; writesSeen: number } {
+    const sorted = (numbers: Set<number>) => [...numbers].sort((a, b) => a - b);
+    return { failWrites: sorted(this.pending), loseAnswers: sorted(this.losing), writesSeen: this.seen };
   }
 }

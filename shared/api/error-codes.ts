@@ -1,7 +1,19 @@
 /** The stable, machine-readable `code` of every error envelope, listed in the OpenAPI document. */
 export const ERROR_CODES = {
   INVALID_PARAMETER: 'A parameter is missing or malformed; `errors` names each one. Nothing was changed.',
-  UNAUTHENTICATED: 'No credential, or a bad, stale or expired one.',
+  CREDENTIALS_MISSING:
+    'No credential: send `X-Api-Key`, the `username`, `timestamp` and `hash` parameters, or the session cookie.',
+  TIMESTAMP_OUT_OF_WINDOW:
+    "The hash's `timestamp` is not Unix milliseconds within 5 minutes of the server's time (`serverTime`, and the " +
+    'message names it); seconds in place of milliseconds are named as such. Sign again with the current time.',
+  SIGNATURE_INVALID:
+    '`hash` does not verify for `username` and `timestamp` (an unknown user name answers the same): ' +
+    '`hash = md5hex(md5hex(password) + timestamp)`.',
+  API_KEY_INVALID: 'The `X-Api-Key` is unknown or revoked.',
+  SESSION_EXPIRED:
+    'The session cookie is unknown, expired, or ended by a password reset or a deactivation; log in again.',
+  ACCOUNT_INACTIVE: 'The credential is right but its account is deactivated; the operator can reactivate it.',
+  UNAUTHENTICATED: 'token.do: the user name or password is wrong, or the account inactive (one answer for all).',
   REQUEST_REPLAYED:
     'A signed write identical to one already received under the same timestamp; sign it again with a new timestamp.',
   INVALID_API_KEY: 'The API key is not registered with the gateway for metering; the operator must register it.',
@@ -10,6 +22,9 @@ export const ERROR_CODES = {
   NOT_FOUND: 'No such route, entity or record.',
   LIMITS_NOT_SET: 'The entity has no limits (or no per-action limit for the action) to change or reset.',
   METHOD_NOT_ALLOWED: 'The path exists, with other methods.',
+  IDEMPOTENCY_KEY_IN_USE:
+    'A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` for its answer.',
+  IDEMPOTENCY_KEY_REUSED: 'This `Idempotency-Key` was used within 24 hours for a different request; use a new key.',
   BODY_TOO_LARGE: 'The request body is over 1 MiB.',
   HEADERS_TOO_LARGE: 'The request headers are too large.',
   RATE_LIMITED: 'Over a rate or a daily quota; retry after `Retry-After` seconds, with backoff.',
@@ -30,7 +45,9 @@ export const errorCodeOf = (statusCode: number, namesPermission = false): ErrorC
     401: 'UNAUTHENTICATED',
     404: 'NOT_FOUND',
     405: 'METHOD_NOT_ALLOWED',
+    409: 'IDEMPOTENCY_KEY_IN_USE',
     413: 'BODY_TOO_LARGE',
+    422: 'IDEMPOTENCY_KEY_REUSED',
     429: 'RATE_LIMITED',
     431: 'HEADERS_TOO_LARGE',
     501: 'NOT_IMPLEMENTED',

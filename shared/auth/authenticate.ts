@@ -1,5 +1,4 @@
 import type { Clock } from '../ports/clock';
-import { unauthorized } from '../http/api-error';
 import { sessionKey } from '../table/keys';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import type { Credentials } from './credentials';
@@ -9,6 +8,13 @@ import { WarmCache } from '../support/warm-cache';
 import { isHashValid, isTimestampFresh } from '../domain/auth/hash-scheme';
 import type { AuthenticationMethod, Principal } from './principal';
 import {
+  accountInactive,
+  apiKeyInvalid,
+  sessionExpired,
+  signatureInvalid,
+  timestampOutOfWindow,
+} from './credential-refusals';
+import {
   getProfile,
   getProfileAndVerifier,
   NO_SUCH_USER_ID,
@@ -17,15 +23,14 @@ import {
   type UserProfile,
 } from '../adapters/dynamodb/user-records';
 
-const REFUSAL = 'Invalid or expired credentials';
-
 export interface AuthenticationPorts {
   store: TableStore;
   clock: Clock;
 }
 
-const principalOf = (profile: UserProfile | undefined, method: AuthenticationMethod): Principal => {
-  if (!profile || profile.active !== true) throw unauthorized(REFUSAL);
+/** The principal of a proven credential; an account no longer active is told only to whoever proved it. */
+const principalOf = (profile: UserProfile, method: AuthenticationMethod, now: Date): Principal => {
+  if (profile.active !== true) throw accountInactive(now);
   return {
     userId: profile.userId,
     username: profile.username,
@@ -43,8 +48,9 @@ const byApiKey = async ({ store, clock }: AuthenticationPorts, key: string): Pro
   const digest = sha256Hex(key);
   return warmPrincipals.through(`${store.tableName}|key|${digest}`, clock, async () => {
     const userId = await userIdByApiKeyDigest(store, digest);
-    if (userId === undefined) throw unauthorized(REFUSAL);
-    return principalOf(await getProfile(store, userId), 'apiKey');
+    const profile = userId === undefined ? undefined : await getProfile(store, userId);
+    if (!profile) throw apiKeyInvalid(clock.now());
+    return principalOf(profile, 'apiKey', clock.now());
   });
 };
 
@@ -56,32 +62,35 @@ const byHash = async (
   { username, timestamp, hash }: { username: string; timestamp: string; hash: string },
 ): Promise<Principal> => {
   const now = clock.now();
-  if (!isTimestampFresh(timestamp, now) || username.length > 256 || hash.length > 64) throw unauthorized(REFUSAL);
+  // judged before any read: the answer is the same whoever the user name names
+  if (!isTimestampFresh(timestamp, now)) throw timestampOutOfWindow(timestamp, now);
+  if (username.length > 256 || hash.length > 64) throw signatureInvalid(now);
   // the user and its verifier may be remembered; the hash is checked on every call, replays in the family handler
   const { profile, verifier } = await warmHashUsers.through(`${store.tableName}|user|${username}`, clock, async () => {
     const userId = await userIdByUsername(store, username);
     // an unknown name costs the reads a known one does: how long a refusal takes tells nothing about who exists
     const found = await getProfileAndVerifier(store, userId ?? NO_SUCH_USER_ID);
-    if (userId === undefined) throw unauthorized(REFUSAL);
+    if (userId === undefined) throw signatureInvalid(now);
     return found;
   });
   const valid = isHashValid(verifier ?? NO_VERIFIER, timestamp, hash);
-  if (!verifier || !valid) throw unauthorized(REFUSAL);
-  return principalOf(profile, 'hash');
+  if (!verifier || !valid || !profile) throw signatureInvalid(now);
+  return principalOf(profile, 'hash', now);
 };
 
 const bySession = async ({ store, clock }: AuthenticationPorts, sessionId: string): Promise<Principal> => {
-  if (!isTokenText(sessionId)) throw unauthorized(REFUSAL);
+  if (!isTokenText(sessionId)) throw sessionExpired(clock.now());
   const digest = sha256Hex(sessionId.toLowerCase());
   const cacheKey = `${store.tableName}|session|${digest}`;
   const known = warmPrincipals.get(cacheKey, clock);
   if (known) return known;
   const session = await store.get(sessionKey(digest));
-  const now = clock.now().getTime();
-  if (!session || Number(session.validUntil) <= now) throw unauthorized(REFUSAL);
+  const now = clock.now();
+  if (!session || Number(session.validUntil) <= now.getTime()) throw sessionExpired(now);
   const profile = await getProfile(store, Number(session.userId));
-  if (!credentialStands(profile, Number(session.createdAt))) throw unauthorized(REFUSAL);
-  const principal = principalOf(profile, 'session');
+  // a deactivation or a password reset ends every session: the fix is the same, a new login
+  if (!profile || !credentialStands(profile, Number(session.createdAt))) throw sessionExpired(now);
+  const principal = principalOf(profile, 'session', now);
   // never past the session's own end
   warmPrincipals.set(cacheKey, principal, clock, Number(session.validUntil));
   return principal;

@@ -6,7 +6,10 @@ import {
   nextMeterStep,
   partnerPlan,
   type MeterCounters,
+  type MeterWindow,
+  rateLimitFields,
   type MeterRefusal,
+  type MeterStanding,
   type MeterStep,
   type UsagePlanLimits,
 } from '../domain/metering/partner-quota';
@@ -37,41 +40,51 @@ const remember = (user: string, window: number): void => {
   if (lastWindows.size > REMEMBERED_USERS) lastWindows.delete(lastWindows.keys().next().value!);
 };
 
-const rateLimited = ({ refused, retryAfterSeconds }: MeterRefusal): ApiError =>
+const rateLimited = ({ refused, retryAfterSeconds }: MeterRefusal, standing: MeterStanding): ApiError =>
   new ApiError(
     429,
     refused === 'quota'
       ? "Over the day's request quota; it renews at 00:00 UTC"
       : 'Over the request rate; retry after Retry-After seconds, with backoff',
-    { headers: { 'Retry-After': String(retryAfterSeconds) }, code: 'RATE_LIMITED' },
+    { headers: { 'Retry-After': String(retryAfterSeconds), ...rateLimitFields(standing) }, code: 'RATE_LIMITED' },
   );
+
+/** What a refusal leaves: nothing of the limit that was spent. */
+const refusedStanding = (refusal: MeterRefusal, current: MeterCounters, at: MeterWindow): MeterStanding => ({
+  at,
+  windowCount: refusal.refused === 'rate' ? at.windowLimit : current.win === at.window ? (current.winCount ?? 0) : 0,
+  dayCount: refusal.refused === 'quota' ? at.dayLimit : (current.dayCount ?? 0),
+});
 
 /**
  * Counts one request of a partner that signs in the form body (API Gateway, seeing no credential, meters it on the
  * anonymous plan) against a quota of its own, equal to a keyed partner's: one conditional write when the
- * container's guess of the window holds, a second when the window moved under it. Throws 429 when spent. Called
- * after the signature is verified, so no one but the partner can spend it.
+ * container's guess of the window holds, a second when the window moved under it. Throws 429 when spent; answers
+ * what is left. Called after the signature is verified, so no one but the partner can spend it.
  */
 export const spendPartnerQuota = async (
   store: TableStore,
   userId: number,
   plan: UsagePlanLimits,
   now: Date,
-): Promise<void> => {
+): Promise<MeterStanding> => {
   const at = meterWindow(plan, now);
   const user = `${store.tableName}|${userId}`;
   const key = meterKey(userId, at.day);
   let step: MeterStep | MeterRefusal =
     lastWindows.get(user) === at.window ? { kind: 'count', window: at.window } : { kind: 'open', window: at.window };
+  let current: MeterCounters = {};
   for (let attempt = 0; attempt < 3 && 'kind' in step; attempt++) {
     try {
-      await store.update(meterStepRequest(step, key, at, now));
+      const counted = ((await store.update(meterStepRequest(step, key, at, now))) ?? {}) as MeterCounters;
       remember(user, step.window);
-      return;
+      return { at, windowCount: Number(counted.winCount ?? 1), dayCount: Number(counted.dayCount ?? 1) };
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
-      step = nextMeterStep((error.current ?? {}) as MeterCounters, at);
+      current = (error.current ?? {}) as MeterCounters;
+      step = nextMeterStep(current, at);
     }
   }
-  throw rateLimited('kind' in step ? { refused: 'rate', retryAfterSeconds: 1 } : step);
+  const refusal: MeterRefusal = 'kind' in step ? { refused: 'rate', retryAfterSeconds: 1 } : step;
+  throw rateLimited(refusal, refusedStanding(refusal, current, at));
 };

@@ -1,3 +1,4 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { historyWrites } from '../adapters/dynamodb/history-store';
 import {
   clearLimitCountersItems,
@@ -23,12 +24,16 @@ import { optimisticWrite } from './optimistic-write';
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
 
+/** The answer stored with the write, for a request with an Idempotency-Key: a lost answer is found by a retry. */
+const answerItems = (request: ApiRequest, answer: APIGatewayProxyResult) =>
+  request.idempotency ? [request.idempotency.commitItem(answer)] : [];
+
 /** The record at its next version and the history entry of the change, in one transaction. */
 const saveLimit = async (
   store: TableStore,
   { policy, id, now }: LimitContext,
   change: { next: LimitState; previous?: LimitRecord; limitId: number; historyVersion: number },
-  entry: HistoryEntry,
+  { entry, answered }: { entry: HistoryEntry; answered: ReturnType<typeof answerItems> },
 ) => {
   const put = saveLimitRequest({
     type: policy.entityType,
@@ -42,6 +47,7 @@ const saveLimit = async (
     TransactItems: [
       { Put: { TableName: store.tableName, ...put } },
       ...historyWrites(store.tableName, policy.entityType, id, entry, now, change.historyVersion),
+      ...answered,
     ],
   });
 };
@@ -71,18 +77,6 @@ const writeAttempt = async (
   const changes = !limit || Object.keys(fields).length > 0;
   // a dry run checks everything and writes nothing: not the record, not even a record id
   const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
-  // a write that changes nothing writes nothing, and so records nothing
-  if (!dryRun && changes) {
-    const ignored = Object.keys(plan.ignored);
-    const entry: HistoryEntry = {
-      at: now.toISOString(),
-      operation: mode,
-      by: changeAuthor(request),
-      fields,
-      ...(ignored.length > 0 ? { ignoredFields: ignored } : {}),
-    };
-    await saveLimit(store, context, { next: plan.next, previous: limit, limitId: limitId!, historyVersion }, entry);
-  }
   const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + (changes ? 1 : 0) };
   // dates answer in the offset the request's dates were read in, as a read with that offset does
   const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
@@ -96,7 +90,21 @@ const writeAttempt = async (
   });
   // a record a dry run would create has no id yet
   if (limitId === undefined) delete view.id;
-  return jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored), ...dryRunFlag(dryRun) });
+  const answer = jsonResponse(200, { success: true, ...view, ...ignoredFields(plan.ignored), ...dryRunFlag(dryRun) });
+  // a write that changes nothing writes nothing, and so records nothing
+  if (!dryRun && changes) {
+    const ignored = Object.keys(plan.ignored);
+    const entry: HistoryEntry = {
+      at: now.toISOString(),
+      operation: mode,
+      by: changeAuthor(request),
+      fields,
+      ...(ignored.length > 0 ? { ignoredFields: ignored } : {}),
+    };
+    const change = { next: plan.next, previous: limit, limitId: limitId!, historyVersion };
+    await saveLimit(store, context, change, { entry, answered: answerItems(request, answer) });
+  }
+  return answer;
 };
 
 /** set.do (creates or merges) and update.do (404 without a record): one optimistic write each. */
@@ -118,6 +126,13 @@ export const deleteLimit =
       forWrite: true,
     });
     enforce(policy.delete(grants));
+    const answer = jsonResponse(200, {
+      success: true,
+      message: dryRun ? 'Dry run: nothing was removed' : 'Limits removed',
+      [policy.idField]: id,
+      limitsSet: false,
+      ...dryRunFlag(dryRun),
+    });
     if (!dryRun)
       await optimisticWrite(async (attempt) => {
         const { limit, historyVersion, counterItems } =
@@ -135,14 +150,9 @@ export const deleteLimit =
             { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
             ...clearLimitCountersItems(tableName, policy.entityType, id, counterItems),
             ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
+            ...answerItems(request, answer),
           ],
         });
       });
-    return jsonResponse(200, {
-      success: true,
-      message: dryRun ? 'Dry run: nothing was removed' : 'Limits removed',
-      [policy.idField]: id,
-      limitsSet: false,
-      ...dryRunFlag(dryRun),
-    });
+    return answer;
   };

@@ -5,6 +5,14 @@ import { corsHeaders, type CorsPolicy } from './cors';
 import { headerValue } from './parameters';
 import { requestIdOf } from './request-id';
 
+/** Headers a step of the pipeline decided for the answer to this request, whatever the answer turns out to be. */
+const decided = new WeakMap<object, Record<string, string>>();
+
+/** Adds headers to the answer to `event`, an error's included (the rate-limit fields of a metered caller). */
+export const addAnswerHeaders = (event: object, headers: Record<string, string>): void => {
+  decided.set(event, { ...decided.get(event), ...headers });
+};
+
 /** Every answer of a family handler, errors included, names its request and carries the CORS headers. */
 export const answerHeaders = (policy: CorsPolicy): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
   const add = async (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
@@ -15,6 +23,7 @@ export const answerHeaders = (policy: CorsPolicy): middy.MiddlewareObj<APIGatewa
     request.response = {
       ...response,
       headers: {
+        ...decided.get(event),
         ...response.headers,
         ...corsHeaders(policy, headerValue(event.headers, 'origin')),
         ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),

@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER } from '../api/browser-headers';
+import { EXPOSED_HEADERS } from '../api/browser-headers';
 
 /** The browser origins the UI is served from; none, no CORS. */
 export interface CorsPolicy {
@@ -14,8 +14,8 @@ export const corsHeaders = (policy: CorsPolicy, origin: string | undefined): Rec
   return {
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Allow-Credentials': 'true',
-    // a UI may read the request id to quote it
-    'Access-Control-Expose-Headers': REQUEST_ID_HEADER,
+    // a UI may read the request id to quote it, and what is left of its quota
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
     Vary: 'Origin',
   };
 };

@@ -15,14 +15,14 @@ export const jsonResponse = (
   body: exactJson(body),
 });
 
-/** A 5xx answer carries the request's id, so that a caller can quote it and an operator find the log lines. */
+/** Every error carries the request's id (the `X-Request-Id` header's), so that a caller can quote it and an operator find the log lines. */
 export const errorEnvelope = (error: ApiError, requestId?: string): Record<string, unknown> => ({
   success: false,
   code: error.code ?? errorCodeOf(error.statusCode, typeof error.extra.permission === 'string'),
   message: error.message,
   ...(error.errors ? { errors: error.errors } : {}),
   ...error.extra,
-  ...(error.statusCode >= 500 && requestId ? { requestId } : {}),
+  ...(requestId ? { requestId } : {}),
 });
 
 export const errorResponse = (error: ApiError, requestId?: string): APIGatewayProxyResult =>

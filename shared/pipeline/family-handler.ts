@@ -8,14 +8,22 @@ import { beginInvocation, describeError, endInvocation, logger } from '../observ
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
 import { refuseHashReplay, type ReleaseReplayGuard, type SignedRequest } from '../auth/hash-replay';
+import {
+  beginIdempotentWrite,
+  IDEMPOTENCY_HEADER,
+  readIdempotencyKey,
+  type IdempotentWrite,
+} from '../auth/idempotent-writes';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { partnerPlanFromEnvironment, spendPartnerQuota } from '../auth/partner-meter';
 import type { UsagePlanLimits } from '../domain/metering/partner-quota';
-import { ApiError, notImplemented, unauthorized } from '../http/api-error';
-import { answerHeaders } from '../http/answer-headers';
+import { ApiError, notImplemented } from '../http/api-error';
+import { credentialsMissing } from '../auth/credential-refusals';
+import { addAnswerHeaders, answerHeaders } from '../http/answer-headers';
+import { rateLimitFields } from '../domain/metering/partner-quota';
 import { NO_CORS, type CorsPolicy } from '../http/cors';
 import { formBody } from '../http/form-body';
-import { readParameters, type Parameters } from '../http/parameters';
+import { headerValue, readParameters, type Parameters } from '../http/parameters';
 import { errorResponse } from '../http/response';
 import { requestIdOf } from '../http/request-id';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
@@ -54,6 +62,8 @@ export interface ApiRequest {
   parameters: Parameters;
   /** The caller, on every route the route table marks authenticated. */
   principal?: Principal;
+  /** A write sent with an Idempotency-Key: its answer is best stored in the write's own transaction. */
+  idempotency?: IdempotentWrite;
 }
 
 export type OperationHandler = (request: ApiRequest) => Promise<APIGatewayProxyResult>;
@@ -85,23 +95,76 @@ type MeteringPorts = AuthenticationPorts & { partnerPlan: UsagePlanLimits };
 
 /**
  * The authorizer's principal, or, for a form request it let through, the hash parameters of the body checked
- * by the same authentication module. Runs before anything else the operation does.
+ * by the same authentication module, then metered. Runs before anything else the operation does.
  */
 const resolvePrincipal = async (
   ports: MeteringPorts,
   event: APIGatewayProxyEvent,
   signed: SignedRequest,
-): Promise<{ principal: Principal; releaseReplayGuard?: ReleaseReplayGuard }> => {
+): Promise<Principal> => {
   const fromAuthorizer = principalFromEvent(event);
-  const credentials = fromAuthorizer ? undefined : hashCredentials((name) => signed.parameters.get(name));
-  if (!fromAuthorizer && !credentials) throw unauthorized();
-  const principal = fromAuthorizer ?? (await authenticate(ports, credentials!));
-  if (principal.method !== 'hash') return { principal };
-  const { store, clock } = ports;
+  if (fromAuthorizer) return fromAuthorizer;
+  const credentials = hashCredentials((name) => signed.parameters.get(name));
+  if (!credentials) throw credentialsMissing(ports.clock.now());
+  const principal = await authenticate(ports, credentials);
   // API Gateway metered this request on the anonymous plan: the partner's own quota is kept here
-  if (!fromAuthorizer) await spendPartnerQuota(store, principal.userId, ports.partnerPlan, clock.now());
-  const release = await refuseHashReplay(store, principal.userId, signed, clock.now());
-  return { principal, ...(release ? { releaseReplayGuard: release } : {}) };
+  const standing = await spendPartnerQuota(ports.store, principal.userId, ports.partnerPlan, ports.clock.now());
+  addAnswerHeaders(event, rateLimitFields(standing));
+  return principal;
+};
+
+/** Methods that write: an Idempotency-Key makes them safe to retry. */
+const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'DELETE']);
+
+/** The stored answer of an earlier identical write, or this write's claim on its key; nothing without the header. */
+const idempotencyOf = async (
+  ports: MeteringPorts,
+  signed: SignedRequest,
+  event: APIGatewayProxyEvent,
+  userId: number,
+) => {
+  if (!WRITE_METHODS.has(signed.method.toUpperCase())) return undefined;
+  const key = readIdempotencyKey(headerValue(event.headers, IDEMPOTENCY_HEADER));
+  if (key === undefined) return undefined;
+  return beginIdempotentWrite(ports.store, { userId, key, request: signed, now: ports.clock.now() });
+};
+
+/** After a failure that changed nothing, the same request may be sent again: the guards let it go. */
+const releaseAll = async (releases: (ReleaseReplayGuard | undefined)[]) => {
+  for (const release of releases)
+    await release?.().catch((error: unknown) => logger.warn('releasing a guard failed', describeError(error)));
+};
+
+/**
+ * An authenticated operation: the key of an Idempotency-Key is claimed (or its stored answer given) before the
+ * replay guard of hash writes, so that a retry of a stored write is answered, not refused as a replay.
+ */
+const runGuarded = async (
+  ports: MeteringPorts,
+  request: ApiRequest,
+  handler: OperationHandler,
+  signed: SignedRequest,
+) => {
+  const { principal, event } = request;
+  const begun = await idempotencyOf(ports, signed, event, principal!.userId);
+  if (begun && 'stored' in begun) return begun.stored;
+  const idempotency = begun?.write;
+  let releaseReplayGuard: ReleaseReplayGuard | undefined;
+  try {
+    if (principal!.method === 'hash')
+      releaseReplayGuard = await refuseHashReplay(ports.store, principal!.userId, signed, ports.clock.now());
+    const answer = await handler({ ...request, ...(idempotency ? { idempotency } : {}) });
+    if (answer.statusCode >= 300) await releaseAll([idempotency?.release]);
+    // a write that did not store its answer with it: stored now; if that fails, the claim lapses after a minute
+    else
+      await idempotency
+        ?.settle(answer)
+        .catch((error: unknown) => logger.warn('storing an answer failed', describeError(error)));
+    return answer;
+  } catch (error) {
+    await releaseAll([releaseReplayGuard, idempotency?.release]);
+    throw error;
+  }
 };
 
 const runOperation =
@@ -110,19 +173,10 @@ const runOperation =
     const parameters = readParameters(event);
     const pathParameters = matchPath(route.path, event.path) ?? {};
     const signed = { method: event.httpMethod, route: route.path, pathParameters, parameters };
-    const { principal, releaseReplayGuard } = route.authenticated
-      ? await resolvePrincipal(ports, event, signed)
-      : { principal: undefined, releaseReplayGuard: undefined };
+    const principal = route.authenticated ? await resolvePrincipal(ports, event, signed) : undefined;
     if (!handler) throw notImplemented();
-    try {
-      return await handler({ route, event, pathParameters, parameters, principal });
-    } catch (error) {
-      // a failed operation changed nothing: the identical request may be sent again
-      await releaseReplayGuard?.().catch((release) =>
-        logger.warn('releasing a replay guard failed', describeError(release)),
-      );
-      throw error;
-    }
+    const request: ApiRequest = { route, event, pathParameters, parameters, ...(principal ? { principal } : {}) };
+    return principal ? runGuarded(ports, request, handler, signed) : handler(request);
   };
 
 /** The principal of an authenticated route; its absence is a wiring error. */

@@ -14,6 +14,7 @@ export const PARTITION_PREFIX = {
   resetRate: 'RESETRATE#',
   hashUse: 'HASHUSE#',
   meter: 'METER#',
+  idempotency: 'IDEMPOTENCY#',
   sequence: 'SEQUENCE#',
   action: 'ACTION#',
 } as const;
@@ -78,6 +79,12 @@ export const hashUseKey = (userId: number, timestamp: string, requestDigest: str
   PK: `${PARTITION_PREFIX.hashUse}${userId}#${timestamp}#${requestDigest}`,
   SK: 'HASHUSE',
 });
+/** One caller's write under one `Idempotency-Key` (its digest): keys never collide across callers. */
+export const idempotencyKey = (userId: number, keyDigest: string): ItemKey => ({
+  PK: `${PARTITION_PREFIX.idempotency}${userId}#${keyDigest}`,
+  SK: 'IDEMPOTENCY',
+});
+
 /** One user's requests in one UTC day, for partners metered by the family handlers (signature in a form body). */
 export const meterKey = (userId: number, day: string): ItemKey => ({
   PK: `${PARTITION_PREFIX.meter}${userId}`,

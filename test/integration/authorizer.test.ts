@@ -121,6 +121,14 @@ describe('authorizer result', () => {
       usageIdentifierKey: 'anonymous-usage-key',
     });
     await expect(authorizer(event({}))).rejects.toThrow('Unauthorized');
-    await expect(authorizer(event({ 'x-api-key': 'nope-nope-nope' }))).rejects.toThrow('Unauthorized');
+    // a refused credential is a Deny naming the refusal, which the stack's ACCESS_DENIED answer renders as a 401
+    expect(await authorizer(event({ 'x-api-key': 'nope-nope-nope' }))).toEqual({
+      principalId: 'refused',
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Deny', Action: 'execute-api:Invoke', Resource: expect.any(String) }],
+      },
+      context: { code: 'API_KEY_INVALID', message: expect.stringContaining('unknown or revoked') },
+    });
   });
 });

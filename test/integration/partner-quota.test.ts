@@ -95,3 +95,43 @@ describe('the quota of a partner signing in the form body', () => {
     expect((await partnerWrite()).status).toBe(200);
   });
 });
+
+describe('the rate-limit fields of a partner signing in the form body', () => {
+  it('name the plan and what is left on every answer, a 4xx and the 429 included', async () => {
+    const now = new Date('2026-11-25T23:59:00.000Z');
+    await setClock(base(), { now: now.toISOString() });
+    const at = meterWindow(PLAN, now);
+    const policy = `"day";q=${PLAN.quotaPerDay};w=86400, "rate";q=${at.windowLimit};w=${at.windowSeconds}`;
+    await seedMeter(now, { win: at.window, winCount: at.windowLimit - 3, dayCount: 41 });
+    const first = await partnerWrite();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe(policy);
+    // 60 s to 00:00 UTC; the window of 2 s began at 23:59:00
+    expect(first.headers.get('ratelimit')).toBe(
+      `"day";r=${PLAN.quotaPerDay - 42};t=60, "rate";r=2;t=${at.secondsToNextWindow}`,
+    );
+    const invalid = await postForm(`${base()}${set}`, {
+      ...hashAuth('demo', 'demo-password', now.getTime()),
+      dailyClicksLimit: '-1',
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('ratelimit')).toBe(
+      `"day";r=${PLAN.quotaPerDay - 43};t=60, "rate";r=1;t=${at.secondsToNextWindow}`,
+    );
+    expect((await partnerWrite()).headers.get('ratelimit')).toContain('"rate";r=0;');
+    const refused = await partnerWrite();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit-policy')).toBe(policy);
+    expect(refused.headers.get('ratelimit')).toBe(
+      `"day";r=${PLAN.quotaPerDay - 44};t=60, "rate";r=0;t=${at.secondsToNextWindow}`,
+    );
+  });
+
+  it('are not sent to callers API Gateway meters, whose counts only API Gateway knows', async () => {
+    await setClock(base(), { now: null });
+    const keyed = await postForm(`${base()}${set}`, { dailyClicksLimit: '2' }, { 'X-Api-Key': 'demo-key-0001' });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get('ratelimit')).toBeNull();
+    expect(keyed.headers.get('ratelimit-policy')).toBeNull();
+  });
+});

@@ -43,7 +43,7 @@ describe('error codes', () => {
     expect(await codeOf(await demo().post('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: '-1' }))).toBe(
       'INVALID_PARAMETER',
     );
-    expect(await codeOf(await fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(await fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`))).toBe('CREDENTIALS_MISSING');
     expect(await codeOf(await alice().get('/rest-api/site/20/limits.do'))).toBe('NO_ACCESS');
     await demo().post('/rest-api/banner/1001/limits/set.do', { totalConversionsLimit: '9' });
     const refused = await alice().post('/rest-api/banner/1001/limits/reset.do', { limitCounters: 'ALL' });

@@ -21,5 +21,6 @@ export const meterStepRequest = (step: MeterStep, key: ItemKey, at: MeterWindow,
       .add('dayCount', 1)
       .require(anyOf(attributeAbsent('win'), below('win', step.window)))
       .require(anyOf(attributeAbsent('dayCount'), below('dayCount', at.dayLimit)));
-  return { Key: key, ...update.build(), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' };
+  // the counters as they stand after the write tell the caller what is left (its rate-limit fields)
+  return { Key: key, ...update.build(), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' };
 };

@@ -23,8 +23,11 @@ Every endpoint outside \`/rest-api/auth/\` needs one of three credentials, check
    60 seconds, once); \`GET /rest-api/auth/{authToken}/login.do\` opens an 8-hour session in the cookie
    \`${SESSION_COOKIE}\` (\`HttpOnly; Secure; SameSite=Lax\`). A password reset ends every older session.
 
-No credential, a bad one, a stale hash, a replayed write, an expired session or an inactive user: **401**. A
-credential that is revoked stops working within 60 seconds.
+A refused credential is a **401** whose \`code\` says what to fix: \`CREDENTIALS_MISSING\`,
+\`TIMESTAMP_OUT_OF_WINDOW\` (the message names the skew, or a timestamp in seconds; \`serverTime\` is the server's
+time in milliseconds), \`SIGNATURE_INVALID\` (an unknown user name answers the same), \`API_KEY_INVALID\`,
+\`SESSION_EXPIRED\`, \`ACCOUNT_INACTIVE\`, or \`REQUEST_REPLAYED\`. A credential that is revoked stops working
+within 60 seconds.
 
 **Usage plans.** Each partner is metered under its own API Gateway usage plan (rate, burst and daily quota): an
 API-key caller by its key, a hash or session caller by the metering key on its profile; a partner signing in the
@@ -48,8 +51,8 @@ Every error is \`{"success": false, "code": "…", "message": "…", "errors": {
 input (nothing was changed), 401 credentials, 403 not allowed (\`permission\` names the permission when one is
 missing), 404 unknown entity or no record, 405 wrong method, 413 body over 1 MiB, 429 over the usage plan, 503
 retry after \`Retry-After\`. \`code\` is stable and meant for programs (the ErrorEnvelope schema lists every
-code); \`message\` is for people. Every answer carries \`X-Request-Id\`, and every 5xx body its \`requestId\`:
-quote it when asking the operator.
+code); \`message\` is for people. Every answer carries \`X-Request-Id\`, and every error body the same
+\`requestId\`: quote it when asking the operator.
 
 # Beyond the basics
 

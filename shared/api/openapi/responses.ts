@@ -10,10 +10,12 @@ const REQUEST_ID = { description: "API Gateway's id of the request", schema: { t
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad input (`INVALID_PARAMETER`); `errors` names each offending parameter. Nothing was changed.',
-  401: 'No or bad credentials (`UNAUTHENTICATED`).',
+  401: "A refused credential, its code telling what to fix: `CREDENTIALS_MISSING`, `TIMESTAMP_OUT_OF_WINDOW`, `SIGNATURE_INVALID`, `API_KEY_INVALID`, `SESSION_EXPIRED`, `ACCOUNT_INACTIVE`, `REQUEST_REPLAYED` (`UNAUTHENTICATED` from token.do); `serverTime` is the server's time in Unix milliseconds.",
   403: 'Authenticated but not allowed: `PERMISSION_REQUIRED` names the permission, `NO_ACCESS` a missing share.',
   404: 'Unknown route, entity or record (`NOT_FOUND`), or no limits to change (`LIMITS_NOT_SET`).',
   405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',
+  409: 'A write with this `Idempotency-Key` is still in flight (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds for its answer.',
+  422: 'This `Idempotency-Key` was used within 24 hours for a different request (`IDEMPOTENCY_KEY_REUSED`); use a new key.',
   413: 'The body is over 1 MiB (`BODY_TOO_LARGE`).',
   429: 'Over a rate or a daily quota (`RATE_LIMITED`), answered by API Gateway or AWS WAF, or by the service for a partner signing in the form body; retry after `Retry-After` seconds, with backoff.',
   431: 'The request headers are too large (`HEADERS_TOO_LARGE`).',
@@ -32,6 +34,8 @@ export const statusesOf = (route: Route, own: readonly number[]): number[] =>
       ...(route.authenticated ? [401] : []),
       405,
       ...(route.method === 'GET' ? [] : [413]),
+      // a write sent with an Idempotency-Key
+      ...(route.method !== 'GET' && route.authenticated ? [409, 422] : []),
       429,
       431,
       500,

@@ -140,7 +140,12 @@ export const errorEnvelope = named(
         .join(' ')}`,
     ),
     message: z.string().describe('for people; may change'),
-    requestId: z.string().optional().describe('on every 5xx: the X-Request-Id of the answer'),
+    requestId: z.string().optional().describe('on every error: the X-Request-Id of the answer, to quote'),
+    serverTime: z
+      .number()
+      .int()
+      .optional()
+      .describe("on a refused credential (401): the server's time, Unix milliseconds, to compare a signing clock with"),
     errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
     permission: z.string().optional().describe('the permission a 403 is about'),
     permissionDenied: z.boolean().optional().describe('on every per-action 403'),

@@ -31,6 +31,7 @@ export interface MeterWindow {
   day: string;
   /** The window's number since the epoch. */
   window: number;
+  windowSeconds: number;
   windowLimit: number;
   dayLimit: number;
   secondsToNextWindow: number;
@@ -46,6 +47,7 @@ export const meterWindow = (plan: UsagePlanLimits, now: Date): MeterWindow => {
   return {
     day: now.toISOString().slice(0, 10),
     window,
+    windowSeconds,
     windowLimit: plan.rateLimit * windowSeconds,
     dayLimit: plan.quotaPerDay,
     secondsToNextWindow: (window + 1) * windowSeconds - epochSeconds,
@@ -75,4 +77,25 @@ export const nextMeterStep = (current: MeterCounters, at: MeterWindow): MeterSte
     return { refused: 'rate', retryAfterSeconds: current.win === at.window ? at.secondsToNextWindow : 1 };
   // a window at or (by another container's clock) after ours, with room left: count in it
   return { kind: 'count', window: current.win };
+};
+
+/** What is left of a metered caller's plan after a request: in its rate window and in its day. */
+export interface MeterStanding {
+  at: MeterWindow;
+  windowCount: number;
+  dayCount: number;
+}
+
+/**
+ * The IETF draft's rate-limit fields (draft-ietf-httpapi-ratelimit-headers, structured fields): one policy per
+ * limit the caller is held to, named `"day"` and `"rate"`, with its quota `q` and window `w` in seconds; and per
+ * policy what remains, `r`, and the seconds until it renews, `t`.
+ */
+export const rateLimitFields = ({ at, windowCount, dayCount }: MeterStanding): Record<string, string> => {
+  return {
+    'RateLimit-Policy': `"day";q=${at.dayLimit};w=86400, "rate";q=${at.windowLimit};w=${at.windowSeconds}`,
+    RateLimit:
+      `"day";r=${Math.max(0, at.dayLimit - dayCount)};t=${at.secondsToNextDay}, ` +
+      `"rate";r=${Math.max(0, at.windowLimit - windowCount)};t=${at.secondsToNextWindow}`,
+  };
 };

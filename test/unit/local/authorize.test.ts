@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { GATEWAY_ANSWERS } from '../../../infra/cdk/gateway-responses';
 import { authorize } from '../../../infra/local/local-server';
 
-const event = () => ({ requestContext: {} }) as APIGatewayProxyEvent;
+const event = () =>
+  ({ requestContext: { requestId: 'r-1', requestTimeEpoch: 1_781_092_800_000 } }) as APIGatewayProxyEvent;
 const authorizerEvent = {} as APIGatewayRequestAuthorizerEvent;
 
 describe("the local gateway's authorizer step", () => {
@@ -27,7 +28,7 @@ describe("the local gateway's authorizer step", () => {
     expect(answer!.headers!['Retry-After']).toBe(String(deployed.retryAfter));
   });
 
-  it('answers a refusal 401 UNAUTHENTICATED, not a retry', async () => {
+  it('answers a thrown "Unauthorized" 401 CREDENTIALS_MISSING, with the time and the request id, not a retry', async () => {
     const answer = await authorize(
       async () => {
         throw new Error('Unauthorized');
@@ -36,7 +37,38 @@ describe("the local gateway's authorizer step", () => {
       authorizerEvent,
     );
     expect(answer).toMatchObject({ statusCode: 401 });
-    expect(JSON.parse(answer!.body)).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(JSON.parse(answer!.body)).toEqual({
+      success: false,
+      code: 'CREDENTIALS_MISSING',
+      message: expect.stringContaining('No credential'),
+      serverTime: 1_781_092_800_000,
+      requestId: 'r-1',
+    });
     expect(answer!.headers!['Retry-After']).toBeUndefined();
+  });
+
+  it("answers a Deny 401 with the code and message of the authorizer's context, as the stack's template", async () => {
+    const answer = await authorize(
+      async () => ({
+        principalId: 'refused',
+        policyDocument: {
+          Version: '2012-10-17',
+          Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: 'arn' }],
+        },
+        context: { code: 'SIGNATURE_INVALID', message: 'The hash does not verify' },
+      }),
+      event(),
+      authorizerEvent,
+    );
+    expect(answer!.statusCode).toBe(401);
+    expect(JSON.parse(answer!.body)).toEqual({
+      success: false,
+      code: 'SIGNATURE_INVALID',
+      message: 'The hash does not verify',
+      serverTime: 1_781_092_800_000,
+      requestId: 'r-1',
+    });
+    const deployed = GATEWAY_ANSWERS.find((gateway) => gateway.type.responseType === 'ACCESS_DENIED')!;
+    expect(deployed.statusCode).toBe(401);
   });
 });
