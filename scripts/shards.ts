@@ -26,7 +26,8 @@ await runTool(async () => {
   if (!process.env.TABLE_NAME) throw new CommandFailure('Set TABLE_NAME to the stack output TableName.');
   const { type, id, shards } = parsed.request;
   const store = storeFromEnvironment();
-  if (!(await entityExists(store, type, id))) throw new CommandFailure(`--id ${id}: there is no ${type.toLowerCase()} ${id}.`);
+  if (!(await entityExists(store, type, id)))
+    throw new CommandFailure(`--id ${id}: there is no ${type.toLowerCase()} ${id}.`);
   const now = await setShardCount(store, type, id, shards);
   console.log(
     now === shards

@@ -44,7 +44,10 @@ describe('the local queue, as SQS FIFO', () => {
   it('refuses the same message id under another group: 400 naming group, nothing counted', async () => {
     expect((await post([{ messageId: 'move-1', group: 'feed-a' }])).status).toBe(200);
     const before = await totalClicks('BANNER', BANNER);
-    const moved = await post([{ messageId: 'fresh-1', group: 'feed-b' }, { messageId: 'move-1', group: 'feed-b' }]);
+    const moved = await post([
+      { messageId: 'fresh-1', group: 'feed-b' },
+      { messageId: 'move-1', group: 'feed-b' },
+    ]);
     expect(moved.status).toBe(400);
     expect(moved.body.errors).toEqual({ 'messages[1].group': expect.stringContaining('feed-a') });
     expect(await totalClicks('BANNER', BANNER)).toBe(before);
