@@ -1,3 +1,4 @@
+import { readArguments } from '../scripts/command-line';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { startBenchService } from './bench-service';
 import { benchBulkRead } from './bulk-read';
@@ -10,6 +11,12 @@ import { measureLimitReached } from './limit-reached';
 import { measureThroughput } from './throughput';
 import { LONG_RUN, measureDeliveryWriteUnits } from './delivery-write-units';
 import { reportShardedRead } from './sharded-read';
+
+const USAGE = `Usage: npm run bench
+  Runs every benchmark against DynamoDB Local on this machine (about five minutes) and exits 1 when a figure is
+  over its budget (bench/budgets.json). BENCH_ITERATIONS (default 200) sets the calls per latency measure.
+  How to read the output: bench/README.md.`;
+readArguments(USAGE, {});
 
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
   bulkReadWallMs: number;

@@ -1,5 +1,6 @@
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
+import { readArguments } from './command-line';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
 
 /** Bundles every function as the stack does, and once more with the AWS SDK left to the runtime, and reports both. */
@@ -28,7 +29,12 @@ export const bundleReport = async () =>
     }),
   );
 
+const USAGE = `Usage: npm run bundle:report
+  Bundles every function as the stack deploys it and prints each bundle's size, minified and gzipped, and its
+  size with the AWS SDK left to the Lambda runtime.`;
+
 if (process.argv[1]?.endsWith('bundle-report.ts')) {
+  readArguments(USAGE, {});
   const rows = await bundleReport();
   console.log('\nFunction bundles (minified ESM, as deployed; the SDK bundled)\n');
   console.table(

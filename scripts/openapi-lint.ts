@@ -1,8 +1,14 @@
+import { readArguments } from './command-line';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '../shared/api/openapi/openapi-document';
+
+const USAGE = `Usage: npm run openapi:lint
+  Writes the generated OpenAPI document and lints it with Redocly's recommended rules (redocly.yaml); exits 1 on
+  any problem.`;
+readArguments(USAGE, {});
 
 /** Writes the generated OpenAPI document and lints it with Redocly's recommended rules; fails on any problem. */
 const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');

@@ -25,7 +25,7 @@ export const issueToken =
     const profile = userId === undefined ? undefined : found;
     const matches = await verifyPassword(password, profile?.passwordHash ?? (await decoy()));
     if (!profile || !matches || profile.active !== true)
-      throw new ApiError(401, REFUSAL, undefined, { error: REFUSAL });
+      throw new ApiError(401, REFUSAL, { extra: { error: REFUSAL } });
     const token = randomToken();
     await store.put({
       Item: expiringItem(loginTokenKey(sha256Hex(token)), clock.now(), LOGIN_TOKEN_LIFETIME_MS, {

@@ -1,5 +1,11 @@
+import { readArguments } from '../command-line';
 import { writeUnitsByMarkers } from './counter-item';
 import { BASELINE, simulate } from './model';
+
+const USAGE = `Usage: npm run simulate
+  Simulates the delivery path at 1×, 10× and 100× the baseline load, with and without sharded counters, and
+  prints the tables of docs/capacity.md. SIMULATE_SECONDS (default 2) sets the seconds of events simulated.`;
+readArguments(USAGE, {});
 
 /** On-demand prices, us-east-1, as published on the DynamoDB pricing page in November 2026 [D2]. */
 const DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;

@@ -59,10 +59,7 @@ export const requestReplayed = (): ApiError =>
     401,
     'This signed request was already received. Sign it again with a new timestamp to repeat it: an identical write ' +
       'under one timestamp is applied once.',
-    undefined,
-    {},
-    {},
-    'REQUEST_REPLAYED',
+    { code: 'REQUEST_REPLAYED' },
   );
 
 /**

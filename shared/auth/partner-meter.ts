@@ -43,10 +43,7 @@ const rateLimited = ({ refused, retryAfterSeconds }: MeterRefusal): ApiError =>
     refused === 'quota'
       ? "Over the day's request quota; it renews at 00:00 UTC"
       : 'Over the request rate; retry after Retry-After seconds, with backoff',
-    undefined,
-    {},
-    { 'Retry-After': String(retryAfterSeconds) },
-    'RATE_LIMITED',
+    { headers: { 'Retry-After': String(retryAfterSeconds) }, code: 'RATE_LIMITED' },
   );
 
 /**

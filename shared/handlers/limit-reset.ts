@@ -27,15 +27,9 @@ const requireResetPermissions = (policy: LevelPolicy, grants: Grants, names: str
 };
 
 const notQueued = () =>
-  new ApiError(
-    503,
-    'The reset could not be queued; nothing was queued. Retry shortly',
-    undefined,
-    {},
-    {
-      'Retry-After': '5',
-    },
-  );
+  new ApiError(503, 'The reset could not be queued; nothing was queued. Retry shortly', {
+    headers: { 'Retry-After': '5' },
+  });
 
 /** reset.do, by POST or by DELETE: checks everything, then queues; the hourly flush applies it. */
 export const queueReset =

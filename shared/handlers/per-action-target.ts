@@ -12,7 +12,7 @@ import { entityKey, type ItemKey } from '../table/keys';
 
 /** The per-action 403: every one carries `permissionDenied: true`. */
 export const permissionDenied = (message: string, permission?: string) =>
-  new ApiError(403, message, undefined, { permissionDenied: true, ...(permission ? { permission } : {}) });
+  new ApiError(403, message, { extra: { permissionDenied: true, ...(permission ? { permission } : {}) } });
 
 /** 403 permissionDenied unless the caller holds one of the accepted levels of the permission. */
 export const requirePerActionPermission = (grants: Grants, name: string, accepted: readonly PermissionLevel[]) => {
@@ -75,7 +75,10 @@ export const markingDenials =
       return await handler(request);
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 403 && error.extra.permissionDenied !== true)
-        throw new ApiError(403, error.message, error.errors, { ...error.extra, permissionDenied: true });
+        throw new ApiError(403, error.message, {
+          errors: error.errors,
+          extra: { ...error.extra, permissionDenied: true },
+        });
       throw error;
     }
   };

@@ -1,20 +1,38 @@
 import type { ErrorCode } from '../api/error-codes';
 
+/** What an error adds to its status and message; every field may be left out. */
+export interface ApiErrorOptions {
+  /** The envelope's `errors`: each bad parameter and why. Default: none. */
+  errors?: Record<string, string>;
+  /** Further fields of the envelope (`permission`, `permissionDenied`, …). Default: none. */
+  extra?: Record<string, unknown>;
+  /** Headers of the answer (`Retry-After`, `Allow`). Default: none. */
+  headers?: Record<string, string>;
+  /** The envelope's `code`. Default: the status's own (`errorCodeOf`). */
+  code?: ErrorCode;
+}
+
 /**
  * An error that is answered to the client as the JSON envelope: `{success:false, code, message, errors?, ...extra}`;
  * `code` is the status's own unless one is named.
  */
 export class ApiError extends Error {
+  readonly errors?: Record<string, string>;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+  readonly code?: ErrorCode;
+
   constructor(
     readonly statusCode: number,
     message: string,
-    readonly errors?: Record<string, string>,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-    readonly code?: ErrorCode,
+    { errors, extra = {}, headers = {}, code }: ApiErrorOptions = {},
   ) {
     super(message);
     this.name = 'ApiError';
+    this.errors = errors;
+    this.extra = extra;
+    this.headers = headers;
+    this.code = code;
   }
 }
 
@@ -22,25 +40,20 @@ export const badRequest = (errors: Record<string, string>, message?: string): Ap
   new ApiError(
     400,
     message ?? `Invalid parameter${Object.keys(errors).length > 1 ? 's' : ''}: ${Object.keys(errors).join(', ')}`,
-    errors,
+    { errors },
   );
 
 export const unauthorized = (message = 'Authentication required'): ApiError => new ApiError(401, message);
 
 export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError =>
-  new ApiError(403, message, undefined, extra);
+  new ApiError(403, message, { extra });
 
-export const notFound = (message: string, code?: ErrorCode): ApiError =>
-  new ApiError(404, message, undefined, {}, {}, code);
+export const notFound = (message: string, code?: ErrorCode): ApiError => new ApiError(404, message, { code });
 
 export const notImplemented = (): ApiError => new ApiError(501, 'not implemented yet');
 
 /** Too many writers on one record: the caller may simply retry. */
 export const busyRecord = (): ApiError =>
-  new ApiError(
-    503,
-    'The record is being changed by many callers at once; retry shortly',
-    undefined,
-    {},
-    { 'Retry-After': '1' },
-  );
+  new ApiError(503, 'The record is being changed by many callers at once; retry shortly', {
+    headers: { 'Retry-After': '1' },
+  });

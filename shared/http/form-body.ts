@@ -33,10 +33,12 @@ const guardFormBody = (event: APIGatewayProxyEvent): void => {
   const contentType = headerValue(event.headers, 'content-type') ?? '';
   if (!FORM_CONTENT_TYPE.test(contentType)) return;
   if (malformedEscapes(body))
-    throw new ApiError(400, 'Malformed form body: invalid percent-encoding', { body: 'invalid percent-encoding' });
+    throw new ApiError(400, 'Malformed form body: invalid percent-encoding', {
+      errors: { body: 'invalid percent-encoding' },
+    });
   if (body.split('&').length > MAX_FORM_PAIRS)
     throw new ApiError(400, `A form body may hold at most ${MAX_FORM_PAIRS} parameters`, {
-      body: 'too many parameters',
+      errors: { body: 'too many parameters' },
     });
   event.headers = { ...event.headers, 'content-type': contentType.replace(/^[^;]*/, (type) => type.toLowerCase()) };
 };

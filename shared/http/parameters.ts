@@ -150,7 +150,7 @@ const formValues = (event: ParameterSource): Map<string, string[]> => {
     for (const [name, value] of Object.entries(event.body)) if (value !== undefined) form.set(name, [value].flat());
   } else if (rawBody(event).trim() !== '') {
     throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
-      'Content-Type': 'expected application/x-www-form-urlencoded',
+      errors: { 'Content-Type': 'expected application/x-www-form-urlencoded' },
     });
   }
   return form;

@@ -68,11 +68,11 @@ const isRefusedBody = (error: unknown): boolean =>
 export const toErrorResponse = (error: unknown, requestId?: string): APIGatewayProxyResult => {
   if (error instanceof ApiError) return errorResponse(error, requestId);
   if (isRefusedBody(error))
-    return errorResponse(new ApiError(400, 'Malformed form body', { body: 'not a URL-encoded form' }));
+    return errorResponse(new ApiError(400, 'Malformed form body', { errors: { body: 'not a URL-encoded form' } }));
   if (error instanceof ServiceBusy) {
     logger.warn('dependency throttled', describeError(error));
     return errorResponse(
-      new ApiError(503, 'The service is busy; retry shortly', undefined, {}, { 'Retry-After': '1' }),
+      new ApiError(503, 'The service is busy; retry shortly', { headers: { 'Retry-After': '1' } }),
       requestId,
     );
   }

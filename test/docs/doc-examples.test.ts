@@ -21,6 +21,14 @@ const PAGES = [
 ];
 const WITHOUT_CONTENTS = ['README.md', 'CHANGELOG.md'];
 
+/** A heading's anchor, as GitHub makes it. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replaceAll(' ', '-');
+
 const END_OF_STEP = '@@end-of-step@@';
 const run = promisify(execFile);
 
@@ -76,12 +84,6 @@ describe('the documentation', () => {
   });
 
   it('every page has a table of contents, and every relative link and anchor resolves', () => {
-    const slug = (heading: string) =>
-      heading
-        .trim()
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N} _-]/gu, '')
-        .replaceAll(' ', '-');
     const prose = (page: string) => read(page).replace(/^```[\s\S]*?^```$/gm, '');
     /** A list of links into the page before its first section (a `## Contents` section counts as the list). */
     const hasContents = (text: string) => {
@@ -108,5 +110,17 @@ describe('the documentation', () => {
     }
     expect(broken).toEqual([]);
     expect(PAGES).toContain('docs/partner-guide.md');
+  });
+
+  it('lists every section of a page in its table of contents', () => {
+    const unlisted = PAGES.filter((page) => !WITHOUT_CONTENTS.includes(page)).flatMap((page) => {
+      const text = read(page).replace(/^```[\s\S]*?^```$/gm, '');
+      const linked = new Set([...text.matchAll(/^\s*(?:-|\d+\.) \[[^\]]+\]\(#([^)]+)\)/gm)].map((link) => link[1]));
+      return [...text.matchAll(/^## (.+)$/gm)]
+        .map((heading) => heading[1]!)
+        .filter((title) => title !== 'Contents' && !linked.has(slug(title)))
+        .map((title) => `${page}: ${title}`);
+    });
+    expect(unlisted).toEqual([]);
   });
 });

@@ -5,9 +5,12 @@ import {
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,
   DeleteApiKeyCommand,
+  GetApiKeyCommand,
+  NotFoundException,
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { revokeApiKey, rotateApiKey } from '../../scripts/api-key-rotation';
 import { createApiKey } from '../../scripts/create-api-key';
 import { catalogKeyName, registerCatalogKeys } from '../../scripts/register-catalog-keys';
 import { sha256Hex } from '../../shared/domain/auth/crypto';
@@ -85,6 +88,76 @@ describe('npm run api-key -- create', () => {
     expect(
       (await scanTable(ctx.service)).some((item) => item.PK === `APIKEY#${sha256Hex('generated-key-value-0002')}`),
     ).toBe(false);
+  });
+});
+
+describe('npm run api-key -- rotate and revoke', () => {
+  const readWith = (key: string) =>
+    fetch(`${ctx.service.url}/rest-api/campaign/100/limits.do`, { headers: { 'X-Api-Key': key } });
+
+  /** An API Gateway that holds the keys made through it, and answers GetApiKey with their values. */
+  const gatewayKeys = () => {
+    const keys = new Map<string, string>();
+    apiGateway.on(CreateApiKeyCommand).callsFake(() => {
+      const id = `k${keys.size + 1}`;
+      keys.set(id, `rotation-key-value-${id}-${Date.now()}`);
+      return { id, value: keys.get(id) };
+    });
+    apiGateway.on(CreateUsagePlanKeyCommand).resolves({});
+    apiGateway.on(GetApiKeyCommand).callsFake((input: { apiKey: string }) => {
+      if (!keys.has(input.apiKey)) throw new NotFoundException({ message: 'no key', $metadata: {} });
+      return { id: input.apiKey, value: keys.get(input.apiKey) };
+    });
+    apiGateway.on(DeleteApiKeyCommand).callsFake((input: { apiKey: string }) => keys.delete(input.apiKey));
+    return keys;
+  };
+
+  it('rotates to a new key of the same user while the old one works, then revokes the old one for good', async () => {
+    const keys = gatewayKeys();
+    const store = ctx.service.dependencies.store;
+    const old = await createApiKey(new APIGatewayClient({}), store, {
+      username: 'alice',
+      usagePlanId: 'p',
+      now: new Date(),
+    });
+    const rotated = await rotateApiKey(new APIGatewayClient({}), store, {
+      keyId: old.keyId,
+      usagePlanId: 'p',
+      now: new Date(),
+    });
+    expect(rotated).toMatchObject({ username: 'alice', userId: old.userId });
+    expect(rotated.value).not.toBe(old.value);
+    expect((await readWith(old.value)).status).toBe(200);
+    expect((await readWith(rotated.value)).status).toBe(200);
+
+    expect(await revokeApiKey(new APIGatewayClient({}), store, old.keyId)).toEqual({ userId: old.userId });
+    expect(keys.has(old.keyId)).toBe(false);
+    expect((await scanTable(ctx.service)).some((item) => item.PK === `APIKEY#${sha256Hex(old.value)}`)).toBe(false);
+    // a warm container remembers an accepted key for at most a minute
+    ctx.service.clock.advance(61);
+    expect((await readWith(old.value)).status).toBe(401);
+    expect((await readWith(rotated.value)).status).toBe(200);
+    ctx.service.clock.set(null);
+    await expect(revokeApiKey(new APIGatewayClient({}), store, old.keyId)).rejects.toThrow(
+      `no key with id ${old.keyId}`,
+    );
+  });
+
+  it("refuses to revoke or rotate a key that is no user's credential, and changes nothing", async () => {
+    const keys = gatewayKeys();
+    // a key API Gateway holds but no user authenticates with, as a user's metering key
+    keys.set('k-metering', 'metering-value-of-no-credential');
+    const store = ctx.service.dependencies.store;
+    const before = await scanTable(ctx.service);
+    await expect(revokeApiKey(new APIGatewayClient({}), store, 'k-metering')).rejects.toThrow(
+      "Key k-metering is no user's API key",
+    );
+    await expect(
+      rotateApiKey(new APIGatewayClient({}), store, { keyId: 'k-missing', usagePlanId: 'p', now: new Date() }),
+    ).rejects.toThrow('API Gateway has no key with id k-missing');
+    expect(apiGateway.commandCalls(DeleteApiKeyCommand)).toHaveLength(0);
+    expect(apiGateway.commandCalls(CreateApiKeyCommand)).toHaveLength(0);
+    expect(await scanTable(ctx.service)).toEqual(before);
   });
 });
 

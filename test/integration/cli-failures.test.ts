@@ -54,22 +54,41 @@ const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
 const REDRIVE = 'scripts/redrive.ts';
 const SHARDS = 'scripts/shards.ts';
+/** The tools that take no option but --help: each would start heavy work on anything else. */
+const OPTIONLESS_TOOLS = [
+  'bench/run.ts',
+  'scripts/simulate/main.ts',
+  'scripts/openapi-lint.ts',
+  'scripts/bundle-report.ts',
+];
 
 describe('the command-line tools', () => {
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, 'scripts/build-docs.ts']) {
+    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, 'scripts/build-docs.ts']) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
     }
   });
 
+  it('refuse an unknown option before doing any work', async () => {
+    for (const script of OPTIONLESS_TOOLS) {
+      const startedAt = Date.now();
+      const result = await invoke(script, ['--seconds', '5']);
+      expectOneLine(result, /^Unknown option --seconds: npm run [\w:]+ takes --help\.$/);
+      expect(Date.now() - startedAt, script).toBeLessThan(15_000);
+    }
+  }, 90_000);
+
   it('npm run api-key fails in one line', async () => {
     expectOneLine(
       await invoke(API_KEY, ['--bogus']),
-      /^Unknown option --bogus: npm run api-key takes --user, --plan, --help\.$/,
+      /^Unknown option --bogus: npm run api-key takes --user, --plan, --key-id, --help\.$/,
     );
-    expectOneLine(await invoke(API_KEY, []), /create --user NAME/);
+    expectOneLine(await invoke(API_KEY, []), /create, rotate or revoke/);
+    expectOneLine(await invoke(API_KEY, ['revoke']), /--key-id ID/);
+    expectOneLine(await invoke(API_KEY, ['rotate', '--key-id', 'k1']), /usage plan/);
+    expectOneLine(await invoke(API_KEY, ['revoke', '--key-id', 'k1']), /Set TABLE_NAME/);
     expectOneLine(await invoke(API_KEY, ['create']), /--user NAME/);
     expectOneLine(await invoke(API_KEY, ['create', '--user', 'demo']), /usage plan/);
     expectOneLine(
@@ -148,8 +167,11 @@ describe('the command-line tools', () => {
       await invoke(START, ['--url', 'http://x']),
       /^Unknown option --url: npm start takes --port, --host, --data, --catalog, --empty, --help\.$/,
     );
-    expectOneLine(await invoke(START, ['--catalog', join(scratch, 'missing.json')]), /missing\.json does not exist/);
-    expectOneLine(await invoke(START, ['--catalog', brokenJson]), /not valid JSON at line 3/);
+    expectOneLine(
+      await invoke(START, ['--port', '0', '--catalog', join(scratch, 'missing.json')]),
+      /missing\.json does not exist/,
+    );
+    expectOneLine(await invoke(START, ['--port', '0', '--catalog', brokenJson]), /not valid JSON at line 3/);
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = String((taken.address() as { port: number }).port);

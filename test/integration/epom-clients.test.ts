@@ -4,9 +4,12 @@ import { useTestService } from '../support/local-service';
 
 /**
  * Requests built exactly as the real Epom clients build them:
- * - the `epom` Ruby gem (0.10.x, on HTTParty 0.13): every parameter in the query string, even on POST and
- *   DELETE, `output=json`, arrays as `name[]=a&name[]=b`, and `timestamp = Time.now.to_i * 1000`, so every call
- *   of one second carries the same `(username, timestamp, hash)`;
+ * - the `epom` Ruby gem (0.10.x, on HTTMultiParty 0.3 over HTTParty 0.13): `generic_method` hands every parameter,
+ *   the signature included, to HTTParty as `:query`, and HTTMultiParty's `post` moves `:query` into a form body
+ *   (`options[:body] ||= options.delete(:query)`), so a POST carries them in an `application/x-www-form-urlencoded`
+ *   body and only the default `output=json` in the URL; GET and DELETE keep every parameter in the query string.
+ *   Arrays are `name[]=a&name[]=b` in both, and `timestamp = Time.now.to_i * 1000`, so every call of one second
+ *   carries the same `(username, timestamp, hash)`;
  * - Epom's PHP cURL samples: form bodies from `http_build_query` (arrays as `name[0]=a`, booleans as `1`/`0`),
  *   and DELETE with the same data in the URL and in the body.
  */
@@ -39,8 +42,15 @@ const httpBuildQuery = (params: Record<string, string | number | boolean | (stri
     )
     .join('&');
 
+/** A call as the gem sends it: a POST's parameters in a form body, a GET's or DELETE's in the query string. */
 const gem = (method: string, path: string, params: Record<string, string | number | string[]> = {}) =>
-  fetch(`${base()}${path}?${httpartyQuery({ ...gemAuth(), output: 'json', ...params })}`, { method });
+  method === 'POST'
+    ? fetch(`${base()}${path}?output=json`, {
+        method,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: httpartyQuery({ ...gemAuth(), ...params }),
+      })
+    : fetch(`${base()}${path}?${httpartyQuery({ ...gemAuth(), output: 'json', ...params })}`, { method });
 
 const php = (
   method: string,
@@ -61,7 +71,7 @@ const json = async (response: Response) => ({
   body: (await response.json()) as Record<string, unknown>,
 });
 
-describe('the epom Ruby gem (HTTParty 0.13)', () => {
+describe('the epom Ruby gem (HTTMultiParty over HTTParty 0.13)', () => {
   it('runs its own test sequence: set, then a read in the same second with the same hash', async () => {
     await setClock(base(), { now: '2026-11-22T10:00:00.250Z' });
     const set = await json(
@@ -87,6 +97,21 @@ describe('the epom Ruby gem (HTTParty 0.13)', () => {
     });
     const removed = await json(await gem('DELETE', '/rest-api/campaign/102/limits.do'));
     expect(removed).toMatchObject({ status: 200, body: { success: true, limitsSet: false } });
+  });
+
+  it('resets banner counters with POST reset.do, limitCounters[] and the signature in the form body', async () => {
+    await setClock(base(), { now: '2026-11-22T10:01:30Z' });
+    await gem('POST', '/rest-api/banner/1001/limits/set.do', { dailyImpressionsLimit: 50, totalImpressionsLimit: 900 });
+    await setClock(base(), { now: '2026-11-22T10:01:31Z' });
+    const reset = await json(
+      await gem('POST', '/rest-api/banner/1001/limits/reset.do', {
+        limitCounters: ['DAILY_IMPRESSIONS', 'TOTAL_IMPRESSIONS'],
+      }),
+    );
+    expect(reset).toMatchObject({
+      status: 200,
+      body: { success: true, bannerId: 1001, limitCounters: ['DAILY_IMPRESSIONS', 'TOTAL_IMPRESSIONS'] },
+    });
   });
 
   it('reads a bracketed id filter as a filter, never as no filter', async () => {

@@ -146,11 +146,11 @@ end
 const gem = (route: Route, method: string, fields: Fields): string => {
   const owner = route.operation === 'auth.token' ? 'Auth' : route.level === 'campaign' ? 'Campaign' : 'Banner';
   return `${GEM_SETUP}
-# the gem signs the call (username, timestamp, hash) and sends every parameter in the query string
+# the gem signs the call (username, timestamp, hash); a POST sends it and the parameters in a form body, a GET or DELETE in the query
 response = Epom::${owner}.${method}(${rubyHash(pathValues(route))}, ${rubyHash(fields)})`;
 };
 
-/** What the gem does, for the operations it has no method for: HTTParty, every parameter in the query string. */
+/** What the gem does, for the operations it has no method for: HTTParty, a POST's parameters in a form body (as HTTMultiParty sends them), a GET's or DELETE's in the query string. */
 const httparty = (route: Route, fields: Fields): string => {
   const signing = route.authenticated
     ? `timestamp = Time.now.to_i * 1000 # the gem's timestamps: whole seconds, in milliseconds
@@ -158,13 +158,13 @@ signed = { username: 'demo', timestamp: timestamp,
            hash: Digest::MD5.hexdigest(Digest::MD5.hexdigest('demo-password') + timestamp.to_s) }
 `
     : '';
-  const query = route.authenticated ? `signed.merge(${rubyHash(fields)})` : rubyHash(fields);
+  const params = route.authenticated ? `signed.merge(${rubyHash(fields)})` : rubyHash(fields);
   return `require 'httparty'
 require 'digest'
 
 ${signing}response = HTTParty.${route.method.toLowerCase()}(
   "#{ENV['BASE_URL']}${concretePath(route)}",
-  query: ${query}
+  ${inBody(route) ? 'body' : 'query'}: ${params}
 )`;
 };
 

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MAX_IDS_PER_DELETE } from '../../shared/domain/per-action/per-action-change';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { useTestService } from '../support/local-service';
+
+const read = (page: string) => readFileSync(page, 'utf8');
+
+const ctx = useTestService();
+
+/** Facts the guides state in words, held against the code that decides them. */
+describe('the guides agree with the service', () => {
+  it("state per-action delete.do's id limit as the service enforces it", () => {
+    for (const page of ['docs/partner-guide.md', 'docs/writes-and-history.md']) {
+      const stated = [...read(page).matchAll(/delete\.do`?[^.|]*?at most (\d+) ids/g)].map((match) => Number(match[1]));
+      expect(stated.length, page).toBeGreaterThan(0);
+      expect(new Set(stated), page).toEqual(new Set([MAX_IDS_PER_DELETE]));
+    }
+  });
+
+  it("name the table stream's view type as the table definition sets it", () => {
+    for (const page of ['docs/operations.md', 'docs/architecture.md', 'docs/events.md']) {
+      const text = read(page);
+      expect(text, page).toContain(`\`${TABLE_DEFINITION.streamView}\``);
+      expect(text, page).not.toMatch(/stream of new images|stream\*\* \(new images\)/);
+    }
+  });
+
+  it("import the local server guide's sample catalog into a server holding the demo catalog", async () => {
+    const guide = read('docs/local-server.md');
+    const section = guide.slice(guide.indexOf('## Catalog format'));
+    const sample = /```json\n([\s\S]*?)\n```/.exec(section)![1]!;
+    const answer = await fetch(`${ctx.service.url}/_local/catalog`, { method: 'POST', body: sample });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    const catalog = JSON.parse(sample) as { users: { apiKeys: string[] }[]; campaigns: { id: number }[] };
+    const campaign = await fetch(`${ctx.service.url}/rest-api/campaign/${catalog.campaigns[0]!.id}/limits.do`, {
+      headers: { 'X-Api-Key': catalog.users[0]!.apiKeys[0]! },
+    });
+    expect(campaign.status).toBe(200);
+  });
+});
