@@ -96,15 +96,6 @@ export const COUNTERS_SK = 'COUNTERS';
 export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: entityPK(type, id), SK: COUNTERS_SK });
 /** Shard n ≥ 1 of a sharded entity's counters (shard 0 is `COUNTERS`, which holds the shard count). */
 export const COUNTER_SHARD_PREFIX = `${COUNTERS_SK}#`;
-/**
- * A message group's marker item beside a counter item (`~COUNTERS~<group>`), in the entity's partition: its sort
- * key starts with `~`, so no query of counter items (`COUNTERS`, `ACT…`) reads it.
- */
-export const MARKER_ITEM_PREFIX = '~';
-export const groupMarkerKey = (counter: ItemKey, group: string): ItemKey => ({
-  PK: counter.PK,
-  SK: `${MARKER_ITEM_PREFIX}${counter.SK}~${group}`,
-});
 export const counterShardKey = (type: EntityType, id: number, shard: number): ItemKey =>
   shard === 0 ? countersKey(type, id) : { PK: entityPK(type, id), SK: `${COUNTER_SHARD_PREFIX}${shard}` };
 /** That a sharded entity's crossing (its LimitReached id) was told: it is told once, as far as the stream can. */

@@ -29,14 +29,9 @@ export const counterAttribute = (period: Period, metric: Metric): string => COUN
 /** `dk`, `wk`, `mk`: the period the item's counters of a period count in (the total has none). */
 export const keyAttribute = (period: Period): string => `${PERIOD_LETTERS[period]}k`;
 
-/** A group slot (`group-slots.ts`): `~` and the slot's number in base 36 (`~0` … `~v`). */
+/** A message group's marker: `~<group>`. */
 export const MARKER_PREFIX = '~';
-export const slotAttribute = (slot: number): string => `${MARKER_PREFIX}${slot.toString(36)}`;
-/** A slot's overflow day: the last day a group of the slot was written beside the item (`^0` … `^v`). */
-export const OVERFLOW_PREFIX = '^';
-export const overflowAttribute = (slot: number): string => `${OVERFLOW_PREFIX}${slot.toString(36)}`;
-/** In a group's marker item beside a counter item: the marker. */
-export const ITEM_MARKER_ATTRIBUTE = 'm';
+export const markerAttribute = (group: string): string => `${MARKER_PREFIX}${group}`;
 
 /** The no-conversion state: since when no conversion came (ms), and the impressions since. */
 export const QUIET_SINCE_ATTRIBUTE = 'qs';

@@ -17,8 +17,8 @@ import {
 import type { UpdateInput } from './attribute-values';
 import {
   applyToCounterItem,
+  appliedMarkers,
   EntityIsSharded,
-  readMarkers,
   type AppliedCounterWrite,
   type CounterItemWrite,
 } from './counter-store';
@@ -74,7 +74,8 @@ const applyToShards = async (
     const shard = shardOfGroup(message.group, shards);
     byShard.set(shard, [...(byShard.get(shard) ?? []), message]);
   }
-  const floors = (groups: readonly string[]) => readMarkers(store, countersKey(type, id), groups);
+  let shardZero: Promise<Record<string, string>> | undefined;
+  const floors = () => (shardZero ??= store.batchGet([countersKey(type, id)]).then(([item]) => appliedMarkers(item)));
   const results = await Promise.all(
     [...byShard].map(([shard, messages]) =>
       applyToCounterItem(store, counterShardKey(type, id, shard), messages, PERIODS, METRICS, {

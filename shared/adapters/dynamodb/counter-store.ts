@@ -20,11 +20,8 @@ import {
   CAPS_ATTRIBUTE,
   counterAttribute,
   keyAttribute,
-  ITEM_MARKER_ATTRIBUTE,
   MARKER_PREFIX,
-  OVERFLOW_PREFIX,
-  overflowAttribute,
-  slotAttribute,
+  markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
   SHARDS_ATTRIBUTE,
@@ -32,11 +29,7 @@ import {
   TALLY_SINCE_ATTRIBUTE,
   RESET_AT_ATTRIBUTE,
 } from './counter-attributes';
-import { markerBytes, markerFromBytes, ownerBytes, slotBytes, slotFromBytes } from './marker-bytes';
-import { groupMarkerKey } from '../../table/keys';
-import { MARKER_HORIZON_MS } from '../../domain/delivery/counter-plan';
-import { slotsCollide } from '../../domain/delivery/group-slots';
-import { atLeast } from './expression-conditions';
+import { markerBytes, markerFromBytes } from './marker-bytes';
 
 type Update = UpdateInput;
 
@@ -54,35 +47,18 @@ const storedUnits = (value: unknown, scale: bigint): bigint | undefined =>
       ? undefined
       : unitsFromText(String(value), scale);
 
-/** A counter item's group slots and overflow days (see `group-slots.ts`), and the markers its slots hold, by group. */
-export const markerState = (item: Item | undefined): Pick<CounterState, 'applied' | 'slots' | 'overflowDays'> => {
-  const applied: Record<string, string> = {};
-  const slots: NonNullable<CounterState['slots']> = {};
-  const overflowDays: NonNullable<CounterState['overflowDays']> = {};
-  for (const [name, value] of Object.entries(item ?? {})) {
-    const slot = parseInt(name.slice(1), 36);
-    if (!Number.isInteger(slot)) continue;
-    if (name.startsWith(MARKER_PREFIX)) {
-      const stored = slotFromBytes(value);
-      if (stored === undefined) continue;
-      slots[slot] = stored;
-      applied[stored.owner] = stored.marker;
-    } else if (name.startsWith(OVERFLOW_PREFIX) && Number.isSafeInteger(Number(value))) {
-      overflowDays[slot] = Number(value);
-    }
-  }
-  return { applied, slots, overflowDays };
-};
-
 /**
- * The markers a counter item's slots hold, by group. Only a write needs them (a read needs the counters alone), and
- * decoding them is most of the cost of reading an item that holds many.
+ * The markers of the message groups a counter item applied, by group. Only a write needs them (a read needs the
+ * counters alone), and decoding them is most of the cost of reading an item that holds many.
  */
-export const appliedMarkers = (item: Item | undefined): Record<string, string> => markerState(item).applied;
-
-/** The marker a group's marker item holds; `undefined` when there is none. */
-export const itemMarker = (item: Item | undefined): string | undefined =>
-  markerFromBytes(item?.[ITEM_MARKER_ATTRIBUTE]);
+export const appliedMarkers = (item: Item | undefined): Record<string, string> => {
+  const applied: Record<string, string> = {};
+  for (const [name, value] of Object.entries(item ?? {})) {
+    const marker = name.startsWith(MARKER_PREFIX) ? markerFromBytes(value) : undefined;
+    if (marker !== undefined) applied[name.slice(MARKER_PREFIX.length)] = marker;
+  }
+  return applied;
+};
 
 /**
  * A counter item's counters and no-conversion state as the domain sees them, without its markers (`applied` is
@@ -138,82 +114,20 @@ const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
   }
 };
 
-/** The condition that a group's marker, stored as `value(marker)`, is as a write expects it. */
-const expected = (
-  attribute: string,
-  expect: CounterWrite['sequences'][string]['expect'],
-  value: (marker: string) => Uint8Array,
-  owner?: Uint8Array,
-) => {
-  if (expect.kind === 'exactly')
-    return expect.sequence === null ? attributeAbsent(attribute) : equals(attribute, value(expect.sequence));
-  // in the slot, "present" is "owned by the group": between its owner's bytes and them followed by the sequence
-  const presentBelow = owner
-    ? allOf(atLeast(attribute, owner), below(attribute, value(expect.sequence)))
-    : allOf(attributeExists(attribute), below(attribute, value(expect.sequence)));
-  return presentBelow;
-};
-
-const slotAsReadCondition = (slot: number, asRead: { owner: string; marker: string } | null) =>
-  asRead === null
-    ? attributeAbsent(slotAttribute(slot))
-    : equals(slotAttribute(slot), slotBytes(asRead.owner, asRead.marker));
-
-/** A group's marker in its slot: set, on condition that the slot is the group's (or free to claim) as expected. */
-const slotWrite = (
-  update: UpdateBuilder,
-  group: string,
-  { expect, record, place }: CounterWrite['sequences'][string],
-) => {
-  const attribute = slotAttribute(place.slot);
-  update.set(attribute, slotBytes(group, record));
-  if (place.kind === 'slot' && place.claim) {
-    update.require(slotAsReadCondition(place.slot, place.slotAsRead));
-    const flag = overflowAttribute(place.slot);
-    update.require(place.overflowAsRead === null ? attributeAbsent(flag) : equals(flag, place.overflowAsRead));
-    return;
-  }
-  const owned = expected(attribute, expect, (marker) => slotBytes(group, marker), ownerBytes(group));
-  update.require(
-    expect.kind === 'absentOrBelow'
-      ? anyOf(allOf(attributeAbsent(attribute), attributeAbsent(overflowAttribute(place.slot))), owned)
-      : owned,
-  );
-};
-
-const MARKER_ITEM_DAYS = (MARKER_HORIZON_MS + 86_400_000) / 1000;
-
-/** A group's marker item beside the counter item: its marker set on condition that it is as expected. Pure. */
-export const markerItemRequest = (
-  counter: ItemKey,
-  group: string,
-  { expect, record }: CounterWrite['sequences'][string],
-  day: number,
-): Update => {
-  const update = new UpdateBuilder()
-    .set(ITEM_MARKER_ATTRIBUTE, markerBytes(record))
-    .set('expiresAt', (day + 1) * 86_400 + MARKER_ITEM_DAYS)
-    .require(
-      expect.kind === 'absentOrBelow'
-        ? anyOf(attributeAbsent(ITEM_MARKER_ATTRIBUTE), below(ITEM_MARKER_ATTRIBUTE, markerBytes(expect.sequence)))
-        : expected(ITEM_MARKER_ATTRIBUTE, expect, markerBytes),
-    );
-  return { Key: groupMarkerKey(counter, group), ...update.build() };
-};
-
 const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
-  const places = Object.values(write.sequences).map(({ place }) => place);
-  const required = new Set(places.flatMap((place) => (place.kind === 'slot' ? [place.slot] : [])));
-  for (const [group, sequence] of Object.entries(write.sequences)) {
-    const { place } = sequence;
-    if (place.kind === 'slot') slotWrite(update, group, sequence);
-    else if (!required.has(place.slot)) {
-      // the slot as read is not the group's: its marker is beside the item
-      update.require(slotAsReadCondition(place.slot, place.slotAsRead));
-      required.add(place.slot);
-    }
+  for (const [group, { expect, record }] of Object.entries(write.sequences)) {
+    const attribute = markerAttribute(group);
+    update.set(attribute, markerBytes(record));
+    update.require(
+      expect.kind === 'absentOrBelow'
+        ? anyOf(attributeAbsent(attribute), below(attribute, markerBytes(expect.sequence)))
+        : expect.kind === 'presentBelow'
+          ? allOf(attributeExists(attribute), below(attribute, markerBytes(expect.sequence)))
+          : expect.sequence === null
+            ? attributeAbsent(attribute)
+            : equals(attribute, markerBytes(expect.sequence)),
+    );
   }
-  for (const [slot, day] of Object.entries(write.overflow)) update.set(overflowAttribute(Number(slot)), day);
 };
 
 const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWrite) => {
@@ -257,10 +171,8 @@ export const counterWriteRequest = (
   if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
   periodWrites(update, write);
   sequenceWrites(update, write);
-  for (const { slot, group, marker } of write.prune)
-    update.remove(slotAttribute(slot)).require(equals(slotAttribute(slot), slotBytes(group, marker)));
-  for (const { slot, day } of write.pruneOverflow)
-    update.remove(overflowAttribute(slot)).require(equals(overflowAttribute(slot), day));
+  for (const { group, marker } of write.prune)
+    update.remove(markerAttribute(group)).require(equals(markerAttribute(group), markerBytes(marker)));
   if (write.noConversion) noConversionWrites(update, write.noConversion);
   const stored = caps && storedCaps(caps);
   if (stored && Object.keys(stored).length > 0) update.set(CAPS_ATTRIBUTE, stored);
@@ -322,56 +234,10 @@ export interface CounterItemWrite {
    * A shard n ≥ 1: reads the markers its groups left on shard 0 before the entity was sharded. Its first write
    * requires each group's marker on the shard; a group new there makes it fail, and the floors are read then.
    */
-  floors?: (groups: readonly string[]) => Promise<Readonly<Record<string, string>>>;
+  floors?: () => Promise<Readonly<Record<string, string>>>;
 }
 
 const shardsOf = (current: Item | undefined): number => shardCountOf(current?.[SHARDS_ATTRIBUTE]);
-
-/**
- * The counter item and the marker items of `groups` beside it, read strongly consistent: the state a write is planned
- * from once its blind assumption failed. A group's marker is its slot's when it owns the slot, else its item's.
- */
-const readState = async (
-  store: TableStore,
-  key: ItemKey,
-  groups: readonly string[],
-  periods: readonly Period[],
-  metrics: readonly Metric[],
-): Promise<{ item: Item | undefined; state: CounterState }> => {
-  const items = await store.batchGet([key, ...groups.map((group) => groupMarkerKey(key, group))]);
-  const bySortKey = new Map(items.map((item) => [String(item.SK), item] as const));
-  const item = bySortKey.get(key.SK);
-  const markers = markerState(item);
-  const applied = { ...markers.applied };
-  for (const group of groups) {
-    const beside = itemMarker(bySortKey.get(groupMarkerKey(key, group).SK));
-    if (beside !== undefined && applied[group] === undefined) applied[group] = beside;
-  }
-  return { item, state: { ...counterState(item, periods, metrics), ...markers, applied, itemMarkersRead: true } };
-};
-
-/** The marker of each of `groups` on a counter item, in its slot or beside it (the floors of a shard). */
-export const readMarkers = async (store: TableStore, key: ItemKey, groups: readonly string[]) =>
-  (await readState(store, key, groups, [], [])).state.applied;
-
-/** A write's requests: the counter item's update alone, or in one transaction with its groups' marker items. */
-const sendWrite = async (store: TableStore, key: ItemKey, write: CounterWrite, request: Update) => {
-  const beside = Object.entries(write.sequences).flatMap(([group, sequence]) =>
-    sequence.place.kind === 'item'
-      ? [markerItemRequest(key, group, sequence, write.overflow[sequence.place.slot]!)]
-      : [],
-  );
-  if (beside.length === 0) return (await store.update(request)) ?? {};
-  const counter = { ...request };
-  delete counter.ReturnValues;
-  delete counter.ReturnValuesOnConditionCheckFailure;
-  await store.transactWrite({
-    TransactItems: [counter, ...beside].map((update) => ({
-      Update: { TableName: store.tableName, ...update, UpdateExpression: update.UpdateExpression ?? '' },
-    })),
-  });
-  return {};
-};
 
 const applyOnce = async (
   store: TableStore,
@@ -382,9 +248,7 @@ const applyOnce = async (
   options: CounterItemWrite,
 ): Promise<AppliedCounterWrite> => {
   const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
-  const groups = [...new Set(pending.map((message) => message.group))];
-  // groups that share a slot cannot all be assumed in it: the write is planned from the item read
-  let state = slotsCollide(groups) ? (await readState(store, key, groups, periods, metrics)).state : undefined;
+  let state: CounterState | undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : {};
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
@@ -394,21 +258,15 @@ const applyOnce = async (
       ...(tallyAt !== undefined ? { tallyAt } : {}),
     });
     try {
-      return { write, after: await sendWrite(store, key, write, request), skipped: write.skipped };
+      return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
-      const read = error.current
-        ? {
-            item: error.current,
-            state: { ...counterState(error.current, periods, metrics), ...markerState(error.current) },
-          }
-        : await readState(store, key, groups, periods, metrics);
-      if (requireUnsharded && shardsOf(read.item) > 1) throw new EntityIsSharded(shardsOf(read.item));
-      state = read.state;
+      if (requireUnsharded && shardsOf(error.current) > 1) throw new EntityIsSharded(shardsOf(error.current));
+      state = { ...counterState(error.current, periods, metrics), applied: appliedMarkers(error.current) };
       const applied = state.applied;
       if (floors && !shard.floors && pending.some((message) => applied[message.group] === undefined))
-        shard = { floors: await floors(groups) };
+        shard = { floors: await floors() };
     }
   }
 };

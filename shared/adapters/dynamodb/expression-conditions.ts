@@ -24,7 +24,6 @@ export const equals = compare('=');
 export const below = compare('<');
 export const atMost = compare('<=');
 export const above = compare('>');
-export const atLeast = compare('>=');
 export const beginsWith = (attribute: string, prefix: string): SortKeyCondition => ({
   kind: 'beginsWith',
   attribute,

@@ -39,37 +39,3 @@ export const markerFromBytes = (value: unknown): string | undefined => {
   const days = (value[1 + length]! << 8) | value[2 + length]!;
   return `${sequence}@${days.toString(36)}`;
 };
-
-/** A slot's owner as stored before its marker: the name's UTF-8 length (2 bytes), then the name. Prefix-free. */
-export const ownerBytes = (group: string): Uint8Array => {
-  const name = new TextEncoder().encode(group);
-  const bytes = new Uint8Array(2 + name.length);
-  bytes[0] = name.length >> 8;
-  bytes[1] = name.length & 0xff;
-  bytes.set(name, 2);
-  return bytes;
-};
-
-const joined = (first: Uint8Array, second: Uint8Array): Uint8Array => {
-  const bytes = new Uint8Array(first.length + second.length);
-  bytes.set(first);
-  bytes.set(second, first.length);
-  return bytes;
-};
-
-/**
- * A slot's stored value: its owner (`ownerBytes`), then the marker's bytes. The slots of one owner sort as their
- * markers do, and between the owner's bytes and the owner's bytes followed by any marker lie only slots of that
- * owner, since no owner's bytes are a prefix of another's.
- */
-export const slotBytes = (owner: string, marker: string): Uint8Array => joined(ownerBytes(owner), markerBytes(marker));
-
-/** The owner and marker of a stored slot; `undefined` for anything `slotBytes` did not write. */
-export const slotFromBytes = (value: unknown): { owner: string; marker: string } | undefined => {
-  if (!(value instanceof Uint8Array) || value.length < 2) return undefined;
-  const length = (value[0]! << 8) | value[1]!;
-  if (value.length < 2 + length) return undefined;
-  const marker = markerFromBytes(value.subarray(2 + length));
-  if (marker === undefined) return undefined;
-  return { owner: new TextDecoder().decode(value.subarray(2, 2 + length)), marker };
-};

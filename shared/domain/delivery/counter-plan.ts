@@ -1,7 +1,6 @@
 import type { Metric, Period } from '../limits/metrics';
 import type { Contribution } from './contributions';
 import { add, type CounterState, type Tally } from './counter-state';
-import { placeGroups, type GroupPlace } from './group-slots';
 
 /** A delivery message not yet known to be applied to a counter item, with its place in its message group. */
 export interface PendingMessage {
@@ -95,18 +94,11 @@ export interface CounterWrite {
   applies: PendingMessage[];
   skipped: PendingMessage[];
   periods: Partial<Record<Period, PeriodWrite>>;
-  /**
-   * Per message group: where its marker is (`place`: a slot of the item, or its marker item beside it), the
-   * sequence the marker must hold for this write to be the right one, and the marker it records.
-   */
-  sequences: Record<string, { expect: SequenceExpectation; record: string; place: GroupPlace }>;
-  /** Slots whose groups this write puts beside the item: each slot's overflow day, recorded on the item. */
-  overflow: Record<number, number>;
+  /** Per message group: the sequence the item must hold for this write to be the right one, and the one it records. */
+  sequences: Record<string, { expect: SequenceExpectation; record: string }>;
   noConversion?: NoConversionWrite;
-  /** Slots this write empties, on condition that they are as read: groups idle on the item past the horizon. */
-  prune: { slot: number; group: string; marker: string }[];
-  /** Overflow days this write removes, on condition that they are as read: past the horizon. */
-  pruneOverflow: { slot: number; day: number }[];
+  /** Markers this write removes, on condition that they are as read: groups idle on the item past the horizon. */
+  prune: { group: string; marker: string }[];
   /** The metrics a `set` writes, zeros included, so that no counter of a previous period survives. */
   metrics: readonly Metric[];
 }
@@ -172,51 +164,6 @@ const noConversionWrite = (
 };
 
 /**
- * Where each group's marker goes (`placeGroups`), what it must hold and what it records, the slots' overflow days
- * the write records, and the slots and overflow days idle past the horizon it removes.
- */
-const groupWrites = (
-  state: CounterState | undefined,
-  kept: readonly PendingMessage[],
-  now: Date | undefined,
-  shard: ShardWriteOptions,
-): Pick<CounterWrite, 'sequences' | 'overflow' | 'prune' | 'pruneOverflow'> => {
-  const idle = (marker: string) => {
-    const seenAt = markerSeenAt(marker);
-    return now !== undefined && seenAt !== undefined && now.getTime() - seenAt > MARKER_HORIZON_MS;
-  };
-  const overflowIdle = (day: number) => now !== undefined && now.getTime() - (day + 1) * DAY_MS > MARKER_HORIZON_MS;
-  const groups = [...new Set(kept.map((message) => message.group))];
-  const places = placeGroups(state, groups, idle, (day) => !overflowIdle(day));
-  const sequences: CounterWrite['sequences'] = {};
-  const overflow: CounterWrite['overflow'] = {};
-  for (const group of groups) {
-    const ofGroup = kept.filter((message) => message.group === group).map((message) => message.sequence);
-    const lowest = ofGroup.reduce((low, sequence) => (sequence < low ? sequence : low));
-    const place = places.get(group)!;
-    const known = state && (place.kind === 'slot' || state.itemMarkersRead);
-    sequences[group] = {
-      place,
-      expect: known
-        ? { kind: 'exactly', sequence: state.applied[group] ?? null }
-        : { kind: shard.unread ?? 'absentOrBelow', sequence: lowest },
-      record: now ? markerText(maxOf(ofGroup)!, now) : maxOf(ofGroup)!,
-    };
-    if (place.kind === 'item') overflow[place.slot] = now ? Math.floor(now.getTime() / DAY_MS) : 0;
-  }
-  const touched = new Set([...places.values()].map((place) => place.slot));
-  const prune = Object.entries(state?.slots ?? {})
-    .flatMap(([slot, { owner, marker }]) =>
-      idle(marker) && !touched.has(Number(slot)) ? [{ slot: Number(slot), group: owner, marker }] : [],
-    )
-    .slice(0, MARKERS_PRUNED_PER_WRITE);
-  const pruneOverflow = Object.entries(state?.overflowDays ?? {}).flatMap(([slot, day]) =>
-    overflowIdle(day) && !touched.has(Number(slot)) ? [{ slot: Number(slot), day }] : [],
-  );
-  return { sequences, overflow, prune, pruneOverflow };
-};
-
-/**
  * How to apply pending messages to one counter item exactly once. Without the item's state (`undefined`: the
  * first attempt, no read) the write assumes the item is at the batch's latest periods and has applied none of
  * the batch's messages, and says so in its conditions; when a condition fails, DynamoDB returns the item and the
@@ -240,7 +187,24 @@ export const planCounterWrite = (
   };
   const kept = pending.filter((message) => !isApplied(message));
   if (kept.length === 0) return undefined;
-  const { sequences, overflow, prune, pruneOverflow } = groupWrites(state, kept, now, shard);
+  const sequences: CounterWrite['sequences'] = {};
+  for (const group of new Set(kept.map((message) => message.group))) {
+    const ofGroup = kept.filter((message) => message.group === group).map((message) => message.sequence);
+    const lowest = ofGroup.reduce((low, sequence) => (sequence < low ? sequence : low));
+    sequences[group] = {
+      expect: state
+        ? { kind: 'exactly', sequence: state.applied[group] ?? null }
+        : { kind: shard.unread ?? 'absentOrBelow', sequence: lowest },
+      record: now ? markerText(maxOf(ofGroup)!, now) : maxOf(ofGroup)!,
+    };
+  }
+  const prune = Object.entries(state?.applied ?? {})
+    .flatMap(([group, marker]) => {
+      const seenAt = markerSeenAt(marker);
+      const idle = now !== undefined && seenAt !== undefined && now.getTime() - seenAt > MARKER_HORIZON_MS;
+      return idle && !(group in sequences) ? [{ group, marker }] : [];
+    })
+    .slice(0, MARKERS_PRUNED_PER_WRITE);
   const written: Partial<Record<Period, PeriodWrite>> = {};
   for (const period of periods) {
     const write = periodWrite(period, kept, state);
@@ -252,9 +216,7 @@ export const planCounterWrite = (
     skipped: pending.filter(isApplied),
     periods: written,
     sequences,
-    overflow,
     prune,
-    pruneOverflow,
     metrics,
     ...(noConversion ? { noConversion } : {}),
   };

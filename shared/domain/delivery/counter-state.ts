@@ -1,6 +1,5 @@
 import type { Metric, Period } from '../limits/metrics';
 import { bucketOf } from '../limits/periods';
-import type { SlotValue } from './group-slots';
 
 /** Counters of one period, in units (see exact-units), by metric. */
 export type Tally = Partial<Record<Metric, bigint>>;
@@ -13,17 +12,8 @@ export interface CounterState {
   /** `D#2026-11-22`, `W#2026-W47`, `M#2026-11`, `T`: the period each period's counters count in. */
   keys: Partial<Record<Period, string>>;
   counters: Partial<Record<Period, Tally>>;
-  /**
-   * Message group → its marker (the highest sequence number applied, as fixed-width decimal text so that text order
-   * is number order, and the day): from the slots, and from the marker items beside the item when they were read.
-   */
+  /** Message group → highest sequence number applied, as fixed-width decimal text so that text order is number order. */
   applied: Record<string, string>;
-  /** The item's group slots (see `group-slots.ts`), by slot. */
-  slots?: Record<number, SlotValue>;
-  /** Per slot, the last day (since 1970) a group of it was written beside the item, in its marker item. */
-  overflowDays?: Record<number, number>;
-  /** Whether `applied` holds the markers of the marker items beside the item too (they were read). */
-  itemMarkersRead?: boolean;
   quietSince?: number;
   impressionsSinceConversion: bigint;
 }

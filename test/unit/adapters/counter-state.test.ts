@@ -2,13 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberValue, plainItem } from '../../../shared/adapters/dynamodb/attribute-values';
 import { appliedMarkers, counterState } from '../../../shared/adapters/dynamodb/counter-store';
-import { slotBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
-import { slotOfGroup } from '../../../shared/domain/delivery/group-slots';
+import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
 import { markerText, sequenceText } from '../../../shared/domain/delivery/counter-plan';
 import {
   counterAttribute as counter,
   keyAttribute,
-  slotAttribute,
+  markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE,
 } from '../../../shared/adapters/dynamodb/counter-attributes';
 import { METRICS, PERIODS } from '../../../shared/domain/limits/metrics';
@@ -69,8 +68,8 @@ describe('reading a counter item', () => {
       PK: 'CAMPAIGN#1',
       SK: 'COUNTERS',
       [counter('total', 'clicks')]: 3,
-      [slotAttribute(slotOfGroup('feed-1'))]: slotBytes('feed-1', marker),
-      [slotAttribute((slotOfGroup('feed-1') + 1) % 32)]: 'not bytes',
+      [markerAttribute('feed-1')]: markerBytes(marker),
+      [markerAttribute('feed-2')]: 'not bytes',
     };
     expect(counterState(item, PERIODS, METRICS)).toMatchObject({ counters: { total: { clicks: 3n } }, applied: {} });
     expect(appliedMarkers(item)).toEqual({ 'feed-1': marker });

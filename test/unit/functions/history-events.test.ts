@@ -11,9 +11,9 @@ import {
   CAPS_ATTRIBUTE,
   counterAttribute,
   keyAttribute,
-  slotAttribute,
+  markerAttribute,
 } from '../../../shared/adapters/dynamodb/counter-attributes';
-import { slotBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
+import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
 import { sequenceText } from '../../../shared/domain/delivery/counter-plan';
 
 const bus = mockClient(EventBridgeClient);
@@ -96,7 +96,7 @@ const counterRecord = (
       [counterAttribute('daily', 'clicks')]: clicks,
       [counterAttribute('daily', 'conversions')]: clicks,
       [counterAttribute('total', 'conversions')]: clicks,
-      [slotAttribute(0)]: slotBytes('g', sequenceText(sequence)),
+      [markerAttribute('g')]: markerBytes(sequenceText(sequence)),
       ...(caps
         ? {
             [CAPS_ATTRIBUTE]: Object.fromEntries(
