@@ -6,19 +6,44 @@ import {
   shardedEntityOf,
 } from '../../shared/adapters/dynamodb/counter-stream';
 import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
-import { limitChangedOf } from '../../shared/adapters/dynamodb/history-stream';
+import { isNewHistoryEntry, limitChangedOf } from '../../shared/adapters/dynamodb/history-stream';
+import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
 import type { LimitChanged } from '../../shared/domain/history/limit-changed';
 import { describeError, logger } from '../../shared/observability/logger';
 import { emitMetrics } from '../../shared/observability/metrics';
-import { eventsFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import {
+  eventsFromEnvironment,
+  storeFromEnvironment,
+  streamDeadLettersFromEnvironment,
+  type Ports,
+} from '../../shared/runtime/dependencies';
+import { deadLetterBody, rejectionReason, type RejectedRecord } from './rejected-records';
+
+type HandlerPorts = Ports<'events' | 'store' | 'deadLetters'>;
 
 /** EventBridge takes 10 entries per call. */
 const EVENTS_PER_CALL = 10;
 
 type Outgoing =
   | { kind: 'LimitChanged'; event: LimitChanged; sequence: string }
-  | { kind: 'LimitReached'; event: LimitReached; sequence: string; onSum?: boolean };
+  | { kind: 'LimitReached'; event: LimitReached; sequence: string; onSum?: boolean }
+  | { kind: 'DeadLetter'; event: RejectedRecord; sequence: string };
+
+/** A record's own events, decided from the record alone (no I/O): what throws here can never succeed on a retry. */
+const judged = (record: DynamoDBRecord): Outgoing[] | RejectedRecord => {
+  const sequence = record.dynamodb?.SequenceNumber ?? '';
+  try {
+    const change = limitChangedOf(record);
+    const reached = limitReachedOf(record);
+    return [
+      ...(change ? [{ kind: 'LimitChanged' as const, event: change, sequence }] : []),
+      ...reached.map((event) => ({ kind: 'LimitReached' as const, event, sequence })),
+    ];
+  } catch (error) {
+    return { record, reason: rejectionReason(error) };
+  }
+};
 
 /** The events of a batch in stream order: consecutive ones of a kind in calls of at most 10. */
 const callsOf = (outgoing: readonly Outgoing[]): Outgoing[][] => {
@@ -32,24 +57,27 @@ const callsOf = (outgoing: readonly Outgoing[]): Outgoing[][] => {
 };
 
 /**
- * The batch's events in stream order: a history entry's LimitChanged, an unsharded counter write's LimitReached, and
- * a sharded entity's LimitReached on the sum, judged once for all its records (at the place of its last one).
+ * The batch's events in stream order: a history entry's LimitChanged, an unsharded counter write's LimitReached, a
+ * sharded entity's LimitReached on the sum, judged once for all its records (at the place of its last one), and a
+ * dead letter for each record that cannot be decoded or judged (it takes no part in a sum).
  */
 const outgoingOf = async (store: TableStore, records: readonly DynamoDBRecord[]): Promise<Outgoing[]> => {
+  const own = records
+    .filter((record) => isNewHistoryEntry(record) || isCounterChange(record))
+    .map((record) => ({ record, judgement: judged(record) }));
   const sharded = new Map<string, DynamoDBRecord[]>();
-  for (const record of records) {
-    const entity = shardedEntityOf(record);
-    if (entity === undefined) continue;
-    const ofEntity = sharded.get(entity) ?? [];
-    ofEntity.push(record);
-    sharded.set(entity, ofEntity);
+  for (const { record, judgement } of own) {
+    const entity = Array.isArray(judgement) ? shardedEntityOf(record) : undefined;
+    if (entity !== undefined) sharded.set(entity, [...(sharded.get(entity) ?? []), record]);
   }
   const outgoing: Outgoing[] = [];
-  for (const record of records) {
+  for (const { record, judgement } of own) {
     const sequence = record.dynamodb?.SequenceNumber ?? '';
-    const change = limitChangedOf(record);
-    if (change) outgoing.push({ kind: 'LimitChanged', event: change, sequence });
-    for (const event of limitReachedOf(record)) outgoing.push({ kind: 'LimitReached', event, sequence });
+    if (!Array.isArray(judgement)) {
+      outgoing.push({ kind: 'DeadLetter', event: judgement, sequence });
+      continue;
+    }
+    outgoing.push(...judgement);
     const entity = shardedEntityOf(record);
     const ofEntity = entity !== undefined ? sharded.get(entity)! : [];
     if (ofEntity.at(-1) !== record) continue;
@@ -61,7 +89,18 @@ const outgoingOf = async (store: TableStore, records: readonly DynamoDBRecord[])
   return outgoing;
 };
 
-const publish = async ({ events, store }: Ports<'events' | 'store'>, call: readonly Outgoing[]) => {
+const publish = async ({ events, store, deadLetters }: HandlerPorts, call: readonly Outgoing[]) => {
+  if (call[0]!.kind === 'DeadLetter') {
+    for (const { event } of call as Extract<Outgoing, { kind: 'DeadLetter' }>[]) {
+      logger.error('a stream record cannot be decoded or judged; it goes to the dead-letter queue', {
+        sequence: event.record.dynamodb?.SequenceNumber,
+        reason: event.reason,
+      });
+      await deadLetters.send(deadLetterBody(event.record), event.reason);
+    }
+    emitMetrics({ StreamRecordsRejected: call.length }, new Date());
+    return;
+  }
   if (call[0]!.kind === 'LimitChanged')
     return events.publishLimitChanged(call.map((item) => item.event as LimitChanged));
   await events.publishLimitReached(call.map((item) => item.event as LimitReached));
@@ -72,12 +111,14 @@ const publish = async ({ events, store }: Ports<'events' | 'store'>, call: reado
 /**
  * The table stream's consumer: every new history entry becomes a LimitChanged event, and every counter write that
  * made a counter reach a cap it stored becomes a LimitReached event (for a sharded entity: the sum of its shards,
- * read then), in stream order. When a call fails, the answer names the first record it carried: Lambda retries the
- * stream from there, so each event is published at least once (consumers drop repeats by `changeId` and `id`). A
- * failed LimitReached call is counted in the metric `LimitReachedPublishFailures`.
+ * read then), in stream order. A record that cannot be decoded or judged goes to the dead-letter queue at once, with
+ * its reason (counted in the metric `StreamRecordsRejected`), and the shard moves on. Only a transient failure (a
+ * read of the shards, a publish, a dead letter not sent) is handed back: the answer names the first record of the
+ * failed call, and Lambda retries the stream from there, so each event is published at least once (consumers drop
+ * repeats by `changeId` and `id`). A failed LimitReached call is counted in the metric `LimitReachedPublishFailures`.
  */
 export const createHandler =
-  (ports: Ports<'events' | 'store'>) =>
+  (ports: HandlerPorts) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     let outgoing: Outgoing[];
     try {
@@ -96,16 +137,13 @@ const earliest = (sequences: readonly string[]): string =>
   );
 
 /** Publishes in calls of one kind; on a failure the stream is retried from the call's earliest record. */
-const published = async (
-  ports: Ports<'events' | 'store'>,
-  outgoing: readonly Outgoing[],
-): Promise<DynamoDBBatchResponse> => {
+const published = async (ports: HandlerPorts, outgoing: readonly Outgoing[]): Promise<DynamoDBBatchResponse> => {
   for (const call of callsOf(outgoing)) {
     const kind = call[0]!.kind;
     try {
       await publish(ports, call);
     } catch (error) {
-      logger.error(`publishing ${kind} events failed; the stream retries from the first`, describeError(error));
+      logger.error(`sending ${kind} failed; the stream retries from the first`, describeError(error));
       if (kind === 'LimitReached') emitMetrics({ LimitReachedPublishFailures: call.length }, new Date());
       return { batchItemFailures: [{ itemIdentifier: earliest(call.map((item) => item.sequence)) }] };
     }
@@ -113,4 +151,8 @@ const published = async (
   return { batchItemFailures: [] };
 };
 
-export const handler = createHandler({ events: eventsFromEnvironment(), store: storeFromEnvironment() });
+export const handler = createHandler({
+  events: eventsFromEnvironment(),
+  store: storeFromEnvironment(),
+  deadLetters: streamDeadLettersFromEnvironment(),
+});

@@ -48,6 +48,7 @@ export class DeliveryLimitsStack extends Stack {
       QueuedResetsDlq: queues.resets.deadLetters,
       DeliveryEventsDlq: queues.deliveries.deadLetters,
       HistoryEventsDlq: queues.historyDeadLetters,
+      HourlyResetFlushDlq: queues.resetRuleDeadLetters,
     };
     const alarms = buildAlarms(this, {
       ...props,

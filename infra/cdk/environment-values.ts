@@ -25,6 +25,7 @@ export const environmentValues = (
     TABLE_NAME: table.tableName,
     RESET_QUEUE_URL: queues.resets.main.queueUrl,
     DELIVERY_DLQ_URL: queues.deliveries.deadLetters.queueUrl,
+    HISTORY_DLQ_URL: queues.historyDeadLetters.queueUrl,
     EVENT_BUS_NAME: bus.eventBusName,
     MAIL_FROM: props.mailFrom,
     APP_BASE_URL: props.appBaseUrl,

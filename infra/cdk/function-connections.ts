@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HISTORY_PREFIX } from '../../shared/table/keys';
+import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
 import type { ServiceFunctions } from './functions';
 import type { ServiceQueues } from './queues';
@@ -36,24 +37,33 @@ const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues }: Fun
   queues.resets.main.grantConsumeMessages(flush);
   new events.Rule(stack, 'HourlyResetFlush', {
     schedule: events.Schedule.rate(Duration.hours(1)),
-    targets: [new targets.LambdaFunction(flush, { retryAttempts: 2 })],
+    // an invocation EventBridge could not make (throttled, the function missing or refusing) lands in the queue
+    // within the hour, before the next one; an invocation that ran and failed is the function's own error alarm
+    targets: [
+      new targets.LambdaFunction(flush, {
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(1),
+        deadLetterQueue: queues.resetRuleDeadLetters,
+      }),
+    ],
   });
 };
 
 // every new history entry becomes a LimitChanged event, every counter write that reaches a cap a LimitReached
-// event; a batch that keeps failing is split down to the record, and a record still failing after a day of
-// retries is described in the dead-letter queue
+// event; a record the function cannot decode or judge it sends to the dead-letter queue itself, and a batch whose
+// transient failure outlasts the trigger's bounds (shared/table/stream-trigger.ts) is described there too
 const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, bus }: FunctionPeers) => {
   bus.grantPutEventsTo(historyEvents);
   historyEvents.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: 100,
-      maxBatchingWindow: Duration.seconds(1),
+      batchSize: STREAM_TRIGGER.batchSize,
+      maxBatchingWindow: Duration.seconds(STREAM_TRIGGER.maxBatchingWindowSeconds),
       reportBatchItemFailures: true,
-      bisectBatchOnError: true,
-      retryAttempts: 1000,
-      maxRecordAge: Duration.days(1),
+      bisectBatchOnError: STREAM_TRIGGER.bisectBatchOnError,
+      retryAttempts: STREAM_TRIGGER.retryAttempts,
+      maxRecordAge: Duration.seconds(STREAM_TRIGGER.maxRecordAgeSeconds),
+      // its grant to send there also covers the dead letters the function sends itself
       onFailure: new SqsDlq(queues.historyDeadLetters),
       filters: [
         lambda.FilterCriteria.filter({

@@ -5,6 +5,7 @@ export type EnvironmentVariable =
   | 'TABLE_NAME'
   | 'RESET_QUEUE_URL'
   | 'DELIVERY_DLQ_URL'
+  | 'HISTORY_DLQ_URL'
   | 'EVENT_BUS_NAME'
   | 'MAIL_FROM'
   | 'APP_BASE_URL'
@@ -56,7 +57,7 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
     'AUTO_SHARD_COUNT',
   ],
   'reset-flush': ['TABLE_NAME', ...METRICS, 'RESET_QUEUE_URL'],
-  'history-events': ['TABLE_NAME', 'EVENT_BUS_NAME', ...METRICS],
+  'history-events': ['TABLE_NAME', 'EVENT_BUS_NAME', 'HISTORY_DLQ_URL', ...METRICS],
 };
 
 /** A function's environment: its variables that have a value in this deployment (CORS_ORIGINS may have none). */

@@ -2,6 +2,7 @@ import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
 import type { LimitChanged } from '../../shared/domain/history/limit-changed';
 import type { EventPublisher } from '../../shared/ports/event-publisher';
 import type { DeadLetterDetails, DeadLetterSink } from '../../shared/ports/dead-letters';
+import type { DiscardedBatch } from './stream-mapping';
 
 /**
  * Locally, events are kept in memory, oldest first: `GET /_local/events` shows the LimitReached events and
@@ -26,5 +27,24 @@ export class InMemoryDeadLetters implements DeadLetterSink {
 
   async send(body: string, reason: string, details?: DeadLetterDetails): Promise<void> {
     this.messages.push({ body, reason, ...(details ? { details } : {}) });
+  }
+}
+
+/** Who put a dead letter in the history-events queue: the consumer itself, or its trigger giving a batch up. */
+export type StreamDeadLetterSource = 'history-events' | 'table-stream-trigger';
+
+/**
+ * Locally, the table stream's dead-letter queue: the records the consumer could not decode or judge, and the
+ * batches the trigger gave up on (its on-failure destination), oldest first.
+ */
+export class InMemoryStreamDeadLetters implements DeadLetterSink {
+  readonly letters: { source: StreamDeadLetterSource; reason: string; body: string }[] = [];
+
+  async send(body: string, reason: string): Promise<void> {
+    this.letters.push({ source: 'history-events', reason, body });
+  }
+
+  discarded(batch: DiscardedBatch): void {
+    this.letters.push({ source: 'table-stream-trigger', reason: batch.reason, body: JSON.stringify(batch) });
   }
 }

@@ -9,11 +9,12 @@ import { createRecorder, recorderOptionsFromEnvironment } from '../../functions/
 import { createHandler as createFlush } from '../../functions/reset-flush/handler';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { ControllableClock } from './controllable-clock';
-import type { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
+import type { InMemoryDeadLetters, InMemoryEvents, InMemoryStreamDeadLetters } from './in-memory-sinks';
 import type { InProcessResetQueue } from './in-process-reset-queue';
 import type { OutboxMailer } from './outbox-mailer';
 import { redriveEndpoint } from './redrive-endpoint';
 import { shardsEndpoint } from './shards-endpoint';
+import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import type { WriteFaults } from './write-faults';
 
 /** `/_local/*`: endpoints of the local server only, never deployed. Outside tools depend on them. */
@@ -41,6 +42,7 @@ export interface LocalEndpointParts {
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
   deadLetters: InMemoryDeadLetters;
+  streamDeadLetters: InMemoryStreamDeadLetters;
   faults: WriteFaults;
   /** The table's stream, as the history-events function's trigger reads it (LimitChanged and LimitReached). */
   tableStream: { drain(): Promise<void> };
@@ -208,6 +210,21 @@ const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> 
   },
 });
 
+/**
+ * Every dead-letter queue's messages, each with its queue, who sent it (`source`) and why: the delivery recorder's
+ * (waiting for `POST /_local/redrive` when they have details), then the table stream's.
+ */
+const deadLetterList = ({ deadLetters, streamDeadLetters }: LocalEndpointParts) => [
+  ...deadLetters.messages.map(({ body, reason, details }) => ({
+    queue: 'DeliveryEventsDlq',
+    source: 'delivery-recorder',
+    reason,
+    body,
+    ...(details ? { details } : {}),
+  })),
+  ...streamDeadLetters.letters.map((letter) => ({ queue: STREAM_TRIGGER.onFailure, ...letter })),
+];
+
 export const createLocalEndpoints = (
   parts: LocalEndpointParts,
   extra: Record<string, LocalHandler> = {},
@@ -232,6 +249,10 @@ export const createLocalEndpoints = (
     'GET /_local/limit-changes': async () => {
       await parts.tableStream.drain();
       return jsonResponse(200, parts.events.changes);
+    },
+    'GET /_local/dead-letters': async () => {
+      await parts.tableStream.drain();
+      return jsonResponse(200, deadLetterList(parts));
     },
     'POST /_local/delivery': deliveryEndpoint(parts),
     'POST /_local/redrive': redriveEndpoint(parts.dependencies, parts.deadLetters, parts.tableStream),

@@ -15,7 +15,7 @@ import { createLocalEndpoints } from './local-endpoints';
 import { buildOpenApiDocument } from '../../shared/api/openapi/openapi-document';
 import { buildReference, createLocalServer, type GatewayParts } from './local-server';
 import { InProcessResetQueue } from './in-process-reset-queue';
-import { InMemoryDeadLetters, InMemoryEvents } from './in-memory-sinks';
+import { InMemoryDeadLetters, InMemoryEvents, InMemoryStreamDeadLetters } from './in-memory-sinks';
 import { OutboxMailer } from './outbox-mailer';
 import { ensureTable } from './table-setup';
 import { WriteFaults } from './write-faults';
@@ -23,6 +23,7 @@ import { LocalTableStream } from './table-stream';
 import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
 import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 
 /** How often the local stream is read in the background, about as often as Lambda polls a stream. */
@@ -54,6 +55,8 @@ export interface LocalService {
   resetQueue: InProcessResetQueue;
   events: InMemoryEvents;
   deadLetters: InMemoryDeadLetters;
+  /** The table stream's dead-letter queue (`GET /_local/dead-letters` lists it with the delivery one). */
+  streamDeadLetters: InMemoryStreamDeadLetters;
   faults: WriteFaults;
   catalogCounts?: CatalogCounts;
   stop(): Promise<void>;
@@ -96,13 +99,21 @@ const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
   const resetQueue = new InProcessResetQueue();
   const events = new InMemoryEvents();
   const deadLetters = new InMemoryDeadLetters();
+  const streamDeadLetters = new InMemoryStreamDeadLetters();
   const cors = { allowedOrigins: options.corsOrigins ?? [] };
   const dependencies: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
-  return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, cors };
+  return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, streamDeadLetters, cors };
 };
 
-/** The table's stream, read in the background by the history-events handler as Lambda would. */
-const openTableStream = async (endpoint: string, streamArn: string, events: InMemoryEvents, store: TableStore) => {
+interface StreamPorts {
+  events: InMemoryEvents;
+  store: TableStore;
+  streamDeadLetters: InMemoryStreamDeadLetters;
+}
+
+/** The table's stream, read in the background by the history-events handler as Lambda would, by the same rules. */
+const openTableStream = async (endpoint: string, streamArn: string, ports: StreamPorts) => {
+  const { events, store, streamDeadLetters } = ports;
   const tableStream = await LocalTableStream.open(
     new DynamoDBStreamsClient({
       endpoint,
@@ -110,8 +121,12 @@ const openTableStream = async (endpoint: string, streamArn: string, events: InMe
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
     streamArn,
-    createHistoryEventsHandler({ events, store }),
-    (record) => isNewHistoryEntry(record) || isCounterChange(record),
+    {
+      consumer: createHistoryEventsHandler({ events, store, deadLetters: streamDeadLetters }),
+      passes: (record) => isNewHistoryEntry(record) || isCounterChange(record),
+      settings: STREAM_TRIGGER,
+      onFailure: (batch) => streamDeadLetters.discarded(batch),
+    },
   );
   tableStream.poll(STREAM_POLL_MS);
   return tableStream;
@@ -144,9 +159,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const streamArn = await ensureTable(client, tableName);
     const store = new TableStore(client, tableName);
     const ports = inProcessPorts(store, options);
-    const { dependencies, clock, resetQueue, events, deadLetters } = ports;
+    const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     const faults = new WriteFaults(store.client);
-    tableStream = await openTableStream(dynamo.endpoint, streamArn, events, store);
+    tableStream = await openTableStream(dynamo.endpoint, streamArn, { events, store, streamDeadLetters });
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {
@@ -166,7 +181,10 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await cleanUp();
     };
-    const service = { dependencies, clock, resetQueue, events, deadLetters, faults, catalogCounts, stop };
+    const service = {
+      ...{ dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters },
+      ...{ faults, catalogCounts, stop },
+    };
     return { url, port, dynamoEndpoint: dynamo.endpoint, ...service };
   } catch (error) {
     await cleanUp();

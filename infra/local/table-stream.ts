@@ -5,51 +5,92 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../shared/observability/logger';
+import type { StreamTriggerSettings } from '../../shared/table/stream-trigger';
+import { batchesOf, handOver, type DiscardedBatch, type InvocationOutcome, type StreamBatch } from './stream-mapping';
+
+type Consumer = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+export interface LocalTableStreamOptions {
+  consumer: Consumer;
+  /** What the trigger's filter criteria pass. */
+  passes: (record: DynamoDBRecord) => boolean;
+  settings: StreamTriggerSettings;
+  /** The trigger's on-failure destination. */
+  onFailure: (discarded: DiscardedBatch) => void;
+  /** Epoch seconds, as records' creation times are. */
+  nowSeconds?: () => number;
+}
+
+/**
+ * An attribute value as Lambda hands it over (JSON): binary as base64 text, and an empty map as `{"M": {}}`, which
+ * the SDK's stream client turns into `{}`.
+ */
+const lambdaValue = (value: AttributeValue): AttributeValue => {
+  if (value.M !== undefined || Object.keys(value).length === 0) return { M: lambdaImage(value.M ?? {}) };
+  if (value.L !== undefined) return { L: value.L.map(lambdaValue) };
+  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') } as unknown as AttributeValue;
+  if (value.BS !== undefined)
+    return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) } as unknown as AttributeValue;
+  return value;
+};
+
+const lambdaImage = (image: Record<string, AttributeValue>): Record<string, AttributeValue> =>
+  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, lambdaValue(value)]));
+
+/** A stream record as Lambda hands it over: the same images in Lambda's JSON shape, a creation time in seconds. */
+const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => {
+  const { NewImage, OldImage, ApproximateCreationDateTime } = record.dynamodb ?? {};
+  return {
+    eventName: record.eventName,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...record.dynamodb,
+      ...(NewImage ? { NewImage: lambdaImage(NewImage) } : {}),
+      ...(OldImage ? { OldImage: lambdaImage(OldImage) } : {}),
+      ApproximateCreationDateTime: ApproximateCreationDateTime
+        ? ApproximateCreationDateTime.getTime() / 1000
+        : undefined,
+    },
+  } as DynamoDBRecord;
+};
+
+interface Shard {
+  id: string;
+  iterator: string | undefined;
+  /** Batches waiting, retries first; while the first one waits for a retry, the shard reads nothing further. */
+  batches: StreamBatch[];
+}
 
 /** Records per GetRecords call: small pages keep a catalog import's burst of records from swelling the server's memory. */
 const RECORDS_PER_READ = 100;
 
-type Consumer = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
-
-/** A stream record as Lambda hands it over: the same images, a creation time in seconds. */
-const asLambdaRecord = (record: StreamRecord): DynamoDBRecord =>
-  ({
-    eventName: record.eventName,
-    dynamodb: {
-      ...record.dynamodb,
-      ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
-        ? record.dynamodb.ApproximateCreationDateTime.getTime() / 1000
-        : undefined,
-    },
-  }) as DynamoDBRecord;
-
 /**
- * Locally, Lambda's event source mapping on the table's stream: DynamoDB Local's own stream, read shard by shard
- * and handed to the consumer in order. What the consumer reports failed is handed over again on the next drain.
- * Records written before the service started are not replayed.
+ * Locally, Lambda's event source mapping on the table's stream, from the settings the stack declares: DynamoDB
+ * Local's own stream, read shard by shard and handed to the consumer in order, in batches of the trigger's size.
+ * A failed batch is retried on the next drain (bisected, at most `retryAttempts` times, while younger than the
+ * maximum age); then it goes to the on-failure destination and the shard moves on. A shard that waits for a
+ * retry holds up no other shard. Records written before the service started are not replayed.
  */
 export class LocalTableStream {
-  private readonly iterators = new Map<string, string | undefined>();
-  private pending: DynamoDBRecord[] = [];
+  private readonly shards = new Map<string, Shard>();
   private draining: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
 
   private constructor(
     private readonly client: DynamoDBStreamsClient,
     private readonly streamArn: string,
-    private readonly consumer: Consumer,
-    private readonly passes: (record: DynamoDBRecord) => boolean,
+    private readonly options: LocalTableStreamOptions,
   ) {}
 
   static async open(
     client: DynamoDBStreamsClient,
     streamArn: string,
-    consumer: Consumer,
-    passes: (record: DynamoDBRecord) => boolean,
+    options: LocalTableStreamOptions,
   ): Promise<LocalTableStream> {
-    const stream = new LocalTableStream(client, streamArn, consumer, passes);
+    const stream = new LocalTableStream(client, streamArn, options);
     await stream.discoverShards('LATEST');
     return stream;
   }
@@ -79,40 +120,43 @@ export class LocalTableStream {
   private async discoverShards(position: 'LATEST' | 'TRIM_HORIZON'): Promise<void> {
     const { StreamDescription } = await this.client.send(new DescribeStreamCommand({ StreamArn: this.streamArn }));
     for (const { ShardId } of StreamDescription?.Shards ?? []) {
-      if (!ShardId || this.iterators.has(ShardId)) continue;
+      if (!ShardId || this.shards.has(ShardId)) continue;
       const { ShardIterator } = await this.client.send(
         new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId, ShardIteratorType: position }),
       );
-      this.iterators.set(ShardId, ShardIterator);
+      this.shards.set(ShardId, { id: ShardId, iterator: ShardIterator, batches: [] });
     }
   }
 
   private async drainOnce(): Promise<void> {
     await this.discoverShards('TRIM_HORIZON');
-    if (!(await this.deliver(this.pending))) return;
-    for (const [shardId, iterator] of this.iterators) {
-      let next = iterator;
-      while (next) {
-        const page = await this.client.send(new GetRecordsCommand({ ShardIterator: next, Limit: RECORDS_PER_READ }));
-        next = page.NextShardIterator;
-        this.iterators.set(shardId, next);
-        const records = (page.Records ?? []).map(asLambdaRecord);
+    for (const shard of this.shards.values()) {
+      if (!(await this.handOver(shard))) continue;
+      while (shard.iterator) {
+        const page = await this.client.send(
+          new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: RECORDS_PER_READ }),
+        );
+        shard.iterator = page.NextShardIterator;
+        const records = (page.Records ?? []).map((record) => asLambdaRecord(record, this.streamArn));
         // as the trigger's filter criteria do in AWS: what does not pass never reaches the function
-        if (!(await this.deliver(records.filter(this.passes)))) return;
-        if (records.length === 0) break;
+        shard.batches.push(...batchesOf(this.options.settings, records.filter(this.options.passes)));
+        if (!(await this.handOver(shard)) || records.length === 0) break;
       }
     }
   }
 
-  /** Hands records over, one page at a time; what the consumer reports failed waits for the next drain. */
-  private async deliver(records: DynamoDBRecord[]): Promise<boolean> {
-    this.pending = [];
-    if (records.length === 0) return true;
-    const { batchItemFailures } = await this.consumer({ Records: records });
-    const failed = batchItemFailures[0]?.itemIdentifier;
-    const from = records.findIndex((record) => record.dynamodb?.SequenceNumber === failed);
-    if (failed === undefined || from < 0) return true;
-    this.pending = records.slice(from);
-    return false;
+  /** Hands the shard's waiting batches over in order; false when one failed and waits for the next drain. */
+  private handOver(shard: Shard): Promise<boolean> {
+    const { settings, onFailure, nowSeconds = () => Date.now() / 1000 } = this.options;
+    return handOver(settings, shard, (batch) => this.invoke(batch), onFailure, nowSeconds());
+  }
+
+  private async invoke(batch: StreamBatch): Promise<InvocationOutcome> {
+    try {
+      return { answer: await this.options.consumer({ Records: batch.records }) };
+    } catch (error) {
+      logger.error('the table stream consumer failed; its batch is retried', describeError(error));
+      return { error };
+    }
   }
 }

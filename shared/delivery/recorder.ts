@@ -119,7 +119,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
   const deadLettered: RecordingSummary['deadLettered'] = [];
   const failed: string[] = [];
   for (const message of messages) {
-    const parsed = parseDeliveryMessage(message.body);
+    const parsed = parseDeliveryMessage(message.body, message.sentAt ?? now.getTime());
     const reason = !parsed.ok
       ? parsed.reason
       : message.group === undefined || message.sequence === undefined

@@ -62,6 +62,10 @@ export const eventsFromEnvironment = (env: Environment = process.env): EventPubl
 export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
   new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL ?? '');
 
+/** Where the table stream's consumer sends the records it cannot decode or judge (the trigger's on-failure queue). */
+export const streamDeadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
+  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL ?? '');
+
 export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
   allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
 });

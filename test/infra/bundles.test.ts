@@ -41,7 +41,7 @@ const SDK_CLIENTS: Record<FunctionName, string[]> = {
   'per-action': ['dynamodb'],
   'delivery-recorder': ['dynamodb', 'sqs'],
   'reset-flush': ['dynamodb', 'sqs'],
-  'history-events': ['dynamodb', 'eventbridge'],
+  'history-events': ['dynamodb', 'eventbridge', 'sqs'],
 };
 
 const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];

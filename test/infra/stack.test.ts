@@ -210,7 +210,7 @@ describe('data and messaging', () => {
       FunctionName: { Ref: expect.stringMatching(/^historyeventsFunction/) },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRecordAgeInSeconds: 86_400,
+      MaximumRecordAgeInSeconds: 21_600,
       DestinationConfig: { OnFailure: { Destination: expect.anything() } },
       FilterCriteria: {
         Filters: [

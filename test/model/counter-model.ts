@@ -59,6 +59,20 @@ export const millisOf = (decimal: string): bigint => {
   return BigInt(whole!) * 1000n + BigInt(fraction.padEnd(3, '0'));
 };
 
+/**
+ * The accepted window of an event's `at`, written out here on its own: from 14 days before its message's receipt to
+ * 1 day after it. A message with an event outside it is dead-lettered whole and counts nowhere.
+ */
+export const ACCEPTED_BEFORE_MS = 14 * 86_400_000;
+export const ACCEPTED_AFTER_MS = 86_400_000;
+
+export const isAccepted = (message: ModelMessage): boolean =>
+  message.events.every((event) => {
+    if (event.at === undefined) return true;
+    const at = Date.parse(event.at);
+    return at >= message.sentAt - ACCEPTED_BEFORE_MS && at <= message.sentAt + ACCEPTED_AFTER_MS;
+  });
+
 /** The instant an event counts at: its `at`, else its message's receipt; never later than receipt + tolerance. */
 export const countedAt = (event: ModelEvent, sentAt: number, toleranceMs: number): number => {
   if (event.at === undefined) return sentAt;
@@ -69,17 +83,21 @@ export const countedAt = (event: ModelEvent, sentAt: number, toleranceMs: number
 /**
  * When the quiet time began (the last conversion, else the first impression) and the impressions since the last
  * conversion. An impression at the very instant of the last conversion cannot be ordered against it by its time:
- * the rules leave it open whether it counts, so the count is a range, exact whenever there is no such tie.
+ * the rules leave it open whether it counts, so the count is a range, exact whenever there is no such tie. When
+ * events arrive out of their time order, impressions counted before a conversion dated earlier than they are may be
+ * dropped by it (the item keeps their sum, not their instants): the count is then at most `most`, and never holds an
+ * impression dated before the last conversion; with no conversion it is every impression.
  */
 export const noConversionState = (
   item: ModelItem,
-): { quietSince: number; impressions: { least: bigint; most: bigint } } | undefined => {
+): { quietSince: number; conversions: boolean; impressions: { least: bigint; most: bigint } } | undefined => {
   if (item.impressions.length === 0 && item.conversions.length === 0) return undefined;
   const last = item.conversions.length > 0 ? Math.max(...item.conversions) : undefined;
   const sum = (counted: (at: number) => boolean) =>
     item.impressions.filter(({ at }) => counted(at)).reduce((total, { count }) => total + count, 0n);
   return {
     quietSince: last ?? Math.min(...item.impressions.map(({ at }) => at)),
+    conversions: last !== undefined,
     impressions: {
       least: sum((at) => last === undefined || at > last),
       most: sum((at) => last === undefined || at >= last),
@@ -94,6 +112,7 @@ export class CounterModel {
   constructor(private readonly toleranceMs = DEFAULT_FUTURE_TOLERANCE_MS) {}
 
   apply(message: ModelMessage): void {
+    if (!isAccepted(message)) return;
     for (const event of message.events) this.applyEvent(event, countedAt(event, message.sentAt, this.toleranceMs));
   }
 

@@ -54,18 +54,43 @@ export interface GeneratedCase {
 
 const MINUTE = 60_000;
 
-/** Days near the boundaries of weeks, months and years, so that rollovers of every period come up. */
+/**
+ * Days near the boundaries of weeks, months and years (UTC: the periods' boundaries whatever an account's
+ * useLocalTime, which moves only how run dates are read and shown), so that rollovers of every period come up.
+ */
 const ANCHORS = ['2026-11-29T12:00:00Z', '2026-11-30T12:00:00Z', '2026-12-31T12:00:00Z', '2027-01-03T12:00:00Z'].map(
   Date.parse,
 );
 
-/** How an event's `at` relates to its message's receipt: absent, late, a little ahead, or too far ahead. */
-const atOffset: fc.Arbitrary<number | undefined> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(undefined) },
-  { weight: 3, arbitrary: fc.integer({ min: 0, max: 72 * 60 }).map((minutes) => -minutes * MINUTE) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }).map((minutes) => minutes * MINUTE) },
-  { weight: 1, arbitrary: fc.integer({ min: 5 * 60 + 1, max: 48 * 3600 }).map((seconds) => seconds * 1000) },
+const DAY = 24 * 60 * MINUTE;
+
+/** An event's `at`: absent, an offset (ms) from its message's receipt, or an instant of its own (ms). */
+type AtChoice = undefined | number | { instant: number };
+
+/**
+ * How an event's `at` relates to its message's receipt: absent, late (within hours, or anywhere in the 14 days the
+ * window accepts), a little ahead, too far ahead (counted at receipt), the window's very edges, just outside it, or
+ * any instant of the years 0001–9999 (outside it: its message is dead-lettered).
+ */
+const atChoice: fc.Arbitrary<AtChoice> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(undefined) },
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 72 * 60 }).map((minutes) => -minutes * MINUTE) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 14 * DAY }).map((ms) => -ms) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 5 }).map((minutes) => minutes * MINUTE) },
+  { weight: 2, arbitrary: fc.integer({ min: 5 * 60 + 1, max: 24 * 3600 }).map((seconds) => seconds * 1000) },
+  { weight: 1, arbitrary: fc.constantFrom(-14 * DAY, DAY, -14 * DAY - 1, DAY + 1, -15 * DAY, 2 * DAY) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true })
+      .map((date) => ({ instant: date.getTime() })),
+  },
 );
+
+const atOf = (choice: AtChoice, sentAt: number): string | undefined =>
+  choice === undefined
+    ? undefined
+    : new Date(typeof choice === 'number' ? sentAt + choice : choice.instant).toISOString();
 
 const kind = fc.constantFrom<ModelKind>('impression', 'impression', 'click', 'conversion', 'opportunity', 'request');
 
@@ -79,9 +104,9 @@ const event = (withAt: boolean) =>
       actionId: fc.option(fc.constantFrom(...ACTION_IDS), { nil: undefined, freq: 2 }),
       revenue: fc.option(fc.constantFrom('0.001', '0.125', '2', '1000000.5'), { nil: undefined, freq: 2 }),
       count: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(1_000_000)),
-      offset: withAt ? atOffset : fc.constant(undefined),
+      at: withAt ? atChoice : fc.constant(undefined),
     })
-    .map(({ kind, side, bannerId, placementId, actionId, revenue, count, offset }) => {
+    .map(({ kind, side, bannerId, placementId, actionId, revenue, count, at }) => {
       // a valid event: a request needs a placement, an action goes with a conversion only
       const where = kind === 'request' && side === 'banner' ? 'placement' : side;
       const event: ModelEvent = {
@@ -92,7 +117,7 @@ const event = (withAt: boolean) =>
         ...(revenue !== undefined ? { revenue } : {}),
         count,
       };
-      return { event, offset };
+      return { event, at };
     });
 
 const messages = (orderly: boolean, size: CaseSize) =>
@@ -116,9 +141,10 @@ const messages = (orderly: boolean, size: CaseSize) =>
         return {
           group,
           sentAt,
-          events: events.map(({ event, offset }) =>
-            offset === undefined ? event : { ...event, at: new Date(sentAt + offset).toISOString() },
-          ),
+          events: events.map(({ event, at }) => {
+            const text = atOf(at, sentAt);
+            return text === undefined ? event : { ...event, at: text };
+          }),
         };
       });
     });

@@ -70,4 +70,41 @@ export const REGRESSION_CASES: Record<string, GeneratedCase> = {
     // 3 shards: the case's group goes to shard 2
     sharding: { beforeStep: 1, shards: { 'ADVERTISER#91': 3 } },
   },
+  // a year-999 event moved the item's periods to `D#999-…`, which sorted after 2026 as text: every daily, weekly and
+  // monthly counter read 0 from then on
+  'an event of the year 999 counts nowhere, and later events count in their periods': {
+    orderly: false,
+    messages: [
+      { group: 0, sentAt: NOV_29_NOON, events: [{ kind: 'impression', bannerId: 9100, count: 60 }] },
+      {
+        group: 0,
+        sentAt: NOV_29_NOON,
+        events: [{ kind: 'impression', bannerId: 9100, count: 1, at: '0999-06-01T00:00:00.000Z' }],
+      },
+      { group: 0, sentAt: NOV_29_NOON + 60_000, events: [{ kind: 'impression', bannerId: 9100, count: 100 }] },
+    ],
+    steps: [ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE],
+  },
+  // impressions dated before the last conversion, arriving after it, counted as impressions since it
+  'impressions dated before a conversion arrive after it': {
+    orderly: false,
+    messages: [
+      {
+        group: 0,
+        sentAt: NOV_29_NOON,
+        events: [{ kind: 'conversion', bannerId: 9100, count: 1, at: '2026-11-29T10:00:00.000Z' }],
+      },
+      {
+        group: 1,
+        sentAt: NOV_29_NOON,
+        events: [{ kind: 'impression', bannerId: 9100, count: 50, at: '2026-11-29T09:00:00.000Z' }],
+      },
+      {
+        group: 2,
+        sentAt: NOV_29_NOON,
+        events: [{ kind: 'impression', bannerId: 9101, count: 3, at: '2026-11-29T10:30:00.000Z' }],
+      },
+    ],
+    steps: [ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE],
+  },
 };

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
 import { storedCounterItems } from '../support/stored-counters';
-import { counterAttribute } from '../../shared/adapters/dynamodb/counter-attributes';
+import { counterAttribute, QUIET_IMPRESSIONS_ATTRIBUTE } from '../../shared/adapters/dynamodb/counter-attributes';
 import { METRICS, PERIODS } from '../../shared/domain/limits/metrics';
 
 /**
@@ -197,6 +197,78 @@ describe('an event dated in the future', () => {
     expect(answer.futureDatedEvents).toBe(0);
     await setClock(ctx.service.url, { now: '2026-11-19T00:03:00Z' });
     expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ dailyImpressions: 4 });
+  });
+});
+
+describe('an event dated outside the accepted window', () => {
+  it('is dead-lettered with its reason and never counted: a year-999 event leaves the daily caps on', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    await demo().post(`/rest-api/banner/${banner}/limits/update.do`, { dailyImpressionsLimit: '100' });
+    await deliver([{ kind: 'impression', bannerId: banner, count: 60 }]);
+    const ancient = await deliver([{ kind: 'impression', bannerId: banner, count: 1, at: '0999-06-01T00:00:00Z' }]);
+    expect(ancient).toMatchObject({ failedMessageIds: [], recordedEvents: 0 });
+    expect(ancient.deadLettered).toEqual([
+      { messageId: expect.any(String), reason: expect.stringContaining('outside the accepted window') },
+    ]);
+    for (const at of ['9999-12-31T23:59:59Z', '2026-11-04T09:59:59Z', '2026-11-19T10:00:01Z'])
+      expect((await deliver([{ kind: 'impression', bannerId: banner, count: 1, at }])).deadLettered, at).toHaveLength(
+        1,
+      );
+    for (let round = 0; round < 4; round++) await deliver([{ kind: 'impression', bannerId: banner, count: 25 }]);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({
+      dailyImpressions: 160,
+      weeklyImpressions: 160,
+      monthlyImpressions: 160,
+      totalImpressions: 160,
+    });
+    const status = (await (await demo().get(`/rest-api/banner/${banner}/limits/status.do`)).json()) as {
+      deliverable: boolean;
+    };
+    expect(status.deliverable).toBe(false);
+    // the edges of the window are in it: 14 days before and 1 day after the sending count
+    const edges = await deliver([
+      { kind: 'impression', bannerId: banner, count: 1, at: '2026-11-04T10:00:00Z' },
+      { kind: 'impression', bannerId: banner, count: 1, at: '2026-11-19T10:00:00Z' },
+    ]);
+    expect(edges).toMatchObject({ deadLettered: [], recordedEvents: 2 });
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({
+      dailyImpressions: 161,
+      totalImpressions: 162,
+    });
+  });
+});
+
+describe('the no-conversion state by event time', () => {
+  const quietImpressions = async (banner: number) =>
+    (await storedCounterItems(ctx.service)).get(`BANNER#${banner}/COUNTERS`)?.[QUIET_IMPRESSIONS_ATTRIBUTE];
+
+  it('never counts impressions dated before the last conversion as impressions since it, in any arrival order', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    await deliver([{ kind: 'conversion', bannerId: banner, at: '2026-11-18T09:59:00Z' }]);
+    const late = await deliver([{ kind: 'impression', bannerId: banner, count: 50, at: '2026-11-18T09:00:00Z' }]);
+    expect(late).toMatchObject({ failedMessageIds: [], recordedEvents: 1 });
+    expect(await quietImpressions(banner)).toBe(0);
+    expect(await counters(`/rest-api/banner/${banner}`)).toMatchObject({ totalImpressions: 50 });
+    // one batch mixing both sides of the conversion: only the later ones count
+    await deliver([
+      { kind: 'impression', bannerId: banner, count: 7, at: '2026-11-18T09:30:00Z' },
+      { kind: 'impression', bannerId: banner, count: 3, at: '2026-11-18T09:59:30Z' },
+    ]);
+    expect(await quietImpressions(banner)).toBe(3);
+  });
+
+  it('keeps impressions dated after a conversion that arrives later than they do', async () => {
+    await setClock(ctx.service.url, { now: TODAY });
+    const banner = await freshBanner();
+    await deliver([{ kind: 'impression', bannerId: banner, count: 4, at: '2026-11-18T09:30:00Z' }]);
+    await deliver([{ kind: 'impression', bannerId: banner, count: 2, at: '2026-11-18T09:00:00Z' }]);
+    expect(await quietImpressions(banner)).toBe(6);
+    await deliver([{ kind: 'conversion', bannerId: banner, at: '2026-11-18T08:00:00Z' }]);
+    expect(await quietImpressions(banner)).toBe(6);
+    await deliver([{ kind: 'impression', bannerId: banner, count: 1, at: '2026-11-18T07:00:00Z' }]);
+    expect(await quietImpressions(banner)).toBe(6);
   });
 });
 

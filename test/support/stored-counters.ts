@@ -3,12 +3,14 @@ import { plainItem } from '../../shared/adapters/dynamodb/attribute-values';
 import {
   counterAttribute,
   keyAttribute,
+  FIRST_IMPRESSION_ATTRIBUTE,
   QUIET_IMPRESSIONS_ATTRIBUTE,
   QUIET_SINCE_ATTRIBUTE,
 } from '../../shared/adapters/dynamodb/counter-attributes';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import type { LocalService } from '../../infra/local/local-service';
 import { MODEL_PERIODS } from '../model/calendar';
+import { periodOrdinal } from '../../shared/domain/limits/periods';
 import { millisOf, noConversionState, type ModelItem, type ModelMetric } from '../model/counter-model';
 
 /** A counter item as both sides are compared: per period its key and its non-zero counters as decimal text. */
@@ -58,7 +60,7 @@ export const deleteCounterItems = async (service: LocalService, items: Iterable<
 const unitsText = (metric: ModelMetric, value: unknown): string =>
   String(metric === 'budget' ? millisOf(String(value)) : BigInt(String(value)));
 
-export const storedView = (item: Item, withNoConversion: boolean): CounterView => {
+export const storedView = (item: Item): CounterView => {
   const periods: CounterView['periods'] = {};
   for (const period of MODEL_PERIODS) {
     const counts: Record<string, string> = {};
@@ -69,21 +71,20 @@ export const storedView = (item: Item, withNoConversion: boolean): CounterView =
     const key = period === 'total' ? (Object.keys(counts).length > 0 ? 'T' : undefined) : item[keyAttribute(period)];
     if (key !== undefined) periods[period] = { key: String(key), counts };
   }
+  const quietSince = item[QUIET_SINCE_ATTRIBUTE] ?? item[FIRST_IMPRESSION_ATTRIBUTE];
   const noConversion =
-    withNoConversion && item[QUIET_SINCE_ATTRIBUTE] !== undefined
-      ? {
-          quietSince: Number(String(item[QUIET_SINCE_ATTRIBUTE])),
-          impressions: String(item[QUIET_IMPRESSIONS_ATTRIBUTE] ?? 0),
-        }
+    quietSince !== undefined
+      ? { quietSince: Number(String(quietSince)), impressions: String(item[QUIET_IMPRESSIONS_ATTRIBUTE] ?? 0) }
       : undefined;
   return { periods, ...(noConversion ? { noConversion } : {}) };
 };
 
 /**
  * The model's view of an item. The no-conversion count is a range when an impression ties with the last
- * conversion: a stored count inside it reads as that count, one outside as the range.
+ * conversion: a stored count inside it reads as that count, one outside as the range. Out of time order (`orderly`
+ * false) it is a bound when a conversion came (see `noConversionState`): from 0 to `most`.
  */
-export const modelView = (item: ModelItem, withNoConversion: boolean, stored?: CounterView): CounterView => {
+export const modelView = (item: ModelItem, orderly: boolean, stored?: CounterView): CounterView => {
   const periods: CounterView['periods'] = {};
   for (const [period, { key, counts }] of Object.entries(item.periods)) {
     const nonZero = Object.entries(counts).filter(([, units]) => units !== 0n);
@@ -91,9 +92,10 @@ export const modelView = (item: ModelItem, withNoConversion: boolean, stored?: C
     if (period !== 'total' || nonZero.length > 0)
       periods[period] = { key, counts: Object.fromEntries(nonZero.map(([metric, units]) => [metric, String(units)])) };
   }
-  const state = withNoConversion ? noConversionState(item) : undefined;
+  const state = noConversionState(item);
   if (!state) return { periods };
-  const { least, most } = state.impressions;
+  const { most } = state.impressions;
+  const least = orderly || !state.conversions ? state.impressions.least : 0n;
   const storedCount = stored?.noConversion?.impressions;
   const inRange = storedCount !== undefined && BigInt(storedCount) >= least && BigInt(storedCount) <= most;
   const impressions = inRange ? storedCount : least === most ? String(least) : `${least} to ${most}`;
@@ -109,12 +111,12 @@ const holdsCounters = (item: Item): boolean => Object.keys(item).some((name) => 
  * shard is in, and the sum of the counters of the shards in it. The no-conversion state is compared where one shard
  * holds it (across shards it is a bound: `sumShardStates`); `spread` names the entities where it is not.
  */
-export const summedViews = (stored: ReadonlyMap<string, Item>, withNoConversion: boolean) => {
+export const summedViews = (stored: ReadonlyMap<string, Item>) => {
   const byItem = new Map<string, CounterView[]>();
   for (const [name, item] of stored) {
     if (!holdsCounters(item)) continue;
     const merged = name.replace(/\/COUNTERS#\d+$/, '/COUNTERS');
-    byItem.set(merged, [...(byItem.get(merged) ?? []), storedView(item, withNoConversion)]);
+    byItem.set(merged, [...(byItem.get(merged) ?? []), storedView(item)]);
   }
   const spread = new Set<string>();
   const views = new Map<string, CounterView>();
@@ -123,7 +125,9 @@ export const summedViews = (stored: ReadonlyMap<string, Item>, withNoConversion:
     for (const period of MODEL_PERIODS) {
       const keys = shards.flatMap((view) => (view.periods[period] ? [view.periods[period].key] : []));
       if (keys.length === 0) continue;
-      const key = keys.reduce((latest, candidate) => (candidate > latest ? candidate : latest));
+      const key = keys.reduce((latest, candidate) =>
+        periodOrdinal(candidate) > periodOrdinal(latest) ? candidate : latest,
+      );
       const counts: Record<string, bigint> = {};
       for (const view of shards.filter((shard) => shard.periods[period]?.key === key))
         for (const [metric, units] of Object.entries(view.periods[period]!.counts))

@@ -33,9 +33,13 @@ export const keyAttribute = (period: Period): string => `${PERIOD_LETTERS[period
 export const MARKER_PREFIX = '~';
 export const markerAttribute = (group: string): string => `${MARKER_PREFIX}${group}`;
 
-/** The no-conversion state: since when no conversion came (ms), and the impressions since. */
+/**
+ * The no-conversion state: the last conversion's (or quiet-time reset's) instant (ms), the impressions dated since,
+ * and the first impression's instant (ms), when the quiet time began while no conversion came.
+ */
 export const QUIET_SINCE_ATTRIBUTE = 'qs';
 export const QUIET_IMPRESSIONS_ATTRIBUTE = 'qi';
+export const FIRST_IMPRESSION_ATTRIBUTE = 'qf';
 
 /** The caps the item's last delivery write was judged against (counter attribute → cap), for the stream. */
 export const CAPS_ATTRIBUTE = 'cp';

@@ -1,6 +1,7 @@
 import { NumberValue, type UpdateInput } from './attribute-values';
 import type {
   CounterWrite,
+  InstantExpectation,
   NoConversionWrite,
   PendingMessage,
   ShardWriteOptions,
@@ -24,6 +25,7 @@ import {
   markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
+  FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
   SHARDS_ATTRIBUTE,
   TALLY_ATTRIBUTE,
   TALLY_SINCE_ATTRIBUTE,
@@ -83,6 +85,8 @@ export const counterState = (
   }
   const quietSince = Number(numberText(item[QUIET_SINCE]));
   if (Number.isFinite(quietSince)) state.quietSince = quietSince;
+  const firstImpressionAt = Number(numberText(item[FIRST_IMPRESSION]));
+  if (Number.isFinite(firstImpressionAt)) state.firstImpressionAt = firstImpressionAt;
   state.impressionsSinceConversion = storedUnits(item[QUIET_IMPRESSIONS], 1n) ?? 0n;
   return state;
 };
@@ -130,22 +134,29 @@ const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
   }
 };
 
+const instantCondition = (attribute: string, expect: InstantExpectation) =>
+  expect.kind === 'absentOrAtMost'
+    ? anyOf(attributeAbsent(attribute), atMost(attribute, expect.at))
+    : expect.at === null
+      ? attributeAbsent(attribute)
+      : equals(attribute, expect.at);
+
 const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWrite) => {
-  const impressions = NumberValue.from(String(noConversion.impressions));
-  if (noConversion.mode === 'add') {
-    if (noConversion.impressions > 0n) update.add(QUIET_IMPRESSIONS, impressions);
-    update.setIfAbsent(QUIET_SINCE, noConversion.firstAt);
-    return;
-  }
-  update.set(QUIET_SINCE, noConversion.quietSince).set(QUIET_IMPRESSIONS, impressions);
-  const expected = noConversion.expect.at;
-  update.require(
-    noConversion.expect.kind === 'absentOrAtMost'
-      ? anyOf(attributeAbsent(QUIET_SINCE), atMost(QUIET_SINCE, noConversion.quietSince))
-      : expected === null
-        ? attributeAbsent(QUIET_SINCE)
-        : equals(QUIET_SINCE, expected),
-  );
+  const { mode, quietSince, impressions, keepsImpressions, expect, qfExpect, firstImpression } = noConversion;
+  const count = NumberValue.from(String(impressions));
+  if (mode === 'set') {
+    update.set(QUIET_SINCE, quietSince!);
+    if (keepsImpressions) {
+      if (impressions > 0n) update.add(QUIET_IMPRESSIONS, count);
+    } else update.set(QUIET_IMPRESSIONS, count);
+    update.remove(FIRST_IMPRESSION);
+  } else if (impressions > 0n) update.add(QUIET_IMPRESSIONS, count);
+  update.require(instantCondition(QUIET_SINCE, expect));
+  if (qfExpect) update.require(instantCondition(FIRST_IMPRESSION, qfExpect));
+  if (!firstImpression) return;
+  if (firstImpression.expect.kind === 'absentOrAtMost') update.setIfAbsent(FIRST_IMPRESSION, firstImpression.at);
+  else update.set(FIRST_IMPRESSION, firstImpression.at);
+  update.require(instantCondition(FIRST_IMPRESSION, firstImpression.expect));
 };
 
 /** The set caps of a write, as the item stores them: by the attribute of the counter each caps. */

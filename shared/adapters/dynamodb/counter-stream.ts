@@ -1,4 +1,3 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import {
   actionCaps,
@@ -13,7 +12,8 @@ import { ENTITY_TYPES, levelOfType, type EntityType } from '../../domain/levels'
 import { METRICS, PERIODS } from '../../domain/limits/metrics';
 import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, reachedKey } from '../../table/keys';
 import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
-import { plainItem } from './attribute-values';
+import { streamEntityOf } from './history-stream';
+import { streamItem, UndecodableRecord } from './stream-images';
 import { counterState } from './counter-store';
 import { CAPS_ATTRIBUTE, counterAttribute, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-attributes';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/metrics';
@@ -37,7 +37,9 @@ export const isCounterChange = (record: DynamoDBRecord): boolean =>
 /** The caps an image says its write was judged against, on the item's own grid. */
 const storedCaps = (item: Item, type: EntityType, isAction: boolean): CapOnCounter[] => {
   const stored = item[CAPS_ATTRIBUTE];
-  if (!stored || typeof stored !== 'object') return [];
+  if (stored === undefined) return [];
+  if (stored === null || typeof stored !== 'object' || stored instanceof Set || Array.isArray(stored))
+    throw new UndecodableRecord(`a counter item whose ${CAPS_ATTRIBUTE} is not a map`);
   const known = isAction
     ? actionCaps({ dailyConversionsLimit: 0, totalConversionsLimit: 0 })
     : levelOfType(type).grid.caps.map(({ name, period, metric }) => ({ name, period, metric, value: 0 }));
@@ -49,7 +51,7 @@ const storedCaps = (item: Item, type: EntityType, isAction: boolean): CapOnCount
 
 const snapshotOf = (image: unknown, isAction: boolean) => {
   if (!image) return undefined;
-  const item = plainItem(image as Record<string, AttributeValue>);
+  const item = streamItem(image);
   const state = isAction ? counterState(item, ACTION_PERIODS, ACTION_METRICS) : counterState(item, PERIODS, METRICS);
   const resetAt = Number(String(item[RESET_AT_ATTRIBUTE]));
   const snapshot: CounterSnapshot = { keys: state.keys, counters: state.counters };
@@ -58,26 +60,27 @@ const snapshotOf = (image: unknown, isAction: boolean) => {
 
 /**
  * The LimitReached events of one table stream record: a counter item's write, judged from its old and new images
- * against the caps the write stored with it. Anything else (and a record without images) tells none; so does a
- * sharded entity's write, which `limitReachedOnSum` judges.
+ * against the caps the write stored with it. Anything else tells none; so does a sharded entity's write, which
+ * `limitReachedOnSum` judges (its images are decoded here all the same). A counter write that cannot be decoded or
+ * is not an entity's is an `UndecodableRecord`.
  */
 export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
   const sortKey = record.dynamodb?.Keys?.SK?.S ?? '';
-  const [type, id] = (record.dynamodb?.Keys?.PK?.S ?? '').split('#');
-  if (!isCounterChange(record) || isShardWrite(record) || !ENTITY_TYPES.includes(type as EntityType)) return [];
-  const isAction = sortKey !== COUNTERS_SK;
+  if (!isCounterChange(record)) return [];
+  const { type, id } = streamEntityOf(record);
+  const isAction = sortKey !== COUNTERS_SK && !sortKey.startsWith(COUNTER_SHARD_PREFIX);
   const after = snapshotOf(record.dynamodb?.NewImage, isAction);
-  if (!after) return [];
-  const caps = storedCaps(after.item, type as EntityType, isAction);
-  if (caps.length === 0) return [];
-  const target = {
-    type: type as EntityType,
-    id: Number(id),
-    ...(isAction ? { actionId: Number(sortKey.slice(ACTION_COUNTER_PREFIX.length)) } : {}),
-  };
+  if (!after) throw new UndecodableRecord('a counter write without its new image');
+  const caps = storedCaps(after.item, type, isAction);
+  const before = snapshotOf(record.dynamodb?.OldImage, isAction)?.snapshot;
+  if (isShardWrite(record) || caps.length === 0) return [];
+  const actionId = Number(sortKey.slice(ACTION_COUNTER_PREFIX.length));
+  if (isAction && !Number.isSafeInteger(actionId))
+    throw new UndecodableRecord(`a per-action counter item of no action: SK ${JSON.stringify(sortKey)}`);
+  const target = { type, id, ...(isAction ? { actionId } : {}) };
   const written = record.dynamodb?.ApproximateCreationDateTime;
   const at = written !== undefined ? new Date(written * 1000) : new Date();
-  return limitCrossings(target, caps, snapshotOf(record.dynamodb?.OldImage, isAction)?.snapshot, after.snapshot, at);
+  return limitCrossings(target, caps, before, after.snapshot, at);
 };
 
 /** A crossing's marker outlives its period's writes; a total's stays. */

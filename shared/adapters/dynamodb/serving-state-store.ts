@@ -6,6 +6,7 @@ import { ACTION_LIMIT_PREFIX, actionCountersKey, actionSwitchKey, entityKey, ent
 import { ancestorsOf, isDemandType, levelOfType, type EntityType } from '../../domain/levels';
 import type { TableStore } from './table-store';
 import type { EntityServingState } from '../../domain/serving/serving-decision';
+import { quietTimeStart } from '../../domain/delivery/counter-state';
 
 /** The entity and the ancestors whose limits also hold it back: banner → campaign → advertiser, placement → site. */
 const servingChain = (entity: Entity): [EntityType, number][] => [
@@ -37,13 +38,14 @@ export const loadServingChain = async (store: TableStore, entity: Entity, now: D
     const loaded = entityLimitFromItems(type, id, items, now);
     const own = actionItems[index]!;
     const supply = !isDemandType(type);
+    const quietSince = quietTimeStart(loaded.counterState);
     return {
       entity: index === 0 ? entity : loaded.entity!,
       grid: levelOfType(type).grid,
       limit: loaded.limit,
       counters: loaded.counters,
       noConversion: {
-        ...(loaded.counterState.quietSince !== undefined ? { quietSince: loaded.counterState.quietSince } : {}),
+        ...(quietSince !== undefined ? { quietSince } : {}),
         impressionsSinceConversion: loaded.counterState.impressionsSinceConversion,
       },
       perActionEnabled: supply || own.some((item) => item.SK === actionSwitchKey(type, id).SK && item.enabled === true),

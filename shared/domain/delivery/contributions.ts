@@ -48,15 +48,13 @@ export const DEFAULT_FUTURE_TOLERANCE_MS = 5 * 60_000;
  * received, when it counts at the receive time, so that no event moves an item's periods past the present.
  */
 export const countingInstant = (
-  at: string | undefined,
+  at: number | undefined,
   sentAt: Date,
   toleranceMs: number,
 ): { instant: Date; futureDated: boolean } => {
   if (at === undefined) return { instant: sentAt, futureDated: false };
   const instant = new Date(at);
-  return instant.getTime() - sentAt.getTime() > toleranceMs
-    ? { instant: sentAt, futureDated: true }
-    : { instant, futureDated: false };
+  return at - sentAt.getTime() > toleranceMs ? { instant: sentAt, futureDated: true } : { instant, futureDated: false };
 };
 
 const METRIC: Record<DeliveryEvent['kind'], Metric> = {

@@ -1,6 +1,7 @@
 import type { Metric, Period } from '../limits/metrics';
 import type { Contribution } from './contributions';
 import { add, type CounterState, type Tally } from './counter-state';
+import { isLaterPeriod, latestPeriod } from '../limits/periods';
 
 /** A delivery message not yet known to be applied to a counter item, with its place in its message group. */
 export interface PendingMessage {
@@ -42,14 +43,24 @@ export interface ShardWriteOptions {
   floors?: Readonly<Record<string, string>>;
 }
 
-export type NoConversionWrite =
-  | { mode: 'add'; impressions: bigint; firstAt: number }
-  | {
-      mode: 'set';
-      quietSince: number;
-      impressions: bigint;
-      expect: { kind: 'absentOrAtMost' | 'exactly'; at: number | null };
-    };
+/** What the item's stored instant must be for the write to be the right one: absent or at most `at`, or exactly. */
+export type InstantExpectation = { kind: 'absentOrAtMost'; at: number } | { kind: 'exactly'; at: number | null };
+
+/**
+ * The no-conversion state's change. `set`: a conversion starts the quiet time again at `quietSince` (`qs`) and the
+ * impressions since it at `impressions`, or adds them (`keepsImpressions`: every stored impression is dated after
+ * it); the first impression's instant (`qf`) is then removed. `add`: adds impressions dated at or after the stored
+ * `qs`. `expect` holds the stored `qs` in place, `qfExpect` the stored `qf`; `firstImpression` moves `qf` earlier.
+ */
+export interface NoConversionWrite {
+  mode: 'add' | 'set';
+  quietSince?: number;
+  impressions: bigint;
+  keepsImpressions?: boolean;
+  expect: InstantExpectation;
+  qfExpect?: InstantExpectation;
+  firstImpression?: { at: number; expect: InstantExpectation };
+}
 
 const DAY_MS = 86_400_000;
 
@@ -115,10 +126,10 @@ const periodWrite = (
   state: CounterState | undefined,
 ): PeriodWrite | undefined => {
   const keys = kept.flatMap((message) => [...(message.contribution.periods[period]?.keys() ?? [])]);
-  const latest = maxOf(keys);
+  const latest = latestPeriod(keys);
   if (latest === undefined) return undefined;
   const stored = state?.keys[period];
-  const target = stored !== undefined && stored > latest ? stored : latest;
+  const target = stored !== undefined && isLaterPeriod(stored, latest) ? stored : latest;
   const tally: Tally = {};
   for (const message of kept) add(tally, message.contribution.periods[period]?.get(target) ?? {});
   if (Object.keys(tally).length === 0) return undefined;
@@ -131,6 +142,25 @@ const periodWrite = (
   };
 };
 
+const sumOf = (impressions: readonly { at: number; count: bigint }[], since: number | undefined) =>
+  impressions.filter(({ at }) => since === undefined || at >= since).reduce((sum, { count }) => sum + count, 0n);
+
+/** The first impression's instant, moved earlier when the batch has an earlier one; not needed once `qs` is known. */
+const firstImpressionWrite = (first: number | undefined, state: CounterState | undefined) => {
+  if (first === undefined || state?.quietSince !== undefined) return undefined;
+  if (!state) return { at: first, expect: { kind: 'absentOrAtMost' as const, at: first } };
+  const stored = state.firstImpressionAt;
+  return stored === undefined || stored > first
+    ? { at: first, expect: { kind: 'exactly' as const, at: stored ?? null } }
+    : undefined;
+};
+
+/**
+ * The no-conversion state by event time, whatever the batch and arrival order: impressions dated before the stored
+ * last conversion (`qs`) never count as impressions since it. Unread, the write assumes that every impression of the
+ * batch is at or after `qs` and says so in its condition; a late impression dated before it fails the condition, and
+ * the write planned from the item counts only those at or after it.
+ */
 const noConversionWrite = (
   kept: readonly PendingMessage[],
   state: CounterState | undefined,
@@ -138,28 +168,28 @@ const noConversionWrite = (
   const impressions = kept.flatMap((message) => message.contribution.impressions);
   const conversions = kept.flatMap((message) => message.contribution.conversions);
   if (impressions.length === 0 && conversions.length === 0) return undefined;
-  const atOrAfter = (instant: number | undefined) =>
-    impressions.filter(({ at }) => instant === undefined || at >= instant).reduce((sum, { count }) => sum + count, 0n);
+  const first = impressions.length > 0 ? Math.min(...impressions.map(({ at }) => at)) : undefined;
   const lastConversion = conversions.length > 0 ? Math.max(...conversions) : undefined;
-  if (lastConversion === undefined) {
-    const firstAt = Math.min(...impressions.map(({ at }) => at));
-    return { mode: 'add', impressions: atOrAfter(state?.quietSince), firstAt };
-  }
-  if (!state)
+  const stored = state?.quietSince;
+  if (lastConversion === undefined || (stored !== undefined && stored > lastConversion)) {
+    const firstImpression = lastConversion === undefined ? firstImpressionWrite(first, state) : undefined;
     return {
-      mode: 'set',
-      quietSince: lastConversion,
-      impressions: atOrAfter(lastConversion),
-      expect: { kind: 'absentOrAtMost', at: lastConversion },
+      mode: 'add',
+      impressions: sumOf(impressions, stored),
+      expect: state ? { kind: 'exactly', at: stored ?? null } : { kind: 'absentOrAtMost', at: first! },
+      ...(firstImpression ? { firstImpression } : {}),
     };
-  // a later conversion is already stored: only this batch's impressions since it count
-  if (state.quietSince !== undefined && state.quietSince > lastConversion)
-    return { mode: 'add', impressions: atOrAfter(state.quietSince), firstAt: state.quietSince };
+  }
+  // no conversion stored yet and every stored impression after this one: they are impressions since it
+  const storedFirst = state?.firstImpressionAt;
+  const keepsImpressions = state !== undefined && stored === undefined && storedFirst !== undefined;
   return {
     mode: 'set',
     quietSince: lastConversion,
-    impressions: atOrAfter(lastConversion),
-    expect: { kind: 'exactly', at: state.quietSince ?? null },
+    impressions: sumOf(impressions, lastConversion),
+    ...(keepsImpressions && storedFirst >= lastConversion ? { keepsImpressions: true } : {}),
+    expect: state ? { kind: 'exactly', at: stored ?? null } : { kind: 'absentOrAtMost', at: lastConversion },
+    qfExpect: state ? { kind: 'exactly', at: storedFirst ?? null } : { kind: 'absentOrAtMost', at: lastConversion },
   };
 };
 

@@ -1,5 +1,6 @@
 import type { Period } from '../limits/metrics';
-import { add, type CounterState, type Tally } from './counter-state';
+import { add, quietTimeStart, type CounterState, type Tally } from './counter-state';
+import { isLaterPeriod } from '../limits/periods';
 
 /**
  * An entity's counters may be sharded: shard 0 is the `COUNTERS` item, shard n ≥ 1 `COUNTERS#<n>`. The shard
@@ -47,7 +48,7 @@ export const sumShardStates = (states: readonly CounterState[], periods: readonl
   for (const period of periods) {
     const key = states.reduce<string | undefined>((latest, state) => {
       const stored = state.keys[period];
-      return stored !== undefined && (latest === undefined || stored > latest) ? stored : latest;
+      return stored !== undefined && (latest === undefined || isLaterPeriod(stored, latest)) ? stored : latest;
     }, undefined);
     if (key === undefined) continue;
     summed.keys[period] = key;
@@ -56,8 +57,8 @@ export const sumShardStates = (states: readonly CounterState[], periods: readonl
     if (Object.keys(tally).length > 0) summed.counters[period] = tally;
   }
   for (const state of states) {
-    if (state.quietSince !== undefined)
-      summed.quietSince = Math.min(summed.quietSince ?? state.quietSince, state.quietSince);
+    const quietSince = quietTimeStart(state);
+    if (quietSince !== undefined) summed.quietSince = Math.min(summed.quietSince ?? quietSince, quietSince);
     summed.impressionsSinceConversion += state.impressionsSinceConversion;
   }
   return summed;

@@ -14,9 +14,15 @@ export interface CounterState {
   counters: Partial<Record<Period, Tally>>;
   /** Message group → highest sequence number applied, as fixed-width decimal text so that text order is number order. */
   applied: Record<string, string>;
+  /** The last conversion's instant (ms), or the last reset of the quiet time: impressions before it never count. */
   quietSince?: number;
+  /** The first impression's instant (ms): when the quiet time began while no conversion came. */
+  firstImpressionAt?: number;
   impressionsSinceConversion: bigint;
 }
+
+/** Since when no conversion came: the last conversion (or reset), else the first impression. */
+export const quietTimeStart = (state: CounterState): number | undefined => state.quietSince ?? state.firstImpressionAt;
 
 export const EMPTY_COUNTERS: CounterState = { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
 

@@ -14,15 +14,15 @@ export interface DeliveryEvent {
   /** A decimal with at most three places, as a string (sent as a string or a number that prints as one). */
   revenue?: string;
   count: number;
-  /** An ISO-8601 instant with its offset; the message's sending time when absent. */
-  at?: string;
+  /** When it happened (ms since 1970), parsed once from the ISO-8601 `at` sent; the message's sending time when absent. */
+  at?: number;
 }
 
 const FIELDS = new Set(['kind', 'bannerId', 'placementId', 'actionId', 'revenue', 'count', 'at']);
 const REVENUE = /^\d{1,13}(\.\d{1,3})?$/;
 /** RFC 3339: seconds always, fractions optional, `Z` or an offset. */
 const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d+))?(?:Z|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
 const MAX_COUNT = 1_000_000;
 
 const daysIn = (year: number, month: number): number =>
@@ -34,11 +34,17 @@ const daysIn = (year: number, month: number): number =>
       ? 30
       : 31;
 
-const isInstant = (value: unknown): value is string => {
+/** The instant an RFC 3339 text names (ms), for every year it can write (0000–9999); `undefined` if none. */
+const instantOf = (value: unknown): number | undefined => {
   const match = typeof value === 'string' ? INSTANT.exec(value) : null;
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+  if (!match) return undefined;
+  const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map(Number) as number[];
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return undefined;
+  const instant = new Date(0);
+  instant.setUTCFullYear(year!, month! - 1, day!);
+  instant.setUTCHours(hours!, minutes!, seconds!, Number((match[7] ?? '').slice(0, 3).padEnd(3, '0')));
+  const offset = match[8] === undefined ? 0 : (Number(match[9]) * 60 + Number(match[10])) * 60_000;
+  return instant.getTime() - (match[8] === '-' ? -offset : offset);
 };
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
@@ -77,7 +83,8 @@ export const parseDeliveryEvent = (value: unknown): ParsedEvent => {
     return refused('revenue must be a non-negative decimal with at most 3 places', 'revenue');
   const problem = countProblem(count);
   if (problem) return refused(problem, 'count');
-  if (at !== undefined && !isInstant(at)) return refused('at must be an ISO-8601 instant', 'at');
+  const instant = instantOf(at);
+  if (at !== undefined && instant === undefined) return refused('at must be an ISO-8601 instant', 'at');
   const unknown = Object.keys(fields).filter((name) => !FIELDS.has(name));
   if (unknown.length > 0) return refused(`unknown field ${unknown.join(', ')}`);
   if (bannerId === undefined && placementId === undefined) return refused('bannerId or placementId is required');
@@ -93,7 +100,7 @@ export const parseDeliveryEvent = (value: unknown): ParsedEvent => {
       ...(actionId !== undefined ? { actionId: actionId as number } : {}),
       ...(revenueValue !== undefined ? { revenue: revenueValue } : {}),
       count: count as number,
-      ...(at !== undefined ? { at: at as string } : {}),
+      ...(instant !== undefined ? { at: instant } : {}),
     },
   };
 };
@@ -113,10 +120,31 @@ const eventProblem = (event: DeliveryEvent): string | undefined =>
     ? 'revenue × count must be at most 9999999999999.999'
     : undefined;
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The accepted window of an event's `at`, around its message's sending time (see docs/exactly-once.md): from 14 days
+ * before it (SQS keeps a message 14 days, the redelivery horizon) to 1 day after it (a clock a day off, say a local
+ * time written as UTC, is still a clock: past the future tolerance such an event counts at the sending time). An
+ * event outside it is a wrong date, and its message is dead-lettered: it never counts in any period.
+ */
+export const ACCEPTED_BEFORE_SENDING_MS = 14 * DAY_MS;
+export const ACCEPTED_AFTER_SENDING_MS = DAY_MS;
+
+export const isInAcceptedWindow = (at: number, sentAt: number): boolean =>
+  at >= sentAt - ACCEPTED_BEFORE_SENDING_MS && at <= sentAt + ACCEPTED_AFTER_SENDING_MS;
+
+const windowProblem = (at: number, sentAt: number): string =>
+  `at ${new Date(at).toISOString()} is outside the accepted window, from 14 days before to 1 day after the ` +
+  `message was sent (${new Date(sentAt).toISOString()}): not counted in any period`;
+
 export type ParsedMessage = { ok: true; events: DeliveryEvent[] } | { ok: false; reason: string };
 
-/** One SQS message holds one event or an array of events; any invalid event makes the whole message malformed. */
-export const parseDeliveryMessage = (body: string): ParsedMessage => {
+/**
+ * One SQS message holds one event or an array of events; any invalid event, or one dated outside the accepted window
+ * around `sentAt` (ms), makes the whole message malformed.
+ */
+export const parseDeliveryMessage = (body: string, sentAt: number): ParsedMessage => {
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -132,7 +160,10 @@ export const parseDeliveryMessage = (body: string): ParsedMessage => {
       const where = [Array.isArray(value) ? `[${index}]` : '', parsed.field ?? ''].filter(Boolean).join('.');
       return { ok: false, reason: `${where ? `${where}: ` : ''}${parsed.message}` };
     }
-    const problem = eventProblem(parsed.event);
+    const { at } = parsed.event;
+    const problem =
+      eventProblem(parsed.event) ??
+      (at !== undefined && !isInAcceptedWindow(at, sentAt) ? windowProblem(at, sentAt) : undefined);
     if (problem) return { ok: false, reason: `${Array.isArray(value) ? `[${index}]: ` : ''}${problem}` };
     events.push(parsed.event);
   }

@@ -36,10 +36,14 @@ const record = (sequence: number, eventName: 'INSERT' | 'MODIFY', sortKey: strin
   },
 });
 
+const rejected: { body: string; reason: string }[] = [];
+afterEach(() => rejected.splice(0));
+
 // no record here is a sharded entity's counter write: the table is never read
 const handler = createHandler({
   events: new EventBridgePublisher(new EventBridgeClient({}), 'limits-bus'),
   store: new TableStore(new DynamoDBClient({}), 'not-read'),
+  deadLetters: { send: async (body, reason) => void rejected.push({ body, reason }) },
 });
 const published = () =>
   bus.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => entry));
@@ -116,6 +120,42 @@ const counterRecord = (
     },
   };
 };
+
+describe('history-events, records it cannot decode or judge', () => {
+  it('dead-letters them at once with their reason, and publishes the records around them', async () => {
+    bus.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
+    const unknownShape = record(2, 'INSERT', 'HISTORY#t#2');
+    unknownShape.dynamodb!.NewImage!.fields = {} as never;
+    const notAnEntity = record(3, 'INSERT', 'HISTORY#t#3');
+    notAnEntity.dynamodb!.Keys!.PK = { S: 'USER#1' };
+    const answer = await handler({
+      Records: [record(1, 'INSERT', 'HISTORY#t#1'), unknownShape, notAnEntity, record(4, 'INSERT', 'HISTORY#t#4')],
+    });
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(published().map((entry) => JSON.parse(entry.Detail!).changeId)).toEqual(['t#1', 't#4']);
+    expect(rejected.map(({ reason }) => reason)).toEqual([
+      'UndecodableRecord: fields: an attribute value with 0 members (one expected)',
+      'UndecodableRecord: an item of a kind the consumer does not know: PK "USER#1"',
+    ]);
+    expect(JSON.parse(rejected[0]!.body).dynamodb.SequenceNumber).toBe('2');
+  });
+
+  it('hands a dead letter that could not be sent back to the stream from its record', async () => {
+    const failing = createHandler({
+      events: new EventBridgePublisher(new EventBridgeClient({}), 'limits-bus'),
+      store: new TableStore(new DynamoDBClient({}), 'not-read'),
+      deadLetters: { send: async () => Promise.reject(new Error('SQS is down')) },
+    });
+    bus.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
+    const broken = record(2, 'INSERT', 'HISTORY#t#2');
+    broken.dynamodb!.NewImage!.at = { X: 'what' } as never;
+    const answer = await failing({
+      Records: [record(1, 'INSERT', 'HISTORY#t#1'), broken, record(3, 'INSERT', 'HISTORY#t#3')],
+    });
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    expect(published().map((entry) => JSON.parse(entry.Detail!).changeId)).toEqual(['t#1']);
+  });
+});
 
 describe('history-events, LimitReached', () => {
   it('publishes a counter write that reaches a cap it stored, with its id, in stream order with LimitChanged', async () => {

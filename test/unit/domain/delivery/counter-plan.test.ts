@@ -104,12 +104,74 @@ describe('planning a counter write', () => {
       quietSince: 20,
       impressions: 2n,
       expect: { kind: 'absentOrAtMost', at: 20 },
+      qfExpect: { kind: 'absentOrAtMost', at: 20 },
     });
-    expect(plan(state({ quietSince: 25 }), batch)!.noConversion).toEqual({ mode: 'add', impressions: 2n, firstAt: 25 });
+    expect(plan(state({ quietSince: 25 }), batch)!.noConversion).toEqual({
+      mode: 'add',
+      impressions: 2n,
+      expect: { kind: 'exactly', at: 25 },
+    });
     expect(plan(undefined, [message(1, {}, { impressions })])!.noConversion).toEqual({
       mode: 'add',
       impressions: 7n,
-      firstAt: 10,
+      expect: { kind: 'absentOrAtMost', at: 10 },
+      firstImpression: { at: 10, expect: { kind: 'absentOrAtMost', at: 10 } },
+    });
+  });
+
+  it('never counts impressions dated before the stored last conversion, whatever the arrival order', () => {
+    const late = [
+      message(
+        3,
+        {},
+        {
+          impressions: [
+            { at: 5, count: 50n },
+            { at: 40, count: 1n },
+          ],
+        },
+      ),
+    ];
+    // unread, the write assumes every impression at or after the stored conversion, and says so
+    expect(plan(undefined, late)!.noConversion).toMatchObject({ expect: { kind: 'absentOrAtMost', at: 5 } });
+    // read back, only those dated at or after it count, on condition that it is still the one read
+    expect(plan(state({ quietSince: 20 }), late)!.noConversion).toEqual({
+      mode: 'add',
+      impressions: 1n,
+      expect: { kind: 'exactly', at: 20 },
+    });
+  });
+
+  it('moves the first impression earlier while no conversion came, counting every impression', () => {
+    const late = [message(3, {}, { impressions: [{ at: 5, count: 50n }] })];
+    expect(plan(state({ firstImpressionAt: 10, impressionsSinceConversion: 1n }), late)!.noConversion).toEqual({
+      mode: 'add',
+      impressions: 50n,
+      expect: { kind: 'exactly', at: null },
+      firstImpression: { at: 5, expect: { kind: 'exactly', at: 10 } },
+    });
+    expect(plan(state({ firstImpressionAt: 1 }), late)!.noConversion).toEqual({
+      mode: 'add',
+      impressions: 50n,
+      expect: { kind: 'exactly', at: null },
+    });
+    // a conversion earlier than the first impression: the quiet time starts at it, and the stored impressions,
+    // all dated after it, stay impressions since it
+    const conversion = [message(4, {}, { conversions: [2] })];
+    expect(plan(state({ firstImpressionAt: 10 }), conversion)!.noConversion).toEqual({
+      mode: 'set',
+      quietSince: 2,
+      impressions: 0n,
+      keepsImpressions: true,
+      expect: { kind: 'exactly', at: null },
+      qfExpect: { kind: 'exactly', at: 10 },
+    });
+    expect(plan(state({ firstImpressionAt: 10 }), [message(4, {}, { conversions: [12] })])!.noConversion).toEqual({
+      mode: 'set',
+      quietSince: 12,
+      impressions: 0n,
+      expect: { kind: 'exactly', at: null },
+      qfExpect: { kind: 'exactly', at: 10 },
     });
   });
 

@@ -10,19 +10,22 @@ import { deliveryEvent as event } from '../../../support/delivery-event';
 
 const KNOWN_FIELDS = ['kind', 'bannerId', 'placementId', 'actionId', 'revenue', 'count', 'at'];
 
-const reasonOf = (body: string) => {
-  const parsed = parseDeliveryMessage(body);
+const SENT = Date.parse('2026-11-22T12:00:00Z');
+const DAY = 86_400_000;
+
+const reasonOf = (body: string, sentAt = SENT) => {
+  const parsed = parseDeliveryMessage(body, sentAt);
   return parsed.ok ? undefined : parsed.reason;
 };
 
 describe('delivery events', () => {
   it('parse one event or an array, and name what is wrong with a malformed one', () => {
-    expect(parseDeliveryMessage('{"kind":"click","bannerId":1}')).toEqual({
+    expect(parseDeliveryMessage('{"kind":"click","bannerId":1}', SENT)).toEqual({
       ok: true,
       events: [{ kind: 'click', bannerId: 1, count: 1 }],
     });
     expect(
-      parseDeliveryMessage('[{"kind":"click","bannerId":1},{"kind":"request","placementId":2,"count":3}]'),
+      parseDeliveryMessage('[{"kind":"click","bannerId":1},{"kind":"request","placementId":2,"count":3}]', SENT),
     ).toEqual({
       ok: true,
       events: [
@@ -62,9 +65,21 @@ describe('delivery events', () => {
       expect(reasonOf(body), body).toEqual(expect.stringContaining(reason));
   });
 
-  it('take an instant with seconds and an offset, on a day the calendar has', () => {
-    for (const at of ['2026-11-22T10:00:00Z', '2026-11-22T10:00:00.123+02:00', '2024-02-29T23:59:59-05:30'])
-      expect(parseDeliveryEvent({ kind: 'click', bannerId: 1, at }), at).toMatchObject({ ok: true, event: { at } });
+  it('take an instant with seconds and an offset, on a day the calendar has, parsed once into milliseconds', () => {
+    for (const [at, instant] of [
+      ['2026-11-22T10:00:00Z', '2026-11-22T10:00:00.000Z'],
+      ['2026-11-22T10:00:00.123+02:00', '2026-11-22T08:00:00.123Z'],
+      ['2026-11-22T10:00:00.1239876Z', '2026-11-22T10:00:00.123Z'],
+      ['2024-02-29T23:59:59-05:30', '2024-03-01T05:29:59.000Z'],
+      ['0999-06-01T00:00:00Z', '0999-06-01T00:00:00.000Z'],
+      ['0050-03-01T00:00:00Z', '0050-03-01T00:00:00.000Z'],
+      ['0000-02-29T00:00:00Z', '0000-02-29T00:00:00.000Z'],
+      ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+    ])
+      expect(parseDeliveryEvent({ kind: 'click', bannerId: 1, at }), at).toMatchObject({
+        ok: true,
+        event: { at: Date.parse(instant!) },
+      });
     for (const at of [
       '2026-11-22',
       '2026-11-22T10:00Z',
@@ -84,10 +99,31 @@ describe('delivery events', () => {
       });
   });
 
+  it('dead-letter a message with an event outside 14 days before to 1 day after its sending, whatever its year', () => {
+    const body = (...ats: string[]) => JSON.stringify(ats.map((at) => ({ kind: 'impression', bannerId: 1, at })));
+    const iso = (ms: number) => new Date(ms).toISOString();
+    for (const at of [SENT - 14 * DAY, SENT, SENT + DAY, SENT - 14 * DAY + 1])
+      expect(reasonOf(body(iso(at))), iso(at)).toBeUndefined();
+    for (const at of [
+      iso(SENT - 14 * DAY - 1),
+      iso(SENT + DAY + 1),
+      '0999-06-01T00:00:00Z',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '2025-11-22T12:00:00Z',
+    ])
+      expect(reasonOf(body(iso(SENT), at)), at).toMatch(/^\[1\]: at .* is outside the accepted window/);
+    expect(reasonOf(body('0999-06-01T00:00:00Z'))).toContain(
+      'at 0999-06-01T00:00:00.000Z is outside the accepted window',
+    );
+    // the window is the message's: the same event is in it for a message sent near its date
+    expect(reasonOf(body('0999-06-01T00:00:00Z'), Date.parse('0999-06-02T00:00:00Z'))).toBeUndefined();
+  });
+
   it('answer every JSON value with events or a reason, and keep only the fields it knows', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        const parsed = parseDeliveryMessage(JSON.stringify(value));
+        const parsed = parseDeliveryMessage(JSON.stringify(value), SENT);
         if (!parsed.ok) expect(parsed.reason).toMatch(/\S/);
         else
           for (const parsedEvent of parsed.events) {
