@@ -1,5 +1,5 @@
 import './quiet-sdk-notice';
-import { setShardCount } from '../shared/adapters/dynamodb/counter-shards-store';
+import { entityExists, setShardCount } from '../shared/adapters/dynamodb/counter-shards-store';
 import { parseShardRequest } from '../shared/domain/delivery/shard-request';
 import { storeFromEnvironment } from '../shared/runtime/dependencies';
 import { CommandFailure, readArguments, runTool } from './command-line';
@@ -25,7 +25,10 @@ await runTool(async () => {
     );
   if (!process.env.TABLE_NAME) throw new CommandFailure('Set TABLE_NAME to the stack output TableName.');
   const { type, id, shards } = parsed.request;
-  const now = await setShardCount(storeFromEnvironment(), type, id, shards);
+  const store = storeFromEnvironment();
+  if (!(await entityExists(store, type, id)))
+    throw new CommandFailure(`--id ${id}: there is no ${type.toLowerCase()} ${id}.`);
+  const now = await setShardCount(store, type, id, shards);
   console.log(
     now === shards
       ? `${type.toLowerCase()} ${id}: counters in ${shards} shards.`

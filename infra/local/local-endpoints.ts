@@ -78,40 +78,72 @@ const postedMessages = (value: unknown): PostedMessage[] | string => {
   return posted;
 };
 
+type Place = { group: string; sequence: string; sentAt: number };
+
 /**
- * The recorder Lambda, fed the posted messages as one batch of a FIFO queue with one message group. A message id
- * posted before is a redelivery of that message: it keeps the sequence number and sending time it got first. Like
- * Lambda on a FIFO queue, one batch of the group is processed at a time: posts wait their turn.
+ * Where each posted message stands in the queue, as SQS FIFO keeps it: a message id posted before is a redelivery
+ * of that message and keeps its group, sequence number and sending time; posted again under another group it is
+ * refused, naming `group` (SQS cannot move a message to another group). Nothing is assigned unless every message
+ * of the post is accepted.
+ */
+const queuePlaces = (clock: ControllableClock) => {
+  const places = new Map<string, Place>();
+  let lastSequence = 0n;
+  const conflicts = (posted: readonly PostedMessage[]): Record<string, string> => {
+    const errors: Record<string, string> = {};
+    const groupOf = new Map<string, string>();
+    for (const [index, { messageId, group }] of posted.entries()) {
+      const first = places.get(messageId)?.group ?? groupOf.get(messageId);
+      const asked = group ?? first ?? LOCAL_GROUP;
+      if (first !== undefined && asked !== first)
+        errors[`messages[${index}].group`] =
+          `message ${messageId} was sent in group "${first}": a redelivery keeps its group`;
+      groupOf.set(messageId, first ?? asked);
+    }
+    return errors;
+  };
+  const placeOf = (messageId: string, group: string | undefined): Place => {
+    const known = places.get(messageId);
+    if (known) return known;
+    const place = { group: group ?? LOCAL_GROUP, sequence: String(++lastSequence), sentAt: clock.now().getTime() };
+    places.set(messageId, place);
+    if (places.size > REMEMBERED_MESSAGES) places.delete(places.keys().next().value!);
+    return place;
+  };
+  return { conflicts, placeOf };
+};
+
+/**
+ * The recorder Lambda, fed the posted messages as one batch of a FIFO queue (see `queuePlaces`). Like Lambda on a
+ * FIFO queue, one batch is processed at a time: posts wait their turn.
  */
 const deliveryEndpoint = ({ dependencies, clock, events, tableStream }: LocalEndpointParts): LocalHandler => {
   const recorder = asFunction('delivery-recorder', createRecorder(dependencies, recorderOptionsFromEnvironment()));
-  const places = new Map<string, { sequence: string; sentAt: number }>();
-  let lastSequence = 0n;
+  const queue = queuePlaces(clock);
   let turn: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const result = turn.then(work, work);
     turn = result.catch(() => undefined);
     return result;
   };
-  const placeOf = (messageId: string) => {
-    const known = places.get(messageId);
-    if (known) return known;
-    const place = { sequence: String(++lastSequence), sentAt: clock.now().getTime() };
-    places.set(messageId, place);
-    if (places.size > REMEMBERED_MESSAGES) places.delete(places.keys().next().value!);
-    return place;
-  };
   return async (body) => {
     const parsed = parseJson(body);
     if ('error' in parsed) return parsed.error;
     const posted = postedMessages(parsed.value);
     if (typeof posted === 'string') return failure(400, posted);
+    const errors = queue.conflicts(posted);
+    if (Object.keys(errors).length > 0)
+      return failure(400, 'A message posted again keeps the group it was first sent in', { errors });
     const records = posted.map(({ messageId, body: messageBody, group }) => {
-      const { sequence, sentAt } = placeOf(messageId);
+      const place = queue.placeOf(messageId, group);
       return {
         messageId,
         body: messageBody,
-        attributes: { MessageGroupId: group ?? LOCAL_GROUP, SequenceNumber: sequence, SentTimestamp: String(sentAt) },
+        attributes: {
+          MessageGroupId: place.group,
+          SequenceNumber: place.sequence,
+          SentTimestamp: String(place.sentAt),
+        },
       };
     });
     const { response, summary, limitReached } = await inTurn(async () => {

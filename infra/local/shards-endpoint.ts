@@ -1,4 +1,4 @@
-import { setShardCount } from '../../shared/adapters/dynamodb/counter-shards-store';
+import { entityExists, setShardCount } from '../../shared/adapters/dynamodb/counter-shards-store';
 import { parseShardRequest } from '../../shared/domain/delivery/shard-request';
 import { errorCodeOf } from '../../shared/api/error-codes';
 import { jsonResponse } from '../../shared/http/response';
@@ -21,6 +21,8 @@ export const shardsEndpoint = (dependencies: Dependencies) => async (body: strin
   const parsed = parseShardRequest(value as Parameters<typeof parseShardRequest>[0]);
   if (!parsed.ok) return failure('Send {"type": "advertiser", "id": 1, "shards": 16}', parsed.errors);
   const { type, id, shards } = parsed.request;
+  if (!(await entityExists(dependencies.store, type, id)))
+    return failure(`There is no ${type.toLowerCase()} ${id}`, { id: `no ${type.toLowerCase()} has this id` });
   const now = await setShardCount(dependencies.store, type, id, shards);
   return jsonResponse(200, { type: type.toLowerCase(), id, shards: now });
 };

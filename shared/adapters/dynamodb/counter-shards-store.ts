@@ -10,6 +10,7 @@ import {
   counterShardKey,
   COUNTERS_SK,
   countersKey,
+  entityKey,
   entityPK,
   type ItemKey,
 } from '../../table/keys';
@@ -143,6 +144,10 @@ export const shardCountRequest = (type: EntityType, id: number, shards: number):
     .require(anyOf(attributeAbsent(SHARDS_ATTRIBUTE), equals(SHARDS_ATTRIBUTE, shards)));
   return { Key: countersKey(type, id), ...update.build() };
 };
+
+/** Whether the catalog holds the entity (its `ENTITY` item): only an existing entity's counters are sharded. */
+export const entityExists = async (store: TableStore, type: EntityType, id: number): Promise<boolean> =>
+  (await store.get(entityKey(type, id))) !== undefined;
 
 /** Shards the entity's counters; answers the count it has now (a different one set before stays). */
 export const setShardCount = async (store: TableStore, type: EntityType, id: number, shards: number) => {
