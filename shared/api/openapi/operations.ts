@@ -1,5 +1,4 @@
 import type { Route } from '../route-table';
-import { codeSamples } from './code-samples';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
 import { specOf } from './operation-specs';
 import { dryRunParameter, formParts, pathParameters, queryParameters } from './parameters';
@@ -37,6 +36,5 @@ export const operationOf = (route: Route, jsonSchema: Convert, components: Recor
       ),
     },
     security: route.authenticated ? [...SECURITY, {}] : [],
-    'x-codeSamples': codeSamples(route),
   };
 };
