@@ -32,7 +32,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       description: API_GUIDE,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: serverUrl, description: 'the local server (npm start); in AWS, the stack output ApiUrl' }],
+    servers: [{ url: serverUrl, description: 'the server this document is served by' }],
     tags: [
       { name: 'auth', description: 'Tokens, login, password reset' },
       { name: 'demand-limits', description: 'Advertiser, campaign and banner limits, and the bulk reads' },
