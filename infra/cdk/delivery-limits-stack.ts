@@ -11,6 +11,7 @@ import { buildFunctions, type ServiceFunctions } from './functions';
 import { addGatewayAnswers } from './gateway-responses';
 import { buildLimitEventBus } from './limit-events';
 import { buildQueues } from './queues';
+import { publishReference } from './reference-docs';
 import { buildRestApi } from './rest-api';
 import type { DeliveryLimitsStackProps } from './stack-props';
 import { buildTable } from './table';
@@ -40,6 +41,7 @@ export class DeliveryLimitsStack extends Stack {
 
     this.api = buildRestApi(this, props);
     addRoutes(this, this.api, this.functions);
+    publishReference(this, this.api, props);
     addGatewayAnswers(this.api, props.corsOrigins);
     addUsagePlans(this, this.api, props, meteringKeys);
     protectStage(this, this.api, props);

@@ -19,12 +19,19 @@ import { describeError, logger } from '../../shared/observability/logger';
 import { errorCodeOf, type ErrorCode } from '../../shared/api/error-codes';
 import { REQUEST_ID_HEADER } from '../../shared/api/browser-headers';
 import { randomUUID } from 'node:crypto';
-import { buildReferencePage, referencePagePolicy } from '../../shared/api/openapi/reference-page';
 import {
   DENIED_CREDENTIAL_TEMPLATE,
   MISSING_CREDENTIAL_TEMPLATE,
   renderGatewayTemplate,
 } from '../../shared/api/authorizer-refusal';
+import { buildOpenApiDocument } from '../../shared/api/openapi/openapi-document';
+import {
+  documentAnswer,
+  pageAnswer,
+  PLACEHOLDER_SERVER_URL,
+  REFERENCE_PATHS,
+} from '../../shared/api/openapi/published-reference';
+import { buildReferencePage } from '../../shared/api/openapi/reference-page';
 import { buildAuthorizerEvent, buildProxyEvent, lambdaContext } from './api-gateway-event';
 import type { LocalEndpoints } from './local-endpoints';
 import { logAccess } from './access-log';
@@ -44,25 +51,17 @@ export interface GatewayParts {
 }
 
 /**
- * The API reference, served by the local server only: the document, and the page built from it on the first
- * request for it (building takes about a second, which the server's start does not wait for).
+ * The API reference, as API Gateway serves it (the same answers, for this server's URL): the document, and the page
+ * built on the first request for it (building takes about a second, which the server's start does not wait for).
  */
-export const buildReference = (document: object): Record<string, () => Promise<APIGatewayProxyResult>> => {
+export const buildReference = (serverUrl: string): Record<string, () => Promise<APIGatewayProxyResult>> => {
+  const document = JSON.stringify(buildOpenApiDocument(PLACEHOLDER_SERVER_URL));
   let page: Promise<string> | undefined;
   return {
-    '/rest-api/openapi.json': async () => ({
-      statusCode: 200,
-      headers: { 'Content-Type': JSON_CONTENT_TYPE },
-      body: JSON.stringify(document),
-    }),
-    '/docs': async () => {
-      page ??= buildReferencePage(document);
-      const html = await page;
-      return {
-        statusCode: 200,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': referencePagePolicy(html) },
-        body: html,
-      };
+    [REFERENCE_PATHS.document]: async () => documentAnswer(document, serverUrl),
+    [REFERENCE_PATHS.page]: async () => {
+      page ??= buildReferencePage(JSON.parse(document) as object);
+      return pageAnswer(await page, serverUrl);
     },
   };
 };

@@ -12,7 +12,6 @@ import { ControllableClock } from './controllable-clock';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
-import { buildOpenApiDocument } from '../../shared/api/openapi/openapi-document';
 import { buildReference, createLocalServer, type GatewayParts } from './local-server';
 import { InProcessResetQueue } from './in-process-reset-queue';
 import { InMemoryDeadLetters, InMemoryEvents, InMemoryStreamDeadLetters } from './in-memory-sinks';
@@ -188,7 +187,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const port = await listen(server, host, options.port ?? 3000);
     const url = `http://${host}:${port}`;
     ports.config.appBaseUrl = url;
-    gateway.reference = buildReference(buildOpenApiDocument(url));
+    gateway.reference = buildReference(url);
     const stop = async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

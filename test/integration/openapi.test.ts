@@ -59,6 +59,10 @@ describe('the API reference', () => {
       expect(page).toContain(credential);
     expect(page).toContain('projectedReachAt');
     expect(page).toContain('SElTVE9SWSMyMDI2LTA2LTEwVDExOjAwOjAwLjAwMFojYQ');
+    // its samples call the server that serves it, nothing else
+    expect(page).toContain(`curl -sS '${ctx.service.url}/rest-api/`);
+    expect(page).not.toContain('.invalid');
+    expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
   });
 
   it('loads nothing from another origin: its policy travels in the page, and names only its own scripts', async () => {

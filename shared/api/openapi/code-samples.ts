@@ -2,9 +2,13 @@ import type { Operation, Route } from '../route-table';
 
 /**
  * The reference's code samples (`x-codeSamples`, shown by Redoc): each operation called with curl, with a client
- * generated from this document (openapi-typescript + openapi-fetch), and in Ruby as the Epom gem calls it. Ids
- * are those of the demo catalog, so every sample runs against `npm start` as written.
+ * generated from this document (openapi-typescript + openapi-fetch), and in Ruby as the Epom gem calls it. Each
+ * names the server the document describes (the page's own), and a visible placeholder for the caller's API key;
+ * ids are those of the demo catalog, so every sample runs against `npm start` once the key is filled in.
  */
+
+/** Where a sample's API key goes: the caller's own (`demo-key-0001` on `npm start`). */
+export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
 
 export interface CodeSample {
   lang: string;
@@ -60,11 +64,11 @@ const text = (value: Value): string => (Array.isArray(value) ? value.join(',') :
 /** Parameters of a GET or DELETE go in the query string; of a POST, in the form body. */
 const inBody = (route: Route) => route.method === 'POST';
 
-const curl = (route: Route, fields: Fields): string => {
-  const url = `"$BASE_URL${concretePath(route)}"`;
+const curl = (route: Route, fields: Fields, serverUrl: string): string => {
+  const url = `'${serverUrl}${concretePath(route)}'`;
   const query = !inBody(route) && Object.keys(fields).length > 0 ? ' -G' : '';
   const method = `${query}${route.method === 'GET' ? '' : ` -X ${route.method}`}`;
-  const credential = route.authenticated ? ` \\\n  -H "X-Api-Key: $API_KEY"` : '';
+  const credential = route.authenticated ? ` \\\n  -H 'X-Api-Key: ${API_KEY_PLACEHOLDER}'` : '';
   const data = Object.entries(fields)
     .map(([name, value]) => ` \\\n  --data-urlencode '${name}=${text(value)}'`)
     .join('');
@@ -83,7 +87,7 @@ const objectLiteral = (fields: Record<string, Value>): string =>
     .map(([name, value]) => `${name}: ${literal(value)}`)
     .join(', ')} }`;
 
-const typescript = (route: Route, fields: Fields): string => {
+const typescript = (route: Route, fields: Fields, serverUrl: string): string => {
   const path = pathValues(route);
   const params = {
     ...(Object.keys(path).length > 0 ? { path: objectLiteral(path) } : {}),
@@ -103,8 +107,8 @@ const typescript = (route: Route, fields: Fields): string => {
 import type { paths } from './api'; // npx openapi-typescript openapi.json -o api.ts
 
 const client = createClient<paths>({
-  baseUrl: process.env.BASE_URL,
-  headers: {${route.authenticated ? " 'X-Api-Key': process.env.API_KEY!," : ''} 'Content-Type': 'application/x-www-form-urlencoded' },
+  baseUrl: '${serverUrl}',
+  headers: {${route.authenticated ? ` 'X-Api-Key': '${API_KEY_PLACEHOLDER}',` : ''} 'Content-Type': 'application/x-www-form-urlencoded' },
 });
 const { data, error } = await client.${route.method}('${route.path}'${options.length > 0 ? `, {\n  ${options.join(',\n  ')},\n}` : ''});`;
 };
@@ -134,24 +138,24 @@ const rubyHash = (fields: Record<string, Value>): string =>
     .map(([name, value]) => `${name}: ${rubyValue(value)}`)
     .join(', ')} }`;
 
-const GEM_SETUP = `require 'epom'
+const gemSetup = (serverUrl: string) => `require 'epom'
 
 Epom.configure do |config|
-  config.epom_server = ENV['BASE_URL']
+  config.epom_server = '${serverUrl}'
   config.username = 'demo'
   config.password = 'demo-password'
 end
 `;
 
-const gem = (route: Route, method: string, fields: Fields): string => {
+const gem = (route: Route, method: string, fields: Fields, serverUrl: string): string => {
   const owner = route.operation === 'auth.token' ? 'Auth' : route.level === 'campaign' ? 'Campaign' : 'Banner';
-  return `${GEM_SETUP}
+  return `${gemSetup(serverUrl)}
 # the gem signs the call (username, timestamp, hash); a POST sends it and the parameters in a form body, a GET or DELETE in the query
 response = Epom::${owner}.${method}(${rubyHash(pathValues(route))}, ${rubyHash(fields)})`;
 };
 
 /** What the gem does, for the operations it has no method for: HTTParty, a POST's parameters in a form body (as HTTMultiParty sends them), a GET's or DELETE's in the query string. */
-const httparty = (route: Route, fields: Fields): string => {
+const httparty = (route: Route, fields: Fields, serverUrl: string): string => {
   const signing = route.authenticated
     ? `timestamp = Time.now.to_i * 1000 # the gem's timestamps: whole seconds, in milliseconds
 signed = { username: 'demo', timestamp: timestamp,
@@ -163,19 +167,24 @@ signed = { username: 'demo', timestamp: timestamp,
 require 'digest'
 
 ${signing}response = HTTParty.${route.method.toLowerCase()}(
-  "#{ENV['BASE_URL']}${concretePath(route)}",
+  '${serverUrl}${concretePath(route)}',
   ${inBody(route) ? 'body' : 'query'}: ${params}
 )`;
 };
 
-export const codeSamples = (route: Route): CodeSample[] => {
+/** The samples of one operation, calling the server at `serverUrl`. */
+export const codeSamples = (route: Route, serverUrl: string): CodeSample[] => {
   const fields = SAMPLE_FIELDS[route.operation] ?? {};
   const method = gemMethodOf(route);
   return [
-    { lang: 'Shell', label: 'curl', source: curl(route, fields) },
-    { lang: 'TypeScript', label: 'TypeScript (openapi-fetch)', source: typescript(route, fields) },
+    { lang: 'Shell', label: 'curl', source: curl(route, fields, serverUrl) },
+    { lang: 'TypeScript', label: 'TypeScript (openapi-fetch)', source: typescript(route, fields, serverUrl) },
     method
-      ? { lang: 'Ruby', label: 'Ruby (Epom gem)', source: gem(route, method, fields) }
-      : { lang: 'Ruby', label: 'Ruby (HTTParty, as the Epom gem sends it)', source: httparty(route, fields) },
+      ? { lang: 'Ruby', label: 'Ruby (Epom gem)', source: gem(route, method, fields, serverUrl) }
+      : {
+          lang: 'Ruby',
+          label: 'Ruby (HTTParty, as the Epom gem sends it)',
+          source: httparty(route, fields, serverUrl),
+        },
   ];
 };

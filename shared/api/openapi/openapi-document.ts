@@ -1,5 +1,6 @@
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ROUTES } from '../route-table';
+import { codeSamples } from './code-samples';
 import { describeFields } from './glossary';
 import { API_GUIDE } from './guide';
 import { operationOf } from './operations';
@@ -16,7 +17,10 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operationOf(route, jsonSchema, schemas);
+    paths[route.path]![route.method.toLowerCase()] = {
+      ...operationOf(route, jsonSchema, schemas),
+      'x-codeSamples': codeSamples(route, serverUrl),
+    };
   }
   const usedErrors = [...new Set(ROUTES.flatMap((route) => statusesOf(route, specOf(route).errors)))].sort();
   const errorSchema = jsonSchema(errorEnvelope);
@@ -28,7 +32,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       description: API_GUIDE,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: serverUrl, description: 'the local server (npm start); in AWS, the stack output ApiUrl' }],
+    servers: [{ url: serverUrl, description: 'the server this document is served by' }],
     tags: [
       { name: 'auth', description: 'Tokens, login, password reset' },
       { name: 'demand-limits', description: 'Advertiser, campaign and banner limits, and the bulk reads' },

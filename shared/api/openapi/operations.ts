@@ -1,6 +1,5 @@
 import type { Route } from '../route-table';
 import { routeName } from '../route-name';
-import { codeSamples } from './code-samples';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
 import { specOf } from './operation-specs';
 import { dryRunParameter, formParts, pathParameters, queryParameters } from './openapi-parameters';
@@ -33,6 +32,5 @@ export const operationOf = (route: Route, jsonSchema: Convert, components: Recor
       ),
     },
     security: route.authenticated ? [...SECURITY, {}] : [],
-    'x-codeSamples': codeSamples(route),
   };
 };

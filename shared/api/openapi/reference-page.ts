@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { referencePagePolicy } from './reference-policy';
 
 const run = promisify(execFile);
 
@@ -12,30 +12,8 @@ const run = promisify(execFile);
 const redoclyCli = (): string =>
   join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 
-const INLINE_SCRIPT = /<script\b[^>]*>([\s\S]*?)<\/script>/g;
 /** Redoc's footer logo, which its bundle fetches from a CDN: an empty image instead, which it then hides. */
 const CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/g;
-
-/**
- * What the page may load: its own inline scripts, by hash, its inline styles, data: images and fonts, and the
- * search worker Redoc starts from a blob; nothing from any origin, its own included.
- */
-export const referencePagePolicy = (page: string): string => {
-  const scripts = [...page.matchAll(INLINE_SCRIPT)].map(
-    ([, source]) => `'sha256-${createHash('sha256').update(source!).digest('base64')}'`,
-  );
-  return [
-    "default-src 'none'",
-    // Redoc's bundle makes functions from text (its search index, a global lookup): blank page without it
-    `script-src ${scripts.join(' ')} 'unsafe-eval'`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-    'worker-src blob:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-};
 
 const LEGACY_LINK = /^#(?:tag\/[^/]+\/)?operation\/([^/?#]+)$/;
 

@@ -190,4 +190,20 @@ describe('the OpenAPI document as the service reads requests', () => {
     expect(gemCall('limitsResetBanner')).toContain('Epom::Banner.reset_limits({ bannerId: 1000 }');
     expect(gemCall('limitsSetSite')).toContain('HTTParty.post(');
   });
+
+  it("writes the document's own server and a visible key placeholder into every sample, and no variable left to set", () => {
+    const served = buildOpenApiDocument('https://limits.test/live') as unknown as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    for (const [path, methods] of Object.entries(served.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        const label = `${method.toUpperCase()} ${path}`;
+        for (const { source } of operation['x-codeSamples']) {
+          expect(source, label).toContain('https://limits.test/live');
+          expect(source, label).not.toMatch(/\$BASE_URL|\$API_KEY|ENV\[|process\.env|127\.0\.0\.1/);
+          if (operation.security.length > 0 && !source.includes('Epom') && !source.includes('HTTParty'))
+            expect(source, label).toContain('YOUR_API_KEY');
+        }
+      }
+  });
 });

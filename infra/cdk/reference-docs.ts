@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { Duration, Validations, type Stack } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
+import { ESBUILD_TARGET, ESM_REQUIRE_BANNER } from './bundling';
+import { retainedInProduction } from './retention';
+
+export interface ReferenceOptions {
+  production: boolean;
+  logRetention: logs.RetentionDays;
+}
+
+/** The project's root: `cdk synth` runs there, and the bundling hook builds the reference from it. */
+const PROJECT_ROOT = resolve('.');
+
+/**
+ * The API reference at the API's own origin: `GET /docs` (the Redoc page) and `GET /rest-api/openapi.json`, public,
+ * unmetered, answered by one small function bundled with the page and the document (built at synth by
+ * `scripts/build-reference.ts`). A static integration (S3) could not write the page's own server into the samples
+ * and the page's script hashes; the function does, once per server and container, and answers with a five-minute
+ * `Cache-Control`. It reads nothing and may only write its logs.
+ */
+export const publishReference = (stack: Stack, api: apigateway.RestApi, options: ReferenceOptions) => {
+  const logGroup = new logs.LogGroup(stack, 'referenceLogs', {
+    retention: options.logRetention,
+    removalPolicy: retainedInProduction(options.production),
+  });
+  const role = new iam.Role(stack, 'referenceRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  role.addToPolicy(
+    new iam.PolicyStatement({
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }),
+  );
+  const fn = new nodejs.NodejsFunction(stack, 'referenceFunction', {
+    role,
+    entry: 'functions/reference/handler.ts',
+    handler: 'handler',
+    runtime: lambda.Runtime.NODEJS_22_X,
+    architecture: lambda.Architecture.ARM_64,
+    memorySize: 256,
+    timeout: Duration.seconds(10),
+    loggingFormat: lambda.LoggingFormat.JSON,
+    logGroup,
+    depsLockFilePath: 'package-lock.json',
+    bundling: {
+      format: nodejs.OutputFormat.ESM,
+      target: ESBUILD_TARGET,
+      minify: true,
+      mainFields: ['module', 'main'],
+      banner: ESM_REQUIRE_BANNER,
+      forceDockerBundling: false,
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (_input: string, output: string) => [
+          `cd "${PROJECT_ROOT}" && node --import tsx scripts/build-reference.ts "${output}"`,
+        ],
+      },
+    },
+  });
+  const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
+  for (const path of Object.values(REFERENCE_PATHS))
+    for (const httpMethod of ['GET', 'HEAD']) {
+      const method = api.root.resourceForPath(path).addMethod(httpMethod, integration, {
+        authorizationType: apigateway.AuthorizationType.NONE,
+        operationName: `reference${path === REFERENCE_PATHS.page ? 'Page' : 'Document'}${httpMethod === 'HEAD' ? '.head' : ''}`,
+      });
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: 'The API reference is public, as a partner reads it before holding any credential.',
+      });
+    }
+  return fn;
+};
