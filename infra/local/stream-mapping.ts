@@ -109,10 +109,13 @@ export const afterInvocation = (
 export const handOver = async (
   settings: StreamTriggerSettings,
   shard: { id: string; batches: StreamBatch[] },
-  invoke: (batch: StreamBatch) => Promise<InvocationOutcome>,
-  onFailure: (discarded: DiscardedBatch) => void,
-  nowSeconds: number,
+  consumer: {
+    invoke: (batch: StreamBatch) => Promise<InvocationOutcome>;
+    onFailure: (discarded: DiscardedBatch) => void;
+    nowSeconds: number;
+  },
 ): Promise<boolean> => {
+  const { invoke, onFailure, nowSeconds } = consumer;
   while (shard.batches.length > 0) {
     const { batch, discarded } = unexpired(settings, shard.id, shard.batches.shift()!, nowSeconds);
     if (discarded) onFailure(discarded);

@@ -148,7 +148,11 @@ export class LocalTableStream {
   /** Hands the shard's waiting batches over in order; false when one failed and waits for the next drain. */
   private handOver(shard: Shard): Promise<boolean> {
     const { settings, onFailure, nowSeconds = () => Date.now() / 1000 } = this.options;
-    return handOver(settings, shard, (batch) => this.invoke(batch), onFailure, nowSeconds());
+    return handOver(settings, shard, {
+      invoke: (batch) => this.invoke(batch),
+      onFailure,
+      nowSeconds: nowSeconds(),
+    });
   }
 
   private async invoke(batch: StreamBatch): Promise<InvocationOutcome> {

@@ -182,7 +182,8 @@ describe('the table stream consumer on generated shards', () => {
               return { error };
             }
           };
-          while (!(await handOver(settings, shard, invoke, (batch) => discarded.push(batch), 0))) drains += 1;
+          const onFailure = (batch: DiscardedBatch) => discarded.push(batch);
+          while (!(await handOver(settings, shard, { invoke, onFailure, nowSeconds: 0 }))) drains += 1;
           // each transient failure costs the shard one drain at most, and gives nothing up
           expect(drains).toBeLessThanOrEqual(failures);
           expect(discarded).toEqual([]);
