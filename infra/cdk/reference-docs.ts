@@ -12,6 +12,7 @@ import { retainedInProduction } from './retention';
 export interface ReferenceOptions {
   production: boolean;
   logRetention: logs.RetentionDays;
+  sourceMaps: boolean;
 }
 
 /** The project's root: `cdk synth` runs there, and the bundling hook builds the reference from it. */
@@ -46,11 +47,13 @@ export const publishReference = (stack: Stack, api: apigateway.RestApi, options:
     timeout: Duration.seconds(10),
     loggingFormat: lambda.LoggingFormat.JSON,
     logGroup,
+    ...(options.sourceMaps ? { environment: { NODE_OPTIONS: '--enable-source-maps' } } : {}),
     depsLockFilePath: 'package-lock.json',
     bundling: {
       format: nodejs.OutputFormat.ESM,
       target: ESBUILD_TARGET,
       minify: true,
+      sourceMap: options.sourceMaps,
       mainFields: ['module', 'main'],
       banner: ESM_REQUIRE_BANNER,
       forceDockerBundling: false,

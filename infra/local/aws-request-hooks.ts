@@ -97,7 +97,10 @@ const noting = <A extends unknown[], R>(
 
 const one = (action: string, target: AwsRequestKind['target']) => (): AwsRequestKind[] => [{ action, target }];
 
-/** What each in-process port stands for in AWS: the request its SQS, EventBridge or SES adapter sends. */
+/**
+ * What each in-process port stands for in AWS: the request its SQS, EventBridge or SES adapter sends. Each call
+ * looks its method up when it is made, so that a test's spy on a port (a fault it injects) still takes effect.
+ */
 export const recordedPorts = (ports: Dependencies): Dependencies => {
   if (!recordingAwsRequests) return ports;
   const { mailer, resetQueue, events, deadLetters } = ports;
@@ -105,21 +108,47 @@ export const recordedPorts = (ports: Dependencies): Dependencies => {
     events.length > 0 ? [{ action: 'events:PutEvents', target: 'EVENT_BUS_NAME' }] : [];
   return {
     ...ports,
-    mailer: { send: noting(mailer.send.bind(mailer), one('ses:SendEmail', 'MAIL_FROM')) },
-    resetQueue: { enqueue: noting(resetQueue.enqueue.bind(resetQueue), one('sqs:SendMessage', 'RESET_QUEUE_URL')) },
+    mailer: {
+      send: noting(
+        (...args: Parameters<typeof mailer.send>) => mailer.send(...args),
+        one('ses:SendEmail', 'MAIL_FROM'),
+      ),
+    },
+    resetQueue: {
+      enqueue: noting(
+        (...args: Parameters<typeof resetQueue.enqueue>) => resetQueue.enqueue(...args),
+        one('sqs:SendMessage', 'RESET_QUEUE_URL'),
+      ),
+    },
     events: {
-      publishLimitReached: noting(events.publishLimitReached.bind(events), publish),
-      publishLimitChanged: noting(events.publishLimitChanged.bind(events), publish),
+      publishLimitReached: noting(
+        (...args: Parameters<typeof events.publishLimitReached>) => events.publishLimitReached(...args),
+        publish,
+      ),
+      publishLimitChanged: noting(
+        (...args: Parameters<typeof events.publishLimitChanged>) => events.publishLimitChanged(...args),
+        publish,
+      ),
     },
     deadLetters: {
-      send: noting(deadLetters.send.bind(deadLetters), one('sqs:SendMessage', 'DELIVERY_DLQ_URL')),
+      send: noting(
+        (...args: Parameters<typeof deadLetters.send>) => deadLetters.send(...args),
+        one('sqs:SendMessage', 'DELIVERY_DLQ_URL'),
+      ),
     },
   };
 };
 
 /** The history-events function's own dead letters: records it cannot decode or judge, sent to its queue. */
 export const recordedStreamDeadLetters = (sink: DeadLetterSink): DeadLetterSink =>
-  recordingAwsRequests ? { send: noting(sink.send.bind(sink), one('sqs:SendMessage', 'HISTORY_DLQ_URL')) } : sink;
+  recordingAwsRequests
+    ? {
+        send: noting(
+          (...args: Parameters<typeof sink.send>) => sink.send(...args),
+          one('sqs:SendMessage', 'HISTORY_DLQ_URL'),
+        ),
+      }
+    : sink;
 
 /** The flush's view of the queue: a receive, and a DeleteMessageBatch (authorized as `sqs:DeleteMessage`). */
 export const recordedResetSource = <S extends ResetSource>(source: S): S => {

@@ -102,7 +102,10 @@ describe('source maps', () => {
   const nodeOptions = (synthesized: Synthesized) =>
     synthesized
       .ofType('AWS::Lambda::Function')
-      .map(([, fn]) => (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.NODE_OPTIONS);
+      .map(
+        ([, fn]) =>
+          (fn.Properties.Environment as { Variables: Record<string, string> } | undefined)?.Variables.NODE_OPTIONS,
+      );
 
   it('are off by default (they slow every cold start) and on with sourceMaps=true', () => {
     expect(nodeOptions(dev).every((value) => value === undefined)).toBe(true);
@@ -178,8 +181,8 @@ describe('production data', () => {
       for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');
       for (const [id, resource] of dev.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Delete');
     }
-    // the two work queues, their dead letters and the stream trigger's
-    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(5);
+    // the two work queues, their dead letters, the stream trigger's and the hourly rule's
+    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(6);
   });
 
   it('names nothing it keeps so that a redeploy collides with it: generated names, the bus suffixed by the stack id', () => {

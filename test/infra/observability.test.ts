@@ -238,12 +238,12 @@ describe('alarms', () => {
   });
 
   it('watch each dead-letter queue for new arrivals, sent or redriven, not for messages still waiting', () => {
-    // the two redrive targets and the stream trigger's on-failure queue
+    // the two redrive targets, the stream trigger's on-failure queue and the hourly rule's dead letters
     const queues = synthesized
       .ofType('AWS::SQS::Queue')
       .map(([id]) => id)
       .filter((id) => /Dlq[0-9A-F]{8}$/.test(id));
-    expect(queues).toHaveLength(3);
+    expect(queues).toHaveLength(4);
     for (const queueId of queues) {
       const watching = synthesized
         .ofType('AWS::CloudWatch::Alarm')

@@ -5,6 +5,7 @@ import { buildApp } from '../../infra/cdk/app';
 import { FUNCTION_ACCESS } from '../../infra/cdk/function-access';
 import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
 import { gatewayResourcePath } from '../../shared/api/path-template';
+import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { ROUTES } from '../../shared/api/route-table';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
@@ -67,8 +68,13 @@ describe('the API', () => {
     const expected = ROUTES.flatMap((route) =>
       (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]).map((httpMethod) => ({ route, httpMethod })),
     );
+    // and the API reference, which test/infra/reference-docs.test.ts checks
+    const reference = Object.values(REFERENCE_PATHS).flatMap((path) => [`GET ${path}`, `HEAD ${path}`]);
     expect(methods.map((method) => method.key).sort()).toEqual(
-      expected.map(({ route, httpMethod }) => `${httpMethod} ${gatewayResourcePath(route.path)}`).sort(),
+      [
+        ...expected.map(({ route, httpMethod }) => `${httpMethod} ${gatewayResourcePath(route.path)}`),
+        ...reference,
+      ].sort(),
     );
     for (const { route, httpMethod } of expected) {
       const method = methods.find((candidate) => candidate.key === `${httpMethod} ${gatewayResourcePath(route.path)}`)!;
@@ -136,7 +142,8 @@ describe('the API', () => {
 describe('functions', () => {
   it('run Node.js 22 on arm64 with JSON logs', () => {
     const functions = ofType('AWS::Lambda::Function').map(([, fn]) => fn.Properties);
-    expect(functions).toHaveLength(Object.keys(FUNCTION_ACCESS).length);
+    // every function of bundling.ts, and the API reference's
+    expect(functions).toHaveLength(Object.keys(FUNCTION_ACCESS).length + 1);
     for (const fn of functions)
       expect(fn).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -276,8 +283,8 @@ describe('data and messaging', () => {
       ([, permission]) => permission.Properties.Principal === 'apigateway.amazonaws.com',
     );
     const families = [...new Set(ROUTES.map((route) => route.family))];
-    // the families, and the authorizer's own
-    expect(apiPermissions).toHaveLength(families.length + 1);
+    // the families, the authorizer's own and the API reference's
+    expect(apiPermissions).toHaveLength(families.length + 2);
     for (const [id, permission] of apiPermissions)
       expect(JSON.stringify(permission.Properties.SourceArn), id).toContain('execute-api');
   });

@@ -72,7 +72,7 @@ describe("the hourly reset rule's target", () => {
   it('pages when anything arrives in it, linking the runbook', () => {
     const alarm = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('HourlyResetFlushDlqArrivals'));
     expect(alarm).toBeDefined();
-    expect(JSON.stringify(alarm![1].Properties.AlarmDescription)).toContain('#deadletterarrivals');
+    expect(JSON.stringify(alarm![1].Properties.AlarmDescription)).toContain('#hourlyresetflushdlqarrivals');
     expect(JSON.stringify(alarm![1].Properties.Metrics)).toContain(dlq);
     expect(alarm![1].Properties.AlarmActions).toHaveLength(1);
   });

@@ -55,3 +55,10 @@ export const importCatalog = async (baseUrl: string, catalog: unknown): Promise<
 
 export const postJson = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** An answer's JSON body less what differs on every request (its `requestId`), to compare two answers. */
+export const bodyWithoutRequestId = (text: string): unknown => {
+  const body = JSON.parse(text) as Record<string, unknown>;
+  delete body.requestId;
+  return body;
+};
