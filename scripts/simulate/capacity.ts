@@ -1,8 +1,24 @@
 import { SettingError } from '../../infra/cdk/app';
+import { failWith } from '../command-line';
 import { quotaChecklistOf } from './quotas';
 
+const USAGE = `Usage: npm run capacity -- [-c key=value …]
+  Prints every account quota the configured load needs (table and account write units, Lambda concurrency, API
+  Gateway, SQS, EventBridge, SES), computed from cdk.json's context and the -c values, as cdk synth reads them.`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const unknown = args.find(
+  (arg, index) =>
+    arg.startsWith('-') && !['-c', '--context'].includes(arg) && !['-c', '--context'].includes(args[index - 1] ?? ''),
+);
+if (unknown) failWith(`Unknown option ${unknown}: npm run capacity takes -c key=value, --help.`);
+
 try {
-  console.log(quotaChecklistOf(process.argv.slice(2)));
+  console.log(quotaChecklistOf(args));
 } catch (error) {
   if (!(error instanceof SettingError)) throw error;
   console.error(error.message);

@@ -80,6 +80,16 @@ describe('the command-line tools', () => {
     }
   }, 90_000);
 
+  it('npm run capacity answers --help and refuses an unknown option in one line', async () => {
+    const help = await invoke('scripts/simulate/capacity.ts', ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run capacity/);
+    expectOneLine(
+      await invoke('scripts/simulate/capacity.ts', ['--seconds', '5']),
+      /^Unknown option --seconds: npm run capacity takes -c key=value, --help\.$/,
+    );
+  }, 60_000);
+
   it('npm run api-key fails in one line', async () => {
     expectOneLine(
       await invoke(API_KEY, ['--bogus']),
