@@ -177,6 +177,13 @@ describe("Epom's PHP cURL samples (http_build_query)", () => {
     expect(reset).toMatchObject({ status: 200, body: { limitCounters: ['ALL'] } });
   });
 
+  it('signs a supply-side write in the form body as on the demand side', async () => {
+    // past the minute a container remembers a signing user, so the supply family reads the user itself
+    await setClock(base(), { now: '2026-11-22T11:05:00Z' });
+    const set = await json(await php('POST', '/rest-api/site/20/limits/set.do', { dailyImpressionsLimit: 500 }));
+    expect(set).toMatchObject({ status: 200, body: { siteId: 20, dailyImpressionsLimit: 500 } });
+  });
+
   it('reads a banner bulk filter written bannerIds[0]=…', async () => {
     const response = await fetch(`${base()}/rest-api/banners/limits.do?${httpBuildQuery({ bannerIds: [1000] })}`, {
       headers: { 'X-Api-Key': 'demo-key-0001' },
