@@ -39,7 +39,7 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
 };
 
 /** A role of its own that may write to its own log group only, rather than the AWS-managed execution policy. */
-const executionRole = (stack: Stack, name: FunctionName, logGroup: logs.LogGroup): iam.Role => {
+export const executionRole = (stack: Stack, name: string, logGroup: logs.LogGroup): iam.Role => {
   const role = new iam.Role(stack, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
   role.addToPolicy(
     new iam.PolicyStatement({
@@ -50,7 +50,8 @@ const executionRole = (stack: Stack, name: FunctionName, logGroup: logs.LogGroup
   return role;
 };
 
-const bundlingOf = (options: FunctionOptions): nodejs.BundlingOptions => ({
+/** How every function of the stack is bundled (the reference function adds its hook to it). */
+export const bundlingOf = (options: Pick<FunctionOptions, 'sourceMaps' | 'tracing'>): nodejs.BundlingOptions => ({
   format: nodejs.OutputFormat.ESM,
   target: ESBUILD_TARGET,
   minify: true,

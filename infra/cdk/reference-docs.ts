@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import { Duration, Validations, type Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
-import { ESBUILD_TARGET, ESM_REQUIRE_BANNER } from './bundling';
+import { bundlingOf, executionRole } from './functions';
 import { retainedInProduction } from './retention';
 
 export interface ReferenceOptions {
@@ -30,13 +29,7 @@ export const publishReference = (stack: Stack, api: apigateway.RestApi, options:
     retention: options.logRetention,
     removalPolicy: retainedInProduction(options.production),
   });
-  const role = new iam.Role(stack, 'referenceRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-  role.addToPolicy(
-    new iam.PolicyStatement({
-      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-      resources: [logGroup.logGroupArn],
-    }),
-  );
+  const role = executionRole(stack, 'reference', logGroup);
   const fn = new nodejs.NodejsFunction(stack, 'referenceFunction', {
     role,
     entry: 'functions/reference/handler.ts',
@@ -50,13 +43,7 @@ export const publishReference = (stack: Stack, api: apigateway.RestApi, options:
     ...(options.sourceMaps ? { environment: { NODE_OPTIONS: '--enable-source-maps' } } : {}),
     depsLockFilePath: 'package-lock.json',
     bundling: {
-      format: nodejs.OutputFormat.ESM,
-      target: ESBUILD_TARGET,
-      minify: true,
-      sourceMap: options.sourceMaps,
-      mainFields: ['module', 'main'],
-      banner: ESM_REQUIRE_BANNER,
-      forceDockerBundling: false,
+      ...bundlingOf({ sourceMaps: options.sourceMaps, tracing: false }),
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
