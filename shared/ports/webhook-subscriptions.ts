@@ -1,0 +1,23 @@
+import type { WebhookSubscription } from '../domain/webhooks/subscription';
+
+/** The outcome of one delivery attempt, as the dispatcher records it on the subscription. */
+export type WebhookAttemptOutcome = { ok: true; at: Date } | { ok: false; at: Date; reason: string };
+
+/** Where subscriptions are kept: written through the API by their owner, read and updated by the dispatcher. */
+export interface WebhookSubscriptions {
+  create(subscription: WebhookSubscription): Promise<void>;
+  /** The owner's subscriptions, newest first. */
+  listOwn(userId: number): Promise<WebhookSubscription[]>;
+  /** One subscription, only if `userId` owns it. */
+  getOwn(userId: number, id: string): Promise<WebhookSubscription | undefined>;
+  /** False when there is no such subscription of `userId` (nothing changes). */
+  delete(userId: number, id: string): Promise<boolean>;
+  /** Replaces the secrets of an owned subscription; false when there is none. */
+  replaceSecrets(userId: number, id: string, secrets: WebhookSubscription['secrets']): Promise<boolean>;
+  /** Every active subscription, for the dispatcher. */
+  listActive(): Promise<WebhookSubscription[]>;
+  /** Records an attempt's outcome (clears or extends the failure run); returns the subscription as it now is. */
+  recordAttempt(id: string, outcome: WebhookAttemptOutcome): Promise<WebhookSubscription | undefined>;
+  /** Turns a subscription off, with the reason its owner will read. */
+  disable(id: string, reason: string): Promise<void>;
+}
