@@ -36,7 +36,7 @@ export const LAYOUT = [
     ],
   },
   {
-    folders: ['shared/delivery', 'shared/resets', 'shared/catalog'],
+    folders: ['shared/delivery', 'shared/resets', 'shared/catalog', 'shared/webhooks'],
     mayImport: [
       'shared/domain',
       'shared/ports',

@@ -85,6 +85,7 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   },
   'reset-flush': undefined,
   'history-events': { Records: [] },
+  'webhook-dispatcher': { Records: [] },
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

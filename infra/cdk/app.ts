@@ -27,6 +27,8 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   'reset-flush': 10,
   // one concurrent batch per stream shard
   'history-events': 10,
+  // deliveries wait on partners' endpoints: a slow one must not hold many containers
+  'webhook-dispatcher': 20,
 };
 
 /** Context values that must be real before production: placeholders would deploy silently otherwise. */

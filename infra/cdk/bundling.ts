@@ -14,6 +14,7 @@ export const FUNCTION_ENTRIES = {
   'delivery-recorder': 'functions/delivery-recorder/handler.ts',
   'reset-flush': 'functions/reset-flush/handler.ts',
   'history-events': 'functions/history-events/handler.ts',
+  'webhook-dispatcher': 'functions/webhook-dispatcher/handler.ts',
 } as const;
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;

@@ -17,6 +17,7 @@ const {
   idempotency,
   sequence,
   action,
+  webhooks,
 } = PARTITION_PREFIX;
 
 /** Partition-key prefixes of the five entity types. */
@@ -102,5 +103,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'history-events': {
     reads: { actions: ['dynamodb:BatchGetItem', 'dynamodb:Query'], leadingKeys: ENTITIES },
     writes: { actions: ['dynamodb:PutItem'], leadingKeys: ENTITIES },
+  },
+  // the active subscriptions and one by id (its owner's look-up); the owner's grants and the entity, read at
+  // delivery time; each attempt's outcome and an automatic disabling written on the subscription
+  'webhook-dispatcher': {
+    reads: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: [...ENTITIES, ...leading(user, webhooks)] },
+    writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: leading(webhooks) },
   },
 };

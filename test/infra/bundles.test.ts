@@ -42,6 +42,7 @@ const SDK_CLIENTS: Record<FunctionName, string[]> = {
   'delivery-recorder': ['dynamodb', 'sqs'],
   'reset-flush': ['dynamodb', 'sqs'],
   'history-events': ['dynamodb', 'eventbridge', 'sqs'],
+  'webhook-dispatcher': ['dynamodb', 'sqs'],
 };
 
 const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];

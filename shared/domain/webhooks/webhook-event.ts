@@ -13,3 +13,10 @@ export const eventEntity = ({ event }: WebhookEvent): { type: EntityType; id: nu
   type: event.entityType,
   id: event.entityId,
 });
+
+/** One event to deliver to one subscription: what the deliveries queue carries. */
+export interface WebhookDelivery {
+  subscriptionId: string;
+  userId: number;
+  event: WebhookEvent;
+}

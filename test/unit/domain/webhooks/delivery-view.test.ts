@@ -104,7 +104,7 @@ const statusReasons = (level: LevelDefinition, grants: Grants, entity: Entity | 
 
 type Crossing = { cap: string; capValue: number; over: number; actionId?: number };
 
-const crossingOf = (level: LevelDefinition) =>
+const crossingOf = (level: LevelDefinition): fc.Arbitrary<Crossing> =>
   fc.oneof(
     fc.record({
       cap: fc.constantFrom(...level.grid.caps.map((cap) => cap.name)),
@@ -155,7 +155,7 @@ describe(`what a delivery tells its subscriber (fast-check seed ${SEED})`, () =>
             return;
           }
           expect(read.reasons).toContainEqual(view!.payload.data);
-          if (view!.payload.data.hidden === true) {
+          if ((view!.payload.data as { hidden?: boolean }).hidden === true) {
             const told = JSON.stringify(view);
             expect(told).not.toContain(crossing.cap);
             expect(told).not.toContain(`=${crossing.capValue}`);
