@@ -96,7 +96,7 @@ const connectWebhookDispatcher = (stack: Stack, dispatcher: lambda.Function, { q
     eventPattern: { source: [EVENT_SOURCE], detailType: [LIMIT_REACHED, LIMIT_CHANGED] },
     targets: [new targets.SqsQueue(queues.webhookEvents.main, { deadLetterQueue: queues.webhookEvents.deadLetters })],
   });
-  grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage', 'sqs:ChangeMessageVisibility']);
+  grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage']);
   grantQueueActions(dispatcher, queues.webhookDeliveries.deadLetters, ['sqs:SendMessage']);
   for (const queue of [queues.webhookEvents.main, queues.webhookDeliveries.main])
     dispatcher.addEventSource(

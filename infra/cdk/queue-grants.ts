@@ -2,8 +2,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
-export type QueueAction =
-  'sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:ChangeMessageVisibility';
+export type QueueAction = 'sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage';
 
 /**
  * Exactly the SQS requests a function's code sends to a queue (`sqs:DeleteMessage` covers DeleteMessageBatch).

@@ -17,6 +17,7 @@ import { shardsEndpoint } from './shards-endpoint';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import type { WriteFaults } from './write-faults';
 import type { LocalWebhooks } from './local-webhooks';
+import { webhookEndpoints } from './webhook-endpoints';
 import { asFunction } from './aws-request-log';
 import { recordedResetSource } from './aws-request-hooks';
 
@@ -237,23 +238,6 @@ const deadLetterList = ({ deadLetters, streamDeadLetters, webhookDispatcher }: L
   ...webhookDispatcher.deadLetters,
 ];
 
-/** The webhook dispatcher's deliveries, after attempting what is due (the table stream read first). */
-const webhookEndpoints = ({
-  webhookDispatcher: webhooks,
-  tableStream,
-}: LocalEndpointParts): Record<string, LocalHandler> => ({
-  'GET /_local/webhook-deliveries': async () => {
-    await tableStream.drain();
-    await webhooks.runDue();
-    return jsonResponse(200, webhooks.list());
-  },
-  'POST /_local/webhook-replay': async () => {
-    const replayed = webhooks.replay();
-    await webhooks.runDue();
-    return jsonResponse(200, { replayed });
-  },
-});
-
 export const createLocalEndpoints = (
   parts: LocalEndpointParts,
   extra: Record<string, LocalHandler> = {},
@@ -289,7 +273,7 @@ export const createLocalEndpoints = (
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
     'POST /_local/shards': shardsEndpoint(parts.dependencies),
     ...clockEndpoints(parts.clock),
-    ...webhookEndpoints(parts),
+    ...webhookEndpoints(parts.webhookDispatcher, parts.tableStream),
     ...extra,
   };
   return {

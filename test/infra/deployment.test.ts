@@ -62,6 +62,7 @@ describe('reserved concurrency', () => {
       deliveryrecorder: 10,
       resetflush: 10,
       historyevents: 10,
+      webhookdispatcher: 20,
     });
   }, 60_000);
 
@@ -83,10 +84,10 @@ describe('reserved concurrency', () => {
   }, 60_000);
 
   it('stops synthesis when the reservations would leave Lambda less than its 100 unreserved', () => {
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '659' })).toThrow(
-      /reserves 560 .* at least 660/,
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '679' })).toThrow(
+      /reserves 580 .* at least 680/,
     );
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '660' })).not.toThrow();
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '680' })).not.toThrow();
     expect(() => synthesize({ reservedConcurrency: 'true' })).toThrow(/accountConcurrencyLimit/);
   }, 60_000);
 
@@ -181,8 +182,9 @@ describe('production data', () => {
       for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');
       for (const [id, resource] of dev.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Delete');
     }
-    // the two work queues, their dead letters, the stream trigger's and the hourly rule's
-    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(6);
+    // the four work queues (resets, delivery events, webhook events and deliveries), their dead letters, the stream
+    // trigger's and the hourly rule's
+    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(10);
   });
 
   it('names nothing it keeps so that a redeploy collides with it: generated names, the bus suffixed by the stack id', () => {

@@ -107,6 +107,22 @@ const capReasons = (
   return reasons;
 };
 
+/** Per-action caps reached: each with its action, or only `hidden` when per-action limits are hidden. */
+const perActionReasons = (actions: readonly PerActionState[], name: string, visible: boolean): StopReason[] => {
+  if (!visible) return actions.some((action) => actionReached(action)) ? [hiddenReason(name)] : [];
+  return actions.flatMap((action) =>
+    (['daily', 'total'] as const).flatMap((period) => {
+      const cap = action[`${period}ConversionsLimit`];
+      const counter = action[`${period}Conversions`];
+      if (!capReached(BigInt(cap), counter)) return [];
+      const field = `${period}ConversionsLimit`;
+      return [
+        reachedReason({ entity: name, field, actionId: action.actionId, cap, counter: ExactNumber.of(counter, 1n) }),
+      ];
+    }),
+  );
+};
+
 /**
  * Why one entity may not deliver at `now`; empty when it may. Pure: every input comes in, nothing is read.
  * `visible` says which caps the caller may see; hidden ones are named with their permission, without numbers.
@@ -146,32 +162,7 @@ export const entityStopReasons = (
       impressionsSinceConversion: ExactNumber.of(quietImpressions, 1n),
     });
 
-  if (state.perActionEnabled && !visibility.perAction) {
-    if (state.perAction.some((action) => actionReached(action))) reasons.push(hiddenReason(name));
-  } else if (state.perActionEnabled) {
-    for (const action of state.perAction) {
-      if (capReached(BigInt(action.dailyConversionsLimit), action.dailyConversions))
-        reasons.push(
-          reachedReason({
-            entity: name,
-            field: 'dailyConversionsLimit',
-            actionId: action.actionId,
-            cap: action.dailyConversionsLimit,
-            counter: ExactNumber.of(action.dailyConversions, 1n),
-          }),
-        );
-      if (capReached(BigInt(action.totalConversionsLimit), action.totalConversions))
-        reasons.push(
-          reachedReason({
-            entity: name,
-            field: 'totalConversionsLimit',
-            actionId: action.actionId,
-            cap: action.totalConversionsLimit,
-            counter: ExactNumber.of(action.totalConversions, 1n),
-          }),
-        );
-    }
-  }
+  if (state.perActionEnabled) reasons.push(...perActionReasons(state.perAction, name, visibility.perAction));
   // an entity the caller may not see, or a cap it may not see: only that the entity stops delivery
   if (!visibility.entity(entity)) return reasons.length > 0 ? [hiddenReason(name)] : [];
   const shown = reasons.filter((reason) => reason.hidden !== true);
