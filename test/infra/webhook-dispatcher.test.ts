@@ -71,7 +71,9 @@ describe('the webhook dispatcher', () => {
       },
     ]);
     const hides = sqs.filter((statement) => statement.actions.includes('sqs:ChangeMessageVisibility'));
-    expect(hides.map((statement) => statement.resource)).toContainEqual(arnOf(queueId('WebhookDeliveries')));
+    expect(hides.flatMap((statement) => [statement.resource].flat())).toContainEqual(
+      arnOf(queueId('WebhookDeliveries')),
+    );
     const variables = (dispatcher.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables).toMatchObject({
       WEBHOOK_DELIVERIES_QUEUE_URL: { Ref: queueId('WebhookDeliveries') },

@@ -2,7 +2,8 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Where a webhook may never be sent on AWS: private, loopback, link-local (the instance metadata service at
- * 169.254.169.254 and fd00:ec2::254 among them), shared, reserved and multicast ranges, and IPv4 written as IPv6.
+ * 169.254.169.254 and fd00:ec2::254 among them), shared, reserved and multicast ranges (an IPv4 address written as IPv6, `::ffff:a.b.c.d`, is judged by the
+ * IPv4 ranges: BlockList maps it).
  */
 const REFUSED = new BlockList();
 for (const [network, prefix] of [
@@ -25,7 +26,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
