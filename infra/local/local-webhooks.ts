@@ -85,13 +85,17 @@ export class LocalWebhooks {
     };
   }
 
-  /** What the bus's rule sends the events queue: the EventBridge envelope, the detail's numbers exact. */
+  /**
+   * What the bus's rule sends the events queue: the EventBridge envelope, the detail's numbers exact. Taken at once,
+   * as Lambda's long poll of a queue takes a message within moments.
+   */
   publish(detailType: typeof LIMIT_REACHED | typeof LIMIT_CHANGED, events: readonly object[]): void {
     for (const event of events)
       this.eventsQueue.send(
         `{"version":"0","id":"${randomUUID()}","detail-type":"${detailType}","source":"delivery-limits",` +
           `"time":"${new Date().toISOString()}","detail":${exactJson(event)}}`,
       );
+    void this.runDue().catch(() => undefined);
   }
 
   /** Attempts what is due every `intervalMs`, as Lambda polls its queues, until `stop`. */
