@@ -3,20 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { claimRequest, completeItem, releaseRequest, takeOverRequest } from '../adapters/dynamodb/idempotency-store';
 import type { TransactItem } from '../adapters/dynamodb/attribute-values';
 import type { TableStore } from '../adapters/dynamodb/table-store';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from '../api/idempotency-headers';
 import { sha256Hex } from '../domain/auth/crypto';
 import { WriteConflict } from '../domain/errors';
 import { ApiError, badRequest } from '../http/api-error';
 import { idempotencyKey, type ItemKey } from '../table/keys';
 import { canonicalRequest, type SignedRequest } from './hash-replay';
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-
 /** The header's value: a structured-field string (`"…"`, as the IETF draft writes it) or the same text bare. */
 export const readIdempotencyKey = (value: string | undefined): string | undefined => {
   if (value === undefined) return undefined;
   const text = value.trim();
   const key = text.startsWith('"') && text.endsWith('"') && text.length >= 2 ? text.slice(1, -1) : text;
-  if (!/^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/.test(key))
+  if (!IDEMPOTENCY_KEY.test(key))
     throw badRequest({
       [IDEMPOTENCY_HEADER]: 'must be 1 to 255 visible ASCII characters (no quote or backslash), as "…" or bare',
     });
@@ -51,7 +50,7 @@ const storedAnswer = (current: Record<string, unknown>): APIGatewayProxyResult =
   statusCode: Number(current.statusCode),
   headers: {
     ...(JSON.parse(String(current.headers ?? '{}')) as Record<string, string>),
-    'Idempotent-Replayed': 'true',
+    [REPLAYED_HEADER]: 'true',
   },
   body: String(current.body ?? ''),
 });
