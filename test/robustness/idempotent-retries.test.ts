@@ -154,3 +154,38 @@ describe('a retried write with an Idempotency-Key, after a fault at any write re
     [[{ kind: 'fail', nth: 2 }], [{ kind: 'lose', nth: 2 }]],
   );
 });
+
+describe('a per-action delete or disable whose answer was lost after its commit', () => {
+  it('answers the retry the stored answer, replayed, and records the change once', async () => {
+    for (const [operation, path, fields] of [
+      [
+        'actionDelete',
+        '/rest-api/per-action/delete.do',
+        (id: number) => ({ type: 'CAMPAIGN', entityId: '100', ids: String(id) }),
+      ],
+      ['actionsDisabled', '/rest-api/per-action/limits/CAMPAIGN/100/disable.do', () => ({})],
+    ] as const) {
+      const added = await demo().post('/rest-api/per-action/add/limit/CAMPAIGN/100.do', {
+        actionId: '7',
+        dailyConversionsLimit: nextValue(),
+      });
+      const { actionLimit } = (await added.json()) as { actionLimit: { id: number } };
+      const [key, sent] = [newKey(), fields(actionLimit.id)];
+      const before = (await historyOf([operation])).length;
+      // the claim, then the transaction: its answer is lost once it has committed
+      await injectFault({ kind: 'lose', nth: 2 });
+      expect((await send(path, sent, key)).status, operation).toBeGreaterThanOrEqual(500);
+      await clearFaults();
+      expect((await historyOf([operation])).length, operation).toBe(before + 1);
+      const retry = await send(path, sent, key);
+      expect(retry.status, operation).toBe(200);
+      expect(retry.headers.get('idempotent-replayed'), operation).toBe('true');
+      expect(await retry.json(), operation).toMatchObject({ success: true });
+      expect((await historyOf([operation])).length, operation).toBe(before + 1);
+      const listed = (await (await demo().get('/rest-api/per-action/limits/CAMPAIGN/100.do')).json()) as {
+        actionLimits: unknown[];
+      };
+      expect(listed.actionLimits, operation).toEqual([]);
+    }
+  });
+});
