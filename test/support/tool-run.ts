@@ -27,7 +27,9 @@ export const spawnTool = async (script: string, args: string[], env: NodeJS.Proc
 /** Thrown by the stubbed `process.exit`: ends the tool's module where the process would have ended. */
 class ToolExit extends Error {}
 
-const LISTENED = ['SIGINT', 'SIGTERM', 'uncaughtException'] as const;
+const LISTENED = ['SIGINT', 'SIGTERM', 'uncaughtException'];
+/** `process` as the emitter of the events a tool listens to (`npm start` stops on a signal). */
+const emitter = process as NodeJS.EventEmitter;
 
 const replaceEnvironment = (env: NodeJS.ProcessEnv): void => {
   for (const name of Object.keys(process.env)) delete process.env[name];
@@ -43,7 +45,7 @@ const replaceEnvironment = (env: NodeJS.ProcessEnv): void => {
 export const runToolInProcess = async (script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> => {
   const path = resolve(script);
   const saved = { argv: process.argv, env: { ...process.env }, exitCode: process.exitCode };
-  const listeners = LISTENED.map((event) => [event, process.listeners(event)] as const);
+  const listeners = LISTENED.map((event) => [event, emitter.listeners(event)] as const);
   const run: ToolRun & { exited: boolean } = { code: 0, stdout: '', stderr: '', exited: false };
   const write =
     (stream: 'stdout' | 'stderr') =>
@@ -77,7 +79,8 @@ export const runToolInProcess = async (script: string, args: string[], env: Node
     replaceEnvironment(saved.env);
     process.exitCode = saved.exitCode;
     for (const [event, before] of listeners)
-      for (const listener of process.listeners(event)) if (!before.includes(listener)) process.off(event, listener);
+      for (const listener of emitter.listeners(event))
+        if (!before.includes(listener)) emitter.off(event, listener as () => void);
   }
   return { code: run.code, stdout: run.stdout, stderr: run.stderr };
 };
