@@ -66,7 +66,7 @@ describe('the Lambda bundles', () => {
       const read = set.filter((variable) => new RegExp(`\\b${variable}\\b`).test(code.get(name)!));
       expect([...variables].sort(), name).toEqual(read.sort());
     }
-  }, 60_000);
+  }, 300_000);
 
   it('leave out what only the local server, the docs and the tests use', () => {
     for (const [name, files] of bundles)
