@@ -59,7 +59,7 @@ const OPTIONLESS_TOOLS = [
 describe('the command-line tools', () => {
   it('run as processes: an unknown option exits 1 with one line on stderr, from every tool', async () => {
     const tools = [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CAPACITY];
-    // two at a time: each spends most of its second or two starting up, half of it waiting on the disk
+    // two at a time: each spends a second or two starting up, part of it waiting on the disk
     const runs: { script: string; result: ToolRun }[] = [];
     for (let next = 0; next < tools.length; next += 2)
       runs.push(
@@ -73,7 +73,7 @@ describe('the command-line tools', () => {
       expectOneLine(result, /^Unknown option --bogus: npm (run )?[\w:-]+ takes .*--help\.$/);
       expect(result.stdout, script).toBe('');
     }
-  }, 120_000);
+  }, 300_000);
 
   it('answer --help with their usage and exit 0', async () => {
     for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS]) {
@@ -81,7 +81,7 @@ describe('the command-line tools', () => {
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
     }
-  });
+  }, 120_000);
 
   it('refuse an unknown option before doing any work', async () => {
     for (const script of OPTIONLESS_TOOLS) {

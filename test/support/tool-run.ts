@@ -36,13 +36,7 @@ const replaceEnvironment = (env: NodeJS.ProcessEnv): void => {
   Object.assign(process.env, env);
 };
 
-/**
- * The tool's module evaluated afresh in this worker, as `node --import tsx script args` would run it, with
- * `process.argv` and `process.env` as given: a spawn costs a second or two of start-up, this a few milliseconds.
- * The first `process.exit` ends the run with its code, as it ends a process: what the tool would do after it
- * (a `catch` around the exit, say) is neither run to completion nor recorded.
- */
-export const runToolInProcess = async (script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> => {
+const runAlone = async (script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> => {
   const path = resolve(script);
   const saved = { argv: process.argv, env: { ...process.env }, exitCode: process.exitCode };
   const listeners = LISTENED.map((event) => [event, emitter.listeners(event)] as const);
@@ -83,4 +77,20 @@ export const runToolInProcess = async (script: string, args: string[], env: Node
         if (!before.includes(listener)) emitter.off(event, listener as () => void);
   }
   return { code: run.code, stdout: run.stdout, stderr: run.stderr };
+};
+
+/** The run in progress: runs share `process.argv`, `process.env` and the console, so they take turns. */
+let previous: Promise<unknown> = Promise.resolve();
+
+/**
+ * The tool's module evaluated afresh in this worker, as `node --import tsx script args` would run it, with
+ * `process.argv` and `process.env` as given: a spawn costs a second or two of start-up, this a few milliseconds.
+ * The first `process.exit` ends the run with its code, as it ends a process: what the tool would do after it
+ * (a `catch` around the exit, say) is neither run to completion nor recorded.
+ */
+export const runToolInProcess = (script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> => {
+  // a run left by a test that timed out finishes before the next one starts
+  const run = previous.catch(() => undefined).then(() => runAlone(script, args, env));
+  previous = run;
+  return run;
 };
