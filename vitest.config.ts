@@ -39,9 +39,18 @@ class LongestFirstSequencer extends BaseSequencer {
   }
 }
 
+/** Unit test files that need modules of their own: they check what a module does when it is first loaded. */
+const UNIT_FILES_ISOLATED = [
+  'test/unit/adapters/dynamodb-client.test.ts',
+  'test/unit/adapters/lambda-clients.test.ts',
+  'test/unit/observability/log-context.test.ts',
+  'test/unit/observability/metrics.test.ts',
+];
+
 /**
- * Two projects: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server) and
- * `integration` (everything else, on the run's DynamoDB Local). `npm test` runs both.
+ * Two layers: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server; the
+ * files that need fresh modules in `unit-isolated`) and `integration` (everything else, on the run's DynamoDB
+ * Local). `npm test` runs them all.
  */
 export default defineConfig({
   test: {
@@ -52,7 +61,12 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // one module registry per worker: each unit file spent more time importing than testing
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_ISOLATED, isolate: false },
+      },
+      { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED } },
       {
         extends: true,
         test: {
