@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_ATTEMPTS } from '../../shared/domain/webhooks/retry-schedule';
-import { actionsOf, roleOf, statementsOf, synthesize } from './template';
+import { actionsOf, roleOf, statementsOf, synthesizedTemplate } from './template';
 
-const synthesized = synthesize();
+const synthesized = synthesizedTemplate();
 const { ofType, resources } = synthesized;
 
 /** A queue's logical id by its construct id: `WebhookEvents` is not `WebhookEventsDlq`. */

@@ -46,6 +46,7 @@ const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
 const REDRIVE = 'scripts/redrive.ts';
 const SHARDS = 'scripts/shards.ts';
+const WEBHOOKS = 'scripts/webhooks.ts';
 const BUILD_DOCS = 'scripts/build-docs.ts';
 const CAPACITY = 'scripts/simulate/capacity.ts';
 /** The tools that take no option but --help: each would start heavy work on anything else. */
@@ -58,7 +59,7 @@ const OPTIONLESS_TOOLS = [
 
 describe('the command-line tools', () => {
   it('run as processes: an unknown option exits 1 with one line on stderr, from every tool', async () => {
-    const tools = [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CAPACITY];
+    const tools = [API_KEY, CATALOG, START, REDRIVE, WEBHOOKS, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CAPACITY];
     // two at a time: each spends a second or two starting up, part of it waiting on the disk
     const runs: { script: string; result: ToolRun }[] = [];
     for (let next = 0; next < tools.length; next += 2)
@@ -76,7 +77,7 @@ describe('the command-line tools', () => {
   }, 300_000);
 
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS]) {
+    for (const script of [API_KEY, CATALOG, START, REDRIVE, WEBHOOKS, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS]) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
@@ -149,6 +150,30 @@ describe('the command-line tools', () => {
     expectOneLine(await invoke(REDRIVE, ['--queue-url', queueUrl]), /Set TABLE_NAME/);
     expectOneLine(
       await invoke(REDRIVE, ['--queue-url', queueUrl], { ...noCredentials, TABLE_NAME: 't' }),
+      /No AWS credentials were found: set AWS_PROFILE/,
+    );
+  }, 60_000);
+
+  it('npm run webhooks fails in one line', async () => {
+    const dlq = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhook-dlq';
+    const queue = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhook-deliveries';
+    expectOneLine(await invoke(WEBHOOKS, []), /^Name the command: npm run webhooks -- replay/);
+    expectOneLine(await invoke(WEBHOOKS, ['redo']), /^Name the command: npm run webhooks -- replay/);
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--dlq-url', dlq]),
+      /^Name both queues: --dlq-url URL --queue-url URL/,
+    );
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--dlq-url', 'dlq', '--queue-url', queue]),
+      /--dlq-url must be an SQS queue URL/,
+    );
+    expectOneLine(await invoke(WEBHOOKS, ['replay', '--local', 'localhost']), /--local must be the local server's URL/);
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--local', `http://127.0.0.1:${await freePort()}`]),
+      /^No local server answers at http:\/\/127\.0\.0\.1:\d+: start it with npm start/,
+    );
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--dlq-url', dlq, '--queue-url', queue]),
       /No AWS credentials were found: set AWS_PROFILE/,
     );
   }, 60_000);
