@@ -158,30 +158,28 @@ export class LocalWebhooks {
   }
 
   private settle(queue: InProcessSqsQueue, outcome: RecordOutcome, body: string): void {
-    const kept = outcome.kind === 'error' || (outcome.kind === 'delivery' && outcome.outcome.state === 'failed');
-    const disabled = outcome.kind === 'delivery' && outcome.outcome.state === 'failed' && outcome.outcome.disabled;
-    const exhausted = queue.settle(outcome.messageId, kept && !disabled);
-    const entry = this.deliveries.get(outcome.messageId);
+    const failed = outcome.kind === 'delivery' && outcome.outcome.state === 'failed' ? outcome.outcome : undefined;
+    const exhausted = queue.settle(outcome.messageId, outcome.kind === 'error' || (!!failed && !failed.disabled));
     if (exhausted) {
       const dlq = queue === this.eventsQueue ? 'WebhookEventsDlq' : 'WebhookDeliveriesDlq';
       const reason = `received ${exhausted.receiveCount} times`;
       this.deadLetters.push({ queue: dlq, source: 'webhook-dispatcher', reason, body });
     }
+    const entry = this.deliveries.get(outcome.messageId);
     if (!entry || outcome.kind === 'fanOut') return;
-    if (outcome.kind !== 'delivery') Object.assign(entry, { state: 'deadLettered', reason: outcome.reason });
-    else if (outcome.outcome.state === 'delivered')
-      Object.assign(entry, { state: 'delivered', webhookId: outcome.outcome.webhookId });
-    else if (outcome.outcome.state === 'skipped')
-      Object.assign(entry, { state: 'skipped', reason: outcome.outcome.reason });
-    else {
-      entry.webhookId = outcome.outcome.webhookId;
-      if (exhausted || disabled) entry.state = 'deadLettered';
-    }
     delete entry.nextAttemptAt;
-    const next = entry.state === 'pending' && outcome.kind === 'delivery' && outcome.outcome.state === 'failed';
-    if (next && outcome.outcome.state === 'failed' && outcome.outcome.retryInSeconds !== undefined)
+    if (outcome.kind === 'deadLettered' || outcome.kind === 'error') entry.reason = outcome.reason;
+    if (outcome.kind === 'delivery' && outcome.outcome.state === 'skipped') entry.reason = outcome.outcome.reason;
+    if (outcome.kind === 'delivery' && outcome.outcome.state !== 'skipped') entry.webhookId = outcome.outcome.webhookId;
+    entry.state =
+      outcome.kind === 'deadLettered' || exhausted || failed?.disabled
+        ? 'deadLettered'
+        : outcome.kind === 'delivery' && outcome.outcome.state !== 'failed'
+          ? outcome.outcome.state
+          : 'pending';
+    if (entry.state === 'pending' && failed?.retryInSeconds !== undefined)
       entry.nextAttemptAt = new Date(
-        Date.parse(entry.attempts.at(-1)!.at) + outcome.outcome.retryInSeconds * 1000,
+        Date.parse(entry.attempts.at(-1)!.at) + failed.retryInSeconds * 1000,
       ).toISOString();
   }
 
