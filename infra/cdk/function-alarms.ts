@@ -22,6 +22,8 @@ const API_FUNCTIONS: FunctionName[] = ['authorizer', 'auth', 'demand-limits', 's
 const BACKGROUND: [FunctionName, Duration, number][] = [
   ['delivery-recorder', FIVE_MINUTES, 3],
   ['history-events', FIVE_MINUTES, 3],
+  // a failed delivery is a batch item failure, not an error: errors are the dispatcher's own (the table, SQS)
+  ['webhook-dispatcher', FIVE_MINUTES, 3],
   ['reset-flush', Duration.hours(1), 2],
 ];
 
