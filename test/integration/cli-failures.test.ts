@@ -54,6 +54,7 @@ const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
 const REDRIVE = 'scripts/redrive.ts';
 const SHARDS = 'scripts/shards.ts';
+const CPU_PER_CALL = 'bench/cpu-per-call.ts';
 /** The tools that take no option but --help: each would start heavy work on anything else. */
 const OPTIONLESS_TOOLS = [
   'bench/run.ts',
@@ -64,7 +65,16 @@ const OPTIONLESS_TOOLS = [
 
 describe('the command-line tools', () => {
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, 'scripts/build-docs.ts']) {
+    for (const script of [
+      API_KEY,
+      CATALOG,
+      START,
+      REDRIVE,
+      SHARDS,
+      ...OPTIONLESS_TOOLS,
+      'scripts/build-docs.ts',
+      CPU_PER_CALL,
+    ]) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
