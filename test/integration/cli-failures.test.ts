@@ -79,7 +79,7 @@ describe('the command-line tools', () => {
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
     }
-  });
+  }, 60_000);
 
   it('refuse an unknown option before doing any work', async () => {
     for (const script of OPTIONLESS_TOOLS) {
