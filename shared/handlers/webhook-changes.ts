@@ -1,3 +1,4 @@
+import type { WebhookSubscription } from '../domain/webhooks/subscription';
 import { subscriptionView } from '../domain/webhooks/subscription-view';
 import { newSecret, rotatedSecrets } from '../domain/webhooks/webhook-secrets';
 import { jsonResponse } from '../http/response';
@@ -49,16 +50,20 @@ export const rotateSecret =
     });
   };
 
+/** A subscription as enable.do leaves it: active, with no reason to be off and no failure run. */
+const enabled = (subscription: WebhookSubscription): WebhookSubscription => {
+  const on: WebhookSubscription = { ...subscription, status: 'active' };
+  delete on.disabledReason;
+  delete on.failureRun;
+  return on;
+};
+
 /** enable.do: back on, with no failure run; enabling an active subscription changes nothing. */
 export const enableSubscription =
   ({ webhooks }: ChangePorts): OperationHandler =>
   async (request) => {
-    const {
-      disabledReason: _reason,
-      failureRun: _run,
-      ...subscription
-    } = await ownedSubscription({ webhooks }, request);
-    const view = subscriptionView({ ...subscription, status: 'active' });
+    const subscription = await ownedSubscription({ webhooks }, request);
+    const view = subscriptionView(enabled(subscription));
     if (dryRunOf(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
     if (!(await webhooks.enable(subscription.userId, subscription.id))) throw subscriptionNotFound(subscription.id);
     return jsonResponse(200, { success: true, webhook: view });
