@@ -1,7 +1,11 @@
 import type { Operation } from '../route-table';
-import type { ResponseExample } from './examples';
 
 type WebhookOperation = Extract<Operation, `webhooks.${string}`>;
+/** A named example, as `examples.ts` declares them (its `ResponseExample`). */
+interface ResponseExample {
+  summary: string;
+  value: unknown;
+}
 
 const one = (summary: string, value: unknown): Record<string, ResponseExample> => ({ example: { summary, value } });
 

@@ -4,7 +4,6 @@ import { FILTER_PARAMETERS } from '../../domain/webhooks/subscription-request';
 import { WEBHOOK_EVENT_KINDS } from '../../domain/webhooks/subscription';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../domain/webhooks/webhook-url';
 import type { Operation } from '../route-table';
-import type { OperationSpec } from './operation-specs';
 import { idArray } from './schemas';
 
 const dryRunMark = z.literal(true).optional().describe('present when dryRun=true: nothing was written');
@@ -19,15 +18,28 @@ const secret = z
 const subscription = z
   .object({
     id: webhookId,
-    url: z.string(),
-    events: z.array(eventKind),
+    url: z.string().describe('where events are POSTed'),
+    events: z.array(eventKind).describe('the event kinds delivered'),
     filters: z
-      .object(Object.fromEntries(FILTER_PARAMETERS.map((name) => [name, z.array(z.int().positive()).optional()])))
+      .object(
+        Object.fromEntries(
+          FILTER_PARAMETERS.map((name) => [
+            name,
+            z
+              .array(z.int().positive())
+              .optional()
+              .describe(`events of these ${name.replace(/Ids$/, '')}s only`),
+          ]),
+        ),
+      )
       .describe('the entities events are limited to, by level; {} for every entity the owner may read'),
-    status: z.enum(['active', 'disabled']),
+    status: z.enum(['active', 'disabled']).describe('active: delivered to; disabled: switched off, see disabledReason'),
     disabledReason: z.string().optional().describe('why the subscription was switched off (enable.do turns it on)'),
     failureRun: z
-      .object({ since: z.string(), attempts: z.int().min(1) })
+      .object({
+        since: z.string().describe('the first failed attempt of the run (ISO 8601)'),
+        attempts: z.int().min(1).describe('failed attempts in the run'),
+      })
       .optional()
       .describe('failed delivery attempts in a row, since the first of them; gone after a success'),
     createdAt: z.string().describe('ISO 8601, UTC'),
@@ -55,14 +67,21 @@ const createForm = z.object({
   ),
 });
 
-export const WEBHOOK_SPECS: Record<Extract<Operation, `webhooks.${string}`>, () => OperationSpec> = {
+/** What the webhook operations take and answer (`OperationSpec` of `operation-specs.ts`, which spreads them in). */
+export const WEBHOOK_SPECS = {
   'webhooks.create': () => ({
     form: createForm,
     response: withSecret,
     errors: [...NO_ACCESS_ERRORS, 403],
   }),
   'webhooks.list': () => ({
-    response: z.object({ success: z.literal(true), webhooks: z.array(subscription).max(MAX_SUBSCRIPTIONS_PER_USER) }),
+    response: z.object({
+      success: z.literal(true),
+      webhooks: z
+        .array(subscription)
+        .max(MAX_SUBSCRIPTIONS_PER_USER)
+        .describe(`the caller's subscriptions, newest first (at most ${MAX_SUBSCRIPTIONS_PER_USER})`),
+    }),
     errors: [401],
   }),
   'webhooks.delete': () => ({
@@ -79,4 +98,4 @@ export const WEBHOOK_SPECS: Record<Extract<Operation, `webhooks.${string}`>, () 
     errors: NO_ACCESS_ERRORS,
   }),
   'webhooks.enable': () => ({ response: one, errors: NO_ACCESS_ERRORS }),
-};
+} satisfies Record<Extract<Operation, `webhooks.${string}`>, () => unknown>;
