@@ -4,7 +4,8 @@ import { newSecret, rotatedSecrets } from '../domain/webhooks/webhook-secrets';
 import { jsonResponse } from '../http/response';
 import { principalOf, type OperationHandler } from '../pipeline/family-handler';
 import type { Ports } from '../runtime/dependencies';
-import { dryRunOf, ownedSubscription, subscriptionNotFound, webhookIdOf } from './webhook-target';
+import { isDryRun } from './request-values';
+import { ownedSubscription, subscriptionNotFound, webhookIdOf } from './webhook-target';
 
 type ChangePorts = Ports<'clock' | 'webhooks'>;
 
@@ -21,7 +22,7 @@ export const deleteSubscription =
   ({ webhooks }: ChangePorts): OperationHandler =>
   async (request) => {
     const id = webhookIdOf(request);
-    if (dryRunOf(request)) {
+    if (isDryRun(request)) {
       await ownedSubscription({ webhooks }, request);
       return jsonResponse(200, { success: true, dryRun: true, id });
     }
@@ -39,7 +40,7 @@ export const rotateSecret =
     const secrets = rotatedSecrets(subscription.secrets, fresh, now);
     const previousSecretExpiresAt = secrets[1]?.expiresAt;
     const view = subscriptionView(subscription);
-    if (dryRunOf(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
+    if (isDryRun(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
     if (!(await webhooks.replaceSecrets(subscription.userId, subscription.id, secrets)))
       throw subscriptionNotFound(subscription.id);
     return jsonResponse(200, {
@@ -64,7 +65,7 @@ export const enableSubscription =
   async (request) => {
     const subscription = await ownedSubscription({ webhooks }, request);
     const view = subscriptionView(enabled(subscription));
-    if (dryRunOf(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
+    if (isDryRun(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
     if (!(await webhooks.enable(subscription.userId, subscription.id))) throw subscriptionNotFound(subscription.id);
     return jsonResponse(200, { success: true, webhook: view });
   };

@@ -10,7 +10,7 @@ import { jsonResponse } from '../http/response';
 import { principalOf, type ApiRequest, type OperationHandler } from '../pipeline/family-handler';
 import type { Ports, ServiceConfig } from '../runtime/dependencies';
 import { requireReadableFilters } from './webhook-filter-access';
-import { dryRunOf } from './webhook-target';
+import { isDryRun } from './request-values';
 
 export type WebhookPorts = Ports<'store' | 'clock' | 'webhooks'> & { config?: Pick<ServiceConfig, 'loopbackWebhooks'> };
 
@@ -39,7 +39,7 @@ export const createSubscription =
   (ports: WebhookPorts): OperationHandler =>
   async (request) => {
     const userId = principalOf(request).userId;
-    const dryRun = dryRunOf(request);
+    const dryRun = isDryRun(request);
     const wanted = parsedRequest(ports, request);
     await requireReadableFilters(ports, userId, wanted.entities);
     const now = ports.clock.now();

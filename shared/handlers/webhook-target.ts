@@ -1,11 +1,8 @@
 import type { WebhookSubscription } from '../domain/webhooks/subscription';
 import { isWebhookId } from '../domain/webhooks/webhook-id';
 import { badRequest, notFound } from '../http/api-error';
-import { optionalBoolean } from '../http/parameter-checks';
 import { principalOf, type ApiRequest } from '../pipeline/family-handler';
 import type { Ports } from '../runtime/dependencies';
-
-export const dryRunOf = (request: ApiRequest): boolean => optionalBoolean(request.parameters, 'dryRun') ?? false;
 
 /** The `{webhookId}` of the path: a malformed one is a 400, as a malformed entity id is. */
 export const webhookIdOf = (request: ApiRequest): string => {
