@@ -59,6 +59,7 @@ describe('reserved concurrency', () => {
       demandlimits: 150,
       supplylimits: 80,
       peraction: 80,
+      webhooks: 10,
       deliveryrecorder: 10,
       resetflush: 10,
       historyevents: 10,
