@@ -1,14 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCTION_CONTEXT, synthesize, type Synthesized } from './template';
+import {
+  PRODUCTION_CONTEXT,
+  synthesize,
+  synthesizedTemplate,
+  type Synthesized,
+  type SynthesizedTemplate,
+} from './template';
 
-let dev: Synthesized;
+let dev: SynthesizedTemplate;
 let production: Synthesized;
 beforeAll(() => {
-  dev = synthesize();
+  dev = synthesizedTemplate();
   production = synthesize(PRODUCTION_CONTEXT);
 }, 300_000);
 
-const reservedOf = (synthesized: Synthesized) =>
+const reservedOf = (synthesized: SynthesizedTemplate) =>
   Object.fromEntries(
     synthesized
       .ofType('AWS::Lambda::Function')
@@ -100,7 +106,7 @@ describe('reserved concurrency', () => {
 });
 
 describe('source maps', () => {
-  const nodeOptions = (synthesized: Synthesized) =>
+  const nodeOptions = (synthesized: SynthesizedTemplate) =>
     synthesized
       .ofType('AWS::Lambda::Function')
       .map(
@@ -130,7 +136,7 @@ describe('AWS WAF', () => {
     Action: { Block: { CustomResponse: { ResponseCode: number; ResponseHeaders: { Name: string; Value: string }[] } } };
   }
 
-  const rulesOf = (synthesized: Synthesized) => {
+  const rulesOf = (synthesized: SynthesizedTemplate) => {
     const [, acl] = synthesized.ofType('AWS::WAFv2::WebACL')[0]!;
     return Object.fromEntries((acl.Properties.Rules as RateRule[]).map((rule) => [rule.Name, rule]));
   };
@@ -199,8 +205,8 @@ describe('production data', () => {
 });
 
 describe('the load the stack is sized for', () => {
-  const tableOf = (synthesized: Synthesized) => synthesized.ofType('AWS::DynamoDB::Table')[0]![1].Properties;
-  const stageOf = (synthesized: Synthesized) =>
+  const tableOf = (synthesized: SynthesizedTemplate) => synthesized.ofType('AWS::DynamoDB::Table')[0]![1].Properties;
+  const stageOf = (synthesized: SynthesizedTemplate) =>
     (synthesized.ofType('AWS::ApiGateway::Stage')[0]![1].Properties.MethodSettings as Record<string, unknown>[])[0];
 
   it('warms the production table for the documented 1× load: 200 batches/s of 561 units and 1,000 API writes', () => {
