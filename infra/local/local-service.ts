@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import { webhooksFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
 import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
@@ -97,13 +97,15 @@ const loadCatalog = async (store: TableStore, file: string): Promise<CatalogCoun
 const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
   const clock = new ControllableClock();
   const outbox = new OutboxMailer(clock);
-  const config = { appBaseUrl: '' };
+  // the local server delivers to receivers on this machine, which seldom have a certificate
+  const config = { appBaseUrl: '', loopbackWebhooks: true };
   const resetQueue = new InProcessResetQueue();
   const events = new InMemoryEvents();
   const deadLetters = new InMemoryDeadLetters();
   const streamDeadLetters = new InMemoryStreamDeadLetters();
   const cors = { allowedOrigins: options.corsOrigins ?? [] };
-  const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  const webhooks = webhooksFromEnvironment(store);
+  const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, webhooks, config, cors };
   // the functions' view: each port call is noted as the AWS request its adapter sends, when the tests record them
   const dependencies = recordedPorts(ports);
   return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, streamDeadLetters, cors };

@@ -16,10 +16,14 @@ import { createDynamoDbClient } from '../adapters/dynamodb/dynamodb-client';
 import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
+import { DynamoDbWebhookStore } from '../adapters/dynamodb/webhook-store';
+import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
 
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */
   appBaseUrl: string;
+  /** Whether a webhook may be delivered over plain HTTP to this machine (the local server only, never a request). */
+  loopbackWebhooks?: boolean;
 }
 
 /**
@@ -33,6 +37,7 @@ export interface Dependencies {
   resetQueue: ResetQueue;
   events: EventPublisher;
   deadLetters: DeadLetterSink;
+  webhooks: WebhookSubscriptions;
   config: ServiceConfig;
   cors: CorsPolicy;
 }
@@ -46,6 +51,10 @@ export const storeFromEnvironment = (env: Environment = process.env): TableStore
     createDynamoDbClient({ endpoint: env.DYNAMODB_ENDPOINT, cacheMiddleware: true }),
     env.TABLE_NAME ?? DEFAULT_TABLE_NAME,
   );
+
+/** Webhook subscriptions, in the function's table through its client: pass the function's store to share both. */
+export const webhooksFromEnvironment = (store: TableStore = storeFromEnvironment()): WebhookSubscriptions =>
+  new DynamoDbWebhookStore(store);
 
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
   new SesMailer(new SESv2Client(LAMBDA_CLIENT_OPTIONS), env.MAIL_FROM ?? 'no-reply@example.invalid');
