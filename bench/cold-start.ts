@@ -73,6 +73,7 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   'demand-limits': apiEvent('GET', '/rest-api/campaign/100/limits.do'),
   'supply-limits': apiEvent('GET', '/rest-api/site/20/limits.do'),
   'per-action': apiEvent('GET', '/rest-api/per-action/limits/CAMPAIGN/100.do'),
+  webhooks: apiEvent('GET', '/rest-api/webhooks.do'),
   // a FIFO message, as the queue delivers it, new on every call: it counts, on three counter items
   'delivery-recorder': {
     Records: [

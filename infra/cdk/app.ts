@@ -23,6 +23,8 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   'demand-limits': 150,
   'supply-limits': 80,
   'per-action': 80,
+  // partners manage subscriptions seldom
+  webhooks: 10,
   'delivery-recorder': 10,
   'reset-flush': 10,
   // one concurrent batch per stream shard

@@ -11,6 +11,7 @@ export const FUNCTION_ENTRIES = {
   'demand-limits': 'functions/demand-limits/handler.ts',
   'supply-limits': 'functions/supply-limits/handler.ts',
   'per-action': 'functions/per-action/handler.ts',
+  webhooks: 'functions/webhooks/handler.ts',
   'delivery-recorder': 'functions/delivery-recorder/handler.ts',
   'reset-flush': 'functions/reset-flush/handler.ts',
   'history-events': 'functions/history-events/handler.ts',

@@ -91,6 +91,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...LIMIT_FAMILY,
     reads: { ...LIMIT_FAMILY.reads, leadingKeys: [...LIMIT_FAMILY.reads.leadingKeys, ...leading(action)] },
   },
+  // its own users' subscriptions (transactions of puts, deletes and updates), reads of the entities they filter on
+  // and the caller's grants, and what every API family writes: a form signer's replay guard and quota, idempotency
+  webhooks: {
+    reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username, webhooks)] },
+    writes: {
+      actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      leadingKeys: leading(hashUse, meter, idempotency, webhooks),
+    },
+  },
   'delivery-recorder': {
     reads: { actions: ['dynamodb:BatchGetItem'], leadingKeys: ENTITIES },
     writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: ENTITIES },

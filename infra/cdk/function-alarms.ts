@@ -16,7 +16,14 @@ import type { FunctionName } from './bundling';
 type Functions = Record<FunctionName, lambda.IFunction>;
 
 /** Functions that answer API requests: their failures are rates over enough invocations. */
-const API_FUNCTIONS: FunctionName[] = ['authorizer', 'auth', 'demand-limits', 'supply-limits', 'per-action'];
+const API_FUNCTIONS: FunctionName[] = [
+  'authorizer',
+  'auth',
+  'demand-limits',
+  'supply-limits',
+  'per-action',
+  'webhooks',
+];
 
 /** Functions whose sources retry them: one error is noise, errors in every period are an outage. */
 const BACKGROUND: [FunctionName, Duration, number][] = [

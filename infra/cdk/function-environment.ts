@@ -50,6 +50,7 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
   'demand-limits': [...API_FAMILY, 'RESET_QUEUE_URL'],
   'supply-limits': [...API_FAMILY, 'RESET_QUEUE_URL'],
   'per-action': API_FAMILY,
+  webhooks: API_FAMILY,
   'delivery-recorder': [
     'TABLE_NAME',
     ...METRICS,

@@ -34,6 +34,7 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
   'demand-limits': { memorySize: 1024, timeout: Duration.seconds(29) },
   'supply-limits': { memorySize: 512, timeout: Duration.seconds(29) },
   'per-action': { memorySize: 512, timeout: Duration.seconds(29) },
+  webhooks: { memorySize: 512, timeout: Duration.seconds(29) },
   'delivery-recorder': { memorySize: 1024, timeout: Duration.seconds(60) },
   'reset-flush': { memorySize: 512, timeout: Duration.minutes(5) },
   'history-events': { memorySize: 256, timeout: Duration.seconds(30) },

@@ -32,6 +32,7 @@ export interface FlushPorts {
 }
 
 export interface FlushResult {
+  /** Resets applied now; one applied before (delivered again, or a reset.do retried under its key) is not counted. */
   applied: number;
   /** Resets for records deleted or replaced since they were queued. */
   dropped: number;
@@ -166,8 +167,7 @@ export const flushResets = async (
           const actionIds = (
             await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)
           ).map((item) => Number(item.actionId));
-          await applyReset(store, request, actionIds, clock.now());
-          result.applied++;
+          if (await applyReset(store, request, actionIds, clock.now())) result.applied++;
         }
         done.push(receipt);
       } catch (error) {

@@ -39,13 +39,14 @@ const SDK_CLIENTS: Record<FunctionName, string[]> = {
   'demand-limits': ['dynamodb', 'sqs'],
   'supply-limits': ['dynamodb', 'sqs'],
   'per-action': ['dynamodb'],
+  webhooks: ['dynamodb'],
   'delivery-recorder': ['dynamodb', 'sqs'],
   'reset-flush': ['dynamodb', 'sqs'],
   'history-events': ['dynamodb', 'eventbridge', 'sqs'],
   'webhook-dispatcher': ['dynamodb', 'sqs'],
 };
 
-const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];
+const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 'per-action', 'webhooks'];
 
 describe('the Lambda bundles', () => {
   const bundles = new Map<FunctionName, string[]>();

@@ -320,9 +320,11 @@ describe('CORS', () => {
     const cors = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
     const of = (type: string) => Object.entries(cors).filter(([, resource]) => resource.Type === type);
     const families = of('AWS::Lambda::Function').filter(([id]) =>
-      ['auth', 'demandlimits', 'supplylimits', 'peraction'].some((family) => id.startsWith(`${family}Function`)),
+      ['auth', 'demandlimits', 'supplylimits', 'peraction', 'webhooks'].some((family) =>
+        id.startsWith(`${family}Function`),
+      ),
     );
-    expect(families).toHaveLength(4);
+    expect(families).toHaveLength(5);
     for (const [id, fn] of families)
       expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables.CORS_ORIGINS, id).toBe(
         'https://ui.limits.test,https://admin.limits.test',

@@ -49,6 +49,7 @@ const SHARDS = 'scripts/shards.ts';
 const WEBHOOKS = 'scripts/webhooks.ts';
 const BUILD_DOCS = 'scripts/build-docs.ts';
 const CAPACITY = 'scripts/simulate/capacity.ts';
+const CPU_PER_CALL = 'bench/cpu-per-call.ts';
 /** The tools that take no option but --help: each would start heavy work on anything else. */
 const OPTIONLESS_TOOLS = [
   'bench/run.ts',
@@ -59,7 +60,18 @@ const OPTIONLESS_TOOLS = [
 
 describe('the command-line tools', () => {
   it('run as processes: an unknown option exits 1 with one line on stderr, from every tool', async () => {
-    const tools = [API_KEY, CATALOG, START, REDRIVE, WEBHOOKS, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CAPACITY];
+    const tools = [
+      API_KEY,
+      CATALOG,
+      START,
+      REDRIVE,
+      WEBHOOKS,
+      SHARDS,
+      ...OPTIONLESS_TOOLS,
+      BUILD_DOCS,
+      CAPACITY,
+      CPU_PER_CALL,
+    ];
     // two at a time: each spends a second or two starting up, part of it waiting on the disk
     const runs: { script: string; result: ToolRun }[] = [];
     for (let next = 0; next < tools.length; next += 2)
@@ -77,7 +89,17 @@ describe('the command-line tools', () => {
   }, 300_000);
 
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, WEBHOOKS, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS]) {
+    for (const script of [
+      API_KEY,
+      CATALOG,
+      START,
+      REDRIVE,
+      WEBHOOKS,
+      SHARDS,
+      ...OPTIONLESS_TOOLS,
+      BUILD_DOCS,
+      CPU_PER_CALL,
+    ]) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);

@@ -43,7 +43,7 @@ const secretOf = (item: Item): WebhookSecret => ({
   ...(item.expiresAt !== undefined ? { expiresAt: String(item.expiresAt) } : {}),
 });
 
-export const subscriptionFromItem = (item: Item): WebhookSubscription => ({
+const subscriptionFromItem = (item: Item): WebhookSubscription => ({
   id: String(item.id),
   userId: Number(item.userId),
   url: String(item.url),
