@@ -1,4 +1,5 @@
-import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
+import { counterState } from '../adapters/dynamodb/counter-item-state';
+import { zeroCountersRequest } from '../adapters/dynamodb/counter-requests';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';

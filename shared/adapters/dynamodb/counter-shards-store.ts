@@ -15,13 +15,8 @@ import {
   type ItemKey,
 } from '../../table/keys';
 import type { UpdateInput } from './attribute-values';
-import {
-  applyToCounterItem,
-  appliedMarkers,
-  EntityIsSharded,
-  type AppliedCounterWrite,
-  type CounterItemWrite,
-} from './counter-store';
+import { applyToCounterItem, EntityIsSharded, type AppliedCounterWrite, type CounterItemWrite } from './counter-store';
+import { appliedMarkers } from './counter-item-state';
 import { SHARDS_ATTRIBUTE, TALLY_ATTRIBUTE, TALLY_SINCE_ATTRIBUTE } from './counter-attributes';
 import type { Item, TableStore } from './table-store';
 import { anyOf, attributeAbsent, equals, UpdateBuilder } from './expressions';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-store';
+import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-requests';
 import { CAPS_ATTRIBUTE, counterAttribute } from '../../../shared/adapters/dynamodb/counter-attributes';
 import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { planCounterWrite, type PendingMessage } from '../../../shared/domain/delivery/counter-plan';

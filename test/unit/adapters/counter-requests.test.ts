@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-store';
+import { counterWriteRequest, zeroCountersRequest } from '../../../shared/adapters/dynamodb/counter-requests';
 import { expressionProblems } from '../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../../shared/domain/limits/cap-axes';
 import { messageContributions, type Ancestry } from '../../../shared/domain/delivery/contributions';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberValue, plainItem } from '../../../shared/adapters/dynamodb/attribute-values';
-import { appliedMarkers, counterState } from '../../../shared/adapters/dynamodb/counter-store';
+import { appliedMarkers, counterState } from '../../../shared/adapters/dynamodb/counter-item-state';
 import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
 import { markerText, sequenceText } from '../../../shared/domain/delivery/counter-plan';
 import {

@@ -28,7 +28,7 @@ import { EMPTY_LIMIT } from '../../../shared/domain/limits/limit-record';
 import { meterWindow, partnerPlan } from '../../../shared/domain/metering/partner-quota';
 import { counterShardKey, countersKey, resetTokenKey } from '../../../shared/table/keys';
 import { restartTallyRequest, shardCountRequest } from '../../../shared/adapters/dynamodb/counter-shards-store';
-import { counterWriteRequest } from '../../../shared/adapters/dynamodb/counter-store';
+import { counterWriteRequest } from '../../../shared/adapters/dynamodb/counter-requests';
 import { planCounterWrite, sequenceText, type ShardWriteOptions } from '../../../shared/domain/delivery/counter-plan';
 import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
 
