@@ -18,21 +18,28 @@ import type { RecorderOptions, RecorderPorts, RecordingSummary } from './recorde
 
 const WRITE_CONCURRENCY = 16;
 
+/** When a batch's counter items are written, and where the writes are counted. */
+export interface TargetWrites {
+  now: Date;
+  autoShard?: AutoSharding;
+  summary: RecordingSummary;
+}
+
 const writeTo = async (
   { store, clock }: RecorderPorts,
-  target: CounterTarget,
-  pending: readonly PendingMessage[],
+  { target, pending }: { target: CounterTarget; pending: readonly PendingMessage[] },
   caps: readonly CapOnCounter[],
-  now: Date,
-  auto: AutoSharding | undefined,
+  { now, autoShard: auto }: Pick<TargetWrites, 'now' | 'autoShard'>,
 ): Promise<AppliedCounterWrite> => {
   if (target.actionId !== undefined)
     return applyToCounterItem(
       store,
-      actionCountersKey(target.type, target.id, target.actionId),
+      {
+        key: actionCountersKey(target.type, target.id, target.actionId),
+        periods: ACTION_PERIODS,
+        metrics: ACTION_METRICS,
+      },
       pending,
-      ACTION_PERIODS,
-      ACTION_METRICS,
       { now, caps },
     );
   const tallyAt = tallies(target.type, auto) ? { tallyAt: now.getTime() } : {};
@@ -91,17 +98,15 @@ export const planTargets = async (
 export const writeTargets = async (
   ports: RecorderPorts,
   { pendingByTarget, caps }: Pick<Awaited<ReturnType<typeof planTargets>>, 'pendingByTarget' | 'caps'>,
-  now: Date,
-  options: RecorderOptions,
-  summary: RecordingSummary,
+  writes: TargetWrites,
 ) => {
   const outcomes = new Map<string, AppliedCounterWrite | undefined>();
   const invalid = new Map<string, InvalidWrite>();
   await inParallel([...pendingByTarget], WRITE_CONCURRENCY, async ([name, { target, pending }]) => {
     try {
-      const applied = await writeTo(ports, target, pending, caps.get(name) ?? [], now, options.autoShard);
+      const applied = await writeTo(ports, { target, pending }, caps.get(name) ?? [], writes);
       outcomes.set(name, applied);
-      if (applied.write) summary.counterWrites++;
+      if (applied.write) writes.summary.counterWrites++;
     } catch (error) {
       if (error instanceof InvalidRequest) invalid.set(name, { reason: error.message, request: error.request });
       logger.error('a counter write failed; its messages will be delivered again or dead-lettered', {

@@ -6,8 +6,7 @@ import type { RecorderPorts, RecordingSummary } from './recorder-types';
 /** The messages every item they touch took (or refused for good, dead-lettered), and the duplicates among them. */
 export const settledMessages = async (
   ports: RecorderPorts,
-  valid: readonly ParsedMessage[],
-  targetsOf: Map<string, string[]>,
+  { valid, targetsOf }: { valid: readonly ParsedMessage[]; targetsOf: Map<string, string[]> },
   { outcomes, invalid }: Awaited<ReturnType<typeof writeTargets>>,
   summary: RecordingSummary,
 ) => {

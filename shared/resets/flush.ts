@@ -86,7 +86,12 @@ const zeroingOf = async (
       : [{ item: await store.get(key), at: key }];
   return items.flatMap(({ item, at }) => {
     const state = counterState(item, periods, metrics);
-    const update = zeroCountersRequest(at, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
+    const update = zeroCountersRequest(at, state, {
+      zeroes: write.zeroes,
+      noConversion: write.noConversion,
+      currentKeys,
+      resetAt: now.getTime(),
+    });
     return update ? [{ Update: { TableName: store.tableName, ...update } }] : [];
   });
 };

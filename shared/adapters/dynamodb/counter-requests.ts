@@ -128,6 +128,15 @@ export const counterWriteRequest = (
   };
 };
 
+/** What a reset zeroes in one counter item, and when. */
+export interface CounterReset {
+  zeroes: readonly { period: Period; metric: Metric }[];
+  noConversion: { quietSince?: number; impressions?: boolean };
+  /** The periods the item is to be in now: a counter of another period already reads as 0. */
+  currentKeys: Partial<Record<Period, string>>;
+  resetAt: number;
+}
+
 /**
  * Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read, and
  * records when (`resetAt`).
@@ -135,10 +144,7 @@ export const counterWriteRequest = (
 export const zeroCountersRequest = (
   key: ItemKey,
   state: CounterState,
-  zeroes: readonly { period: Period; metric: Metric }[],
-  noConversion: { quietSince?: number; impressions?: boolean },
-  currentKeys: Partial<Record<Period, string>>,
-  resetAt: number,
+  { zeroes, noConversion, currentKeys, resetAt }: CounterReset,
 ): (Update & { UpdateExpression: string }) | undefined => {
   const update = new UpdateBuilder();
   const zeroed = new Set<string>();

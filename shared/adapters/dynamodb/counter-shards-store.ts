@@ -73,10 +73,15 @@ const applyToShards = async (
   const floors = () => (shardZero ??= store.batchGet([countersKey(type, id)]).then(([item]) => appliedMarkers(item)));
   const results = await Promise.all(
     [...byShard].map(([shard, messages]) =>
-      applyToCounterItem(store, counterShardKey(type, id, shard), messages, PERIODS, METRICS, {
-        ...options,
-        ...(shard === 0 ? {} : { floors }),
-      }),
+      applyToCounterItem(
+        store,
+        { key: counterShardKey(type, id, shard), periods: PERIODS, metrics: METRICS },
+        messages,
+        {
+          ...options,
+          ...(shard === 0 ? {} : { floors }),
+        },
+      ),
     ),
   );
   return combined(results);
@@ -110,7 +115,7 @@ export const applyToEntityCounters = async (
   if (known > 1) return applyToShards(store, type, id, pending, known, write);
   try {
     const key = countersKey(type, id);
-    const applied = await applyToCounterItem(store, key, pending, PERIODS, METRICS, {
+    const applied = await applyToCounterItem(store, { key, periods: PERIODS, metrics: METRICS }, pending, {
       ...options,
       requireUnsharded: true,
     });

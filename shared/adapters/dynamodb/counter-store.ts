@@ -48,6 +48,13 @@ export class EntityIsSharded extends Error {
   }
 }
 
+/** A counter item: its key and the counters it holds. */
+export interface CounterItem {
+  key: ItemKey;
+  periods: readonly Period[];
+  metrics: readonly Metric[];
+}
+
 /** How one counter item is written, beyond its messages. */
 export interface CounterItemWrite {
   now?: Date;
@@ -68,10 +75,8 @@ const shardsOf = (current: Item | undefined): number => shardCountOf(current?.[S
 
 const applyOnce = async (
   store: TableStore,
-  key: ItemKey,
+  { key, periods, metrics }: CounterItem,
   pending: readonly PendingMessage[],
-  periods: readonly Period[],
-  metrics: readonly Metric[],
   options: CounterItemWrite,
 ): Promise<AppliedCounterWrite> => {
   const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
@@ -105,16 +110,14 @@ const applyOnce = async (
  */
 export const applyToCounterItem = async (
   store: TableStore,
-  key: ItemKey,
+  item: CounterItem,
   pending: readonly PendingMessage[],
-  periods: readonly Period[],
-  metrics: readonly Metric[],
   options: CounterItemWrite = {},
 ): Promise<AppliedCounterWrite> => {
   let applied: AppliedCounterWrite = { after: {}, skipped: [] };
   const skipped: PendingMessage[] = [];
   for (const chunk of byGroupChunks(pending)) {
-    const result = await applyOnce(store, key, chunk, periods, metrics, options);
+    const result = await applyOnce(store, item, chunk, options);
     skipped.push(...result.skipped);
     if (result.write) applied = result;
   }

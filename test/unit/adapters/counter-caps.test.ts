@@ -61,14 +61,12 @@ describe('the caps a counter write stores', () => {
 describe('a reset', () => {
   it('records when it zeroed counters, in the same update', () => {
     const state = { ...EMPTY_COUNTERS, keys: { daily: 'D#2026-11-22', total: 'T' } };
-    const request = zeroCountersRequest(
-      key,
-      state,
-      [{ period: 'daily', metric: 'clicks' }],
-      {},
-      { daily: 'D#2026-11-22' },
-      1_764_000_000_000,
-    )!;
+    const request = zeroCountersRequest(key, state, {
+      zeroes: [{ period: 'daily', metric: 'clicks' }],
+      noConversion: {},
+      currentKeys: { daily: 'D#2026-11-22' },
+      resetAt: 1_764_000_000_000,
+    })!;
     expect(valueSet(request, 'resetAt')).toBe(1_764_000_000_000);
     expect(valueSet(request, counterAttribute('daily', 'clicks'))).toBe(0);
     expect(expressionProblems(request)).toEqual([]);

@@ -177,7 +177,12 @@ describe('every counter write the planner can produce', () => {
         (generated, zeroed, noConversion, now) => {
           const state = asState(generated) ?? { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
           const currentKeys = Object.fromEntries(PERIODS.map((period) => [period, bucketOf(period, new Date(now))]));
-          const request = zeroCountersRequest(countersKey('BANNER', 1), state, zeroed, noConversion, currentKeys, now);
+          const request = zeroCountersRequest(countersKey('BANNER', 1), state, {
+            zeroes: zeroed,
+            noConversion,
+            currentKeys,
+            resetAt: now,
+          });
           if (request) expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
         },
       ),
