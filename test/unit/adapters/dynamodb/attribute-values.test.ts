@@ -5,7 +5,7 @@ import {
   storedItem,
   storedRequest,
   storedTransaction,
-} from '../../../shared/adapters/dynamodb/attribute-values';
+} from '../../../../shared/adapters/dynamodb/attribute-values';
 
 describe('items between the code and DynamoDB', () => {
   it('convert the key, the item and the expression values of a request, and nothing else', () => {
