@@ -1,22 +1,21 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { claimRequest, completeItem, releaseRequest } from '../adapters/dynamodb/idempotency-store';
+import { claimRequest, completeItem, releaseRequest, takeOverRequest } from '../adapters/dynamodb/idempotency-store';
 import type { TransactItem } from '../adapters/dynamodb/attribute-values';
 import type { TableStore } from '../adapters/dynamodb/table-store';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from '../api/idempotency-headers';
 import { sha256Hex } from '../domain/auth/crypto';
 import { WriteConflict } from '../domain/errors';
 import { ApiError, badRequest } from '../http/api-error';
-import { idempotencyKey } from '../table/keys';
+import { idempotencyKey, type ItemKey } from '../table/keys';
 import { canonicalRequest, type SignedRequest } from './hash-replay';
-
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** The header's value: a structured-field string (`"…"`, as the IETF draft writes it) or the same text bare. */
 export const readIdempotencyKey = (value: string | undefined): string | undefined => {
   if (value === undefined) return undefined;
   const text = value.trim();
   const key = text.startsWith('"') && text.endsWith('"') && text.length >= 2 ? text.slice(1, -1) : text;
-  if (!/^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/.test(key))
+  if (!IDEMPOTENCY_KEY.test(key))
     throw badRequest({
       [IDEMPOTENCY_HEADER]: 'must be 1 to 255 visible ASCII characters (no quote or backslash), as "…" or bare',
     });
@@ -34,6 +33,11 @@ const fingerprintOf = (request: SignedRequest): string =>
 
 /** A write under a claimed key: its answer is stored with the write (`commitItem`) or just after it (`settle`). */
 export interface IdempotentWrite {
+  /**
+   * The same for every attempt of this request under this key within its 24 hours (the caller, the key, the key's
+   * first claim): a write that cannot store its answer with it names what it writes by it, so a retry writes the same.
+   */
+  retryId: string;
   /** The transaction item storing `answer` with the write it answers, so that a lost answer is never lost twice. */
   commitItem(answer: APIGatewayProxyResult): TransactItem;
   /** Stores the answer of a write that did not store it in its own transaction. */
@@ -46,7 +50,7 @@ const storedAnswer = (current: Record<string, unknown>): APIGatewayProxyResult =
   statusCode: Number(current.statusCode),
   headers: {
     ...(JSON.parse(String(current.headers ?? '{}')) as Record<string, string>),
-    'Idempotent-Replayed': 'true',
+    [REPLAYED_HEADER]: 'true',
   },
   body: String(current.body ?? ''),
 });
@@ -65,6 +69,38 @@ const keyReused = () =>
     { code: 'IDEMPOTENCY_KEY_REUSED' },
   );
 
+type Claimed = { claim: string; validUntil: number };
+
+/**
+ * The key claimed for this request: a fresh claim, or a claim left by an invocation that died taken over (its
+ * first `validUntil` kept). Otherwise the stored answer, 422 for another request under the key, or 409 in flight.
+ */
+const claimKey = async (
+  store: TableStore,
+  { itemKey, fingerprint, now }: { itemKey: ItemKey; fingerprint: string; now: Date },
+): Promise<{ stored: APIGatewayProxyResult } | { claimed: Claimed }> => {
+  const claim = randomUUID();
+  try {
+    const put = claimRequest(itemKey, fingerprint, claim, now);
+    await store.put(put);
+    return { claimed: { claim, validUntil: Number(put.Item!.validUntil) } };
+  } catch (error) {
+    if (!(error instanceof WriteConflict)) throw error;
+    const current = error.current ?? {};
+    if (current.fingerprint !== undefined && current.fingerprint !== fingerprint) throw keyReused();
+    if (current.state === 'done') return { stored: storedAnswer(current) };
+    if (current.claim === undefined || Number(current.lockedUntil) >= now.getTime()) throw keyInUse();
+    try {
+      await store.update(takeOverRequest(itemKey, { left: String(current.claim), claim }, now));
+    } catch (lost) {
+      // another retry took it over first
+      if (lost instanceof WriteConflict) throw keyInUse();
+      throw lost;
+    }
+    return { claimed: { claim, validUntil: Number(current.validUntil) } };
+  }
+};
+
 /**
  * The IETF draft's Idempotency-Key for a write, per caller: the same key and request within 24 hours answer the
  * stored answer and write nothing; the same key with another request is 422; while the first is in flight, 409.
@@ -76,32 +112,22 @@ export const beginIdempotentWrite = async (
 ): Promise<{ stored: APIGatewayProxyResult } | { write: IdempotentWrite }> => {
   const itemKey = idempotencyKey(userId, sha256Hex(key));
   const fingerprint = fingerprintOf(request);
-  const claim = randomUUID();
-  try {
-    await store.put(claimRequest(itemKey, fingerprint, claim, now));
-  } catch (error) {
-    if (!(error instanceof WriteConflict)) throw error;
-    const current = error.current ?? {};
-    if (current.fingerprint !== undefined && current.fingerprint !== fingerprint) throw keyReused();
-    if (current.state === 'done') return { stored: storedAnswer(current) };
-    throw keyInUse();
-  }
+  const begun = await claimKey(store, { itemKey, fingerprint, now });
+  if ('stored' in begun) return begun;
+  const { claim, validUntil } = begun.claimed;
   const committed = new WeakSet<APIGatewayProxyResult>();
   const item = (answer: APIGatewayProxyResult) =>
-    completeItem(
-      store.tableName,
-      itemKey,
-      {
-        fingerprint,
-        claim,
-        statusCode: answer.statusCode,
-        headers: answer.headers as Record<string, string>,
-        body: answer.body,
-      },
-      now,
-    );
+    completeItem(store.tableName, itemKey, {
+      fingerprint,
+      claim,
+      validUntil,
+      statusCode: answer.statusCode,
+      headers: answer.headers as Record<string, string>,
+      body: answer.body,
+    });
   return {
     write: {
+      retryId: sha256Hex(`${itemKey.PK}#${validUntil}`),
       commitItem: (answer) => {
         committed.add(answer);
         return item(answer);

@@ -51,6 +51,8 @@ export const queueReset =
       requestedBy: principalOf(request).userId,
       by: changeAuthor(request),
       resetId: randomUUID(),
+      // no transaction spans the queue and the stored answer: a retry of a reset queued queues the same reset
+      ...(request.idempotency ? { retryId: request.idempotency.retryId } : {}),
     };
     try {
       if (!dryRun) await dependencies.resetQueue.enqueue(queued);

@@ -1,4 +1,3 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { historyWrites } from '../adapters/dynamodb/history-store';
 import {
   clearLimitCountersItems,
@@ -17,16 +16,13 @@ import type { ApiRequest, OperationHandler } from '../pipeline/family-handler';
 import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
+import { answerItems } from './idempotent-answer';
 import { dryRunFlag, isDryRun, loadContext, type LimitContext } from './limit-context';
 import { changeAuthor } from './history-page';
 import { optimisticWrite } from './optimistic-write';
 
 const ignoredFields = (ignored: Record<string, string>) =>
   Object.keys(ignored).length > 0 ? { ignoredFields: Object.keys(ignored), ignoredFieldReasons: ignored } : {};
-
-/** The answer stored with the write, for a request with an Idempotency-Key: a lost answer is found by a retry. */
-const answerItems = (request: ApiRequest, answer: APIGatewayProxyResult) =>
-  request.idempotency ? [request.idempotency.commitItem(answer)] : [];
 
 /** The record at its next version and the history entry of the change, in one transaction. */
 const saveLimit = async (
@@ -126,33 +122,36 @@ export const deleteLimit =
       forWrite: true,
     });
     enforce(policy.delete(grants));
-    const answer = jsonResponse(200, {
-      success: true,
-      message: dryRun ? 'Dry run: nothing was removed' : 'Limits removed',
-      [policy.idField]: id,
-      limitsSet: false,
-      ...dryRunFlag(dryRun),
-    });
-    if (!dryRun)
-      await optimisticWrite(async (attempt) => {
-        const { limit, historyVersion, counterItems } =
-          attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id, now);
-        if (!limit) return;
-        const entry: HistoryEntry = {
-          at: now.toISOString(),
-          operation: 'delete',
-          by: changeAuthor(request),
-          fields: limitChanges(limit, undefined),
-        };
-        const { tableName } = store;
-        await store.transactWrite({
-          TransactItems: [
-            { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
-            ...clearLimitCountersItems(tableName, policy.entityType, id, counterItems),
-            ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
-            ...answerItems(request, answer),
-          ],
-        });
+    const answerOf = () =>
+      jsonResponse(200, {
+        success: true,
+        message: dryRun ? 'Dry run: nothing was removed' : 'Limits removed',
+        [policy.idField]: id,
+        limitsSet: false,
+        ...dryRunFlag(dryRun),
       });
-    return answer;
+    if (dryRun) return answerOf();
+    return optimisticWrite(async (attempt) => {
+      // one answer per attempt: only the attempt that commits it has stored it
+      const answer = answerOf();
+      const { limit, historyVersion, counterItems } =
+        attempt === 1 ? loaded : await loadLimitForWrite(store, policy.entityType, id, now);
+      if (!limit) return answer;
+      const entry: HistoryEntry = {
+        at: now.toISOString(),
+        operation: 'delete',
+        by: changeAuthor(request),
+        fields: limitChanges(limit, undefined),
+      };
+      const { tableName } = store;
+      await store.transactWrite({
+        TransactItems: [
+          { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
+          ...clearLimitCountersItems(tableName, policy.entityType, id, counterItems),
+          ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
+          ...answerItems(request, answer),
+        ],
+      });
+      return answer;
+    });
   };

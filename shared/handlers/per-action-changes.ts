@@ -21,6 +21,7 @@ import { optionalBoolean } from '../http/parameter-checks';
 import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { changeAuthor } from './history-page';
+import { answerItems } from './idempotent-answer';
 import { optimisticWrite } from './optimistic-write';
 import { resolveTarget, targetOfPath } from './per-action-target';
 import { positiveId } from './request-values';
@@ -57,7 +58,25 @@ interface ActionLimitChange {
   first: ActionLimitState;
 }
 
-/** One attempt of add or update: judge the change against the record as read, and write it with its history entry. */
+/** The answer of add or update: the record as it stands after the write, and the switch. */
+const changeAnswer = (change: ActionLimitChange, next: Omit<PerActionLimit, 'version'>, hasId: boolean) => {
+  const { type, mode, dryRun, first } = change;
+  // the switch was read with the entity: update never changes it, add turns it on
+  const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(next, first.counters);
+  // a record a dry run would create has no id yet
+  if (!hasId) delete entry.id;
+  return jsonResponse(200, {
+    success: true,
+    actionLimit: entry,
+    ...switchField(type, mode === 'add' || first.enabled),
+    ...(dryRun ? { dryRun: true } : {}),
+  });
+};
+
+/**
+ * One attempt of add or update: judge the change against the record as read, and write it with its history entry
+ * and, under an Idempotency-Key, its answer.
+ */
 const changeAttempt = async (store: TableStore, change: ActionLimitChange, attempt: number) => {
   const { request, mode, dryRun, type, id, actionId, now, first } = change;
   const { limit: stored, historyVersion } =
@@ -74,6 +93,7 @@ const changeAttempt = async (store: TableStore, change: ActionLimitChange, attem
   // a dry run checks everything and writes nothing: not the record, not even a record id
   const recordId = stored?.id ?? (dryRun ? undefined : await nextId(store, 'ACTION_LIMIT'));
   const next = { id: recordId ?? 0, entityType: type, entityId: id, actionId, ...plan.next };
+  const answer = changeAnswer(change, next, recordId !== undefined);
   // a write that changes nothing writes nothing, and so records nothing
   if (!dryRun && Object.keys(fields).length > 0) {
     const entry: HistoryEntry = {
@@ -87,10 +107,11 @@ const changeAttempt = async (store: TableStore, change: ActionLimitChange, attem
       TransactItems: [
         ...savePerActionRequest(store.tableName, next, stored?.version, switchOn).TransactItems,
         ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
+        ...answerItems(request, answer),
       ],
     });
   }
-  return { next, hasId: recordId !== undefined };
+  return answer;
 };
 
 /** add (an upsert that switches per-action limits on) and update (404 without a record): one optimistic write each. */
@@ -112,15 +133,5 @@ export const changeActionLimit =
     const first = actionLimitFromItems(type, id, actionId, items, now);
     if (!first.actionExists) throw badRequest({ actionId: `unknown action ${actionId}` });
     const change = { request, mode, dryRun, type, id, actionId, now, first };
-    const { next, hasId } = await optimisticWrite((attempt) => changeAttempt(dependencies.store, change, attempt));
-    // the switch was read with the entity: update never changes it, add turns it on
-    const entry: Partial<ReturnType<typeof actionLimitEntry>> = actionLimitEntry(next, first.counters);
-    // a record a dry run would create has no id yet
-    if (!hasId) delete entry.id;
-    return jsonResponse(200, {
-      success: true,
-      actionLimit: entry,
-      ...switchField(type, mode === 'add' || first.enabled),
-      ...(dryRun ? { dryRun: true } : {}),
-    });
+    return optimisticWrite((attempt) => changeAttempt(dependencies.store, change, attempt));
   };

@@ -10,6 +10,7 @@ import type { HistoryEntry } from '../domain/history/limit-history';
 import { isDemandType, type EntityType } from '../domain/levels';
 import { MANAGE_CAPPING } from '../domain/permissions';
 import { changeAuthor } from './history-page';
+import { answerItems } from './idempotent-answer';
 import { optimisticWrite } from './optimistic-write';
 import { positiveId } from './request-values';
 import { badRequest } from '../http/api-error';
@@ -20,7 +21,10 @@ import type { Ports } from '../runtime/dependencies';
 import { entityPK } from '../table/keys';
 import { entityTypeParameter, permissionDenied, requirePerActionPermission, resolveTarget } from './per-action-target';
 
-/** A transaction holds at most 100 actions: the switch, two per limit deleted, and two for the history entry. */
+/**
+ * A transaction holds at most 100 actions: the switch, two per limit deleted, two for the history entry, and the
+ * answer stored under an Idempotency-Key.
+ */
 export const MAX_LIMITS_PER_DISABLE = 48;
 
 /**
@@ -60,10 +64,17 @@ export const setActionSwitch =
     const advertiserId = type === 'ADVERTISER' ? id : entity.advertiserId;
     if (advertiserId === undefined || grants.shares.get(entityPK('ADVERTISER', advertiserId)) !== 'UPDATE')
       throw permissionDenied(`UPDATE access to the owning advertiser ${advertiserId} is required`);
-    await optimisticWrite(async () => {
+    return optimisticWrite(async () => {
+      // one answer per attempt: only the attempt that commits it has stored it
+      const answer = jsonResponse(200, {
+        success: true,
+        entityId: id,
+        actionLimitsEnabled: enabled,
+        ...(dryRun ? { dryRun: true } : {}),
+      });
       const now = clock.now();
       const { switching, limits, countersStored, historyVersion } = await readSwitch(store, { type, id }, enabled, now);
-      if (dryRun || (!switching && limits.length === 0)) return;
+      if (dryRun || (!switching && limits.length === 0)) return answer;
       const entry: HistoryEntry = {
         at: now.toISOString(),
         operation: enabled ? 'actionsEnabled' : 'actionsDisabled',
@@ -75,13 +86,9 @@ export const setActionSwitch =
           actionSwitchItem(store.tableName, type, id, enabled),
           ...deletePerActionItems(store.tableName, limits, countersStored),
           ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
+          ...answerItems(request, answer),
         ],
       });
-    });
-    return jsonResponse(200, {
-      success: true,
-      entityId: id,
-      actionLimitsEnabled: enabled,
-      ...(dryRun ? { dryRun: true } : {}),
+      return answer;
     });
   };

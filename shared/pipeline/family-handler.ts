@@ -8,12 +8,8 @@ import { beginInvocation, describeError, endInvocation, logger } from '../observ
 import { authenticate, type AuthenticationPorts } from '../auth/authenticate';
 import { hashCredentials } from '../auth/credentials';
 import { refuseHashReplay, type ReleaseReplayGuard, type SignedRequest } from '../auth/hash-replay';
-import {
-  beginIdempotentWrite,
-  IDEMPOTENCY_HEADER,
-  readIdempotencyKey,
-  type IdempotentWrite,
-} from '../auth/idempotent-writes';
+import { IDEMPOTENCY_HEADER } from '../api/idempotency-headers';
+import { beginIdempotentWrite, readIdempotencyKey, type IdempotentWrite } from '../auth/idempotent-writes';
 import { principalFromEvent, type Principal } from '../auth/principal';
 import { partnerPlanFromEnvironment, spendPartnerQuota } from '../auth/partner-meter';
 import type { UsagePlanLimits } from '../domain/metering/partner-quota';

@@ -47,9 +47,14 @@ const MAX_ATTEMPTS = 8;
 /** A DynamoDB transaction holds at most 100 actions. */
 const TRANSACTION_ITEMS = 100;
 
-/** A queued reset's identity: the same reset delivered again (its acknowledgement lost) finds itself applied. */
+/**
+ * A queued reset's identity: the same reset delivered again (its acknowledgement lost) finds itself applied, and so
+ * does a reset.do retried under its Idempotency-Key, queued again with the same `retryId`.
+ */
 const resetEntryId = (request: ResetRequest) =>
-  `reset-${createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 22)}`;
+  request.retryId !== undefined
+    ? `retry-${request.retryId}`
+    : `reset-${createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 22)}`;
 
 /** Transactions of at most 100 items, cut from the end so that the last holds the last items whole. */
 const transactionChunks = <T>(items: readonly T[]): T[][] => {

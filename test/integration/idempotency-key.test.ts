@@ -135,4 +135,15 @@ describe('Idempotency-Key', () => {
     // without the key, the identical signed write is a replay
     expect((await send({ dailyClicksLimit: '51' }, {}, signed)).status).toBe(401);
   });
+
+  it("takes at most 48 ids in a keyed per-action delete.do, whose answer is one of its transaction's 100 items", async () => {
+    const ids = Array.from({ length: 49 }, (_, index) => String(index + 1)).join(',');
+    const refused = await fetch(`${ctx.service.url}/rest-api/per-action/delete.do`, {
+      method: 'POST',
+      headers: { ...apiKey, 'Idempotency-Key': newKey() },
+      body: new URLSearchParams({ type: 'CAMPAIGN', entityId: '100', ids }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ errors: { ids: 'at most 48 ids per call with an Idempotency-Key' } });
+  });
 });

@@ -1,6 +1,6 @@
 import type { ItemKey } from '../../table/keys';
-import type { DeleteInput, PutInput, TransactItem } from './attribute-values';
-import { allOf, anyOf, attributeAbsent, below, conditionExpression, equals } from './expressions';
+import type { DeleteInput, PutInput, TransactItem, UpdateInput } from './attribute-values';
+import { allOf, anyOf, attributeAbsent, below, conditionExpression, equals, UpdateBuilder } from './expressions';
 
 /** How long a stored answer is kept, and how long a claim holds before another request may take it over. */
 export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -24,8 +24,8 @@ const expiry = (now: Date) => {
 };
 
 /**
- * Claims a key for one request: when no answer is stored under it, its 24 hours are over, or a claim was left by an
- * invocation that died. A conflict hands back what is there.
+ * Claims a key for one request when no answer is stored under it or its 24 hours are over. A conflict hands back
+ * what is there: a stored answer, a claim in flight, or one left by an invocation that died (`takeOverRequest`).
  */
 export const claimRequest = (key: ItemKey, fingerprint: string, claim: string, now: Date): PutInput => ({
   Item: {
@@ -36,26 +36,49 @@ export const claimRequest = (key: ItemKey, fingerprint: string, claim: string, n
     lockedUntil: now.getTime() + CLAIM_LIFETIME_MS,
     ...expiry(now),
   },
-  ...conditionExpression(
-    anyOf(
-      attributeAbsent('PK'),
-      below('validUntil', now.getTime()),
-      allOf(equals('state', 'pending'), below('lockedUntil', now.getTime())),
-    ),
-  ),
+  ...conditionExpression(anyOf(attributeAbsent('PK'), below('validUntil', now.getTime()))),
   ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
 });
 
-/** The answer stored under a claimed key, on condition that the claim is still this request's. */
+/**
+ * Takes over a claim left by an invocation that died, keeping the key's first `validUntil`: a retry is the same
+ * request within the same 24 hours, so what it derives from the key (a queued reset's id) stays the same.
+ */
+export const takeOverRequest = (
+  key: ItemKey,
+  { left, claim }: { left: string; claim: string },
+  now: Date,
+): UpdateInput => ({
+  Key: key,
+  ...new UpdateBuilder()
+    .set('claim', claim)
+    .set('lockedUntil', now.getTime() + CLAIM_LIFETIME_MS)
+    .require(allOf(equals('claim', left), equals('state', 'pending'), below('lockedUntil', now.getTime())))
+    .build(),
+});
+
+/** The answer stored under a claimed key until the key's first `validUntil`, if the claim is still this request's. */
 export const completeItem = (
   tableName: string,
   key: ItemKey,
-  done: { fingerprint: string; claim: string; statusCode: number; headers: Record<string, string>; body: string },
-  now: Date,
+  done: {
+    fingerprint: string;
+    claim: string;
+    validUntil: number;
+    statusCode: number;
+    headers: Record<string, string>;
+    body: string;
+  },
 ): TransactItem => ({
   Put: {
     TableName: tableName,
-    Item: { ...key, ...done, state: 'done', headers: JSON.stringify(done.headers), ...expiry(now) },
+    Item: {
+      ...key,
+      ...done,
+      state: 'done',
+      headers: JSON.stringify(done.headers),
+      expiresAt: Math.ceil(done.validUntil / 1000),
+    },
     ...conditionExpression(equals('claim', done.claim)),
   },
 });

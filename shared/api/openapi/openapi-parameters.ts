@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ENTITY_TYPES, isDemandType } from '../../domain/levels';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HEADER_PATTERN } from '../idempotency-headers';
 import { isWriteRoute, type Operation, type Route } from '../route-table';
 import { requestExamples } from './examples';
 import { FIELD_GLOSSARY, pathParameterDescription } from './glossary';
@@ -60,6 +61,22 @@ export const dryRunParameter = (route: Route, spec: OperationSpec, jsonSchema: C
           },
           false,
         ),
+      ]
+    : [];
+
+/** Every write honours an Idempotency-Key (the family pipeline claims it for any authenticated POST or DELETE). */
+export const idempotencyKeyParameter = (route: Route) =>
+  isWriteRoute(route)
+    ? [
+        {
+          name: IDEMPOTENCY_HEADER,
+          in: 'header' as const,
+          required: false,
+          description:
+            'Makes the write safe to retry (IETF draft httpapi-idempotency-key-header), per caller: the same key and request within 24 hours answer the stored answer (`Idempotent-Replayed: true`) and write nothing; another request under the key is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is in flight, 409 `IDEMPOTENCY_KEY_IN_USE`. Any unique text, such as a UUID, in quotes.',
+          schema: { type: 'string', pattern: IDEMPOTENCY_HEADER_PATTERN },
+          example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+        },
       ]
     : [];
 

@@ -142,7 +142,9 @@ const PER_ACTION_SPECS: Specs<Extract<Operation, `perAction.${string}`>> = {
       ids: idArray
         .min(1)
         .max(MAX_IDS_PER_DELETE)
-        .describe(`the per-action limit ids to delete, all or none: at most ${MAX_IDS_PER_DELETE}`),
+        .describe(
+          `the per-action limit ids to delete, all or none: at most ${MAX_IDS_PER_DELETE} (${MAX_IDS_PER_DELETE - 1} with an Idempotency-Key)`,
+        ),
     }),
     response: z.object({ success: z.literal(true), deletedIds: z.array(z.int()), dryRun: dryRunMark }),
     errors: [400, 401, 403, 404],

@@ -2,7 +2,13 @@ import type { Route } from '../route-table';
 import { routeName } from '../route-name';
 import { OPERATION_DESCRIPTIONS } from './operation-descriptions';
 import { specOf } from './operation-specs';
-import { dryRunParameter, formParts, pathParameters, queryParameters } from './openapi-parameters';
+import {
+  dryRunParameter,
+  formParts,
+  idempotencyKeyParameter,
+  pathParameters,
+  queryParameters,
+} from './openapi-parameters';
 import { statusesOf, successResponses } from './responses';
 import type { Convert } from './schema-converter';
 import { BODY_SIGNED, SECURITY } from './security';
@@ -20,6 +26,7 @@ export const operationOf = (route: Route, jsonSchema: Convert, components: Recor
       ...queryParameters(spec.query, jsonSchema),
       ...(form?.parameters ?? []),
       ...dryRunParameter(route, spec, jsonSchema),
+      ...idempotencyKeyParameter(route),
     ],
     ...(form ? { requestBody: form.requestBody } : {}),
     responses: {

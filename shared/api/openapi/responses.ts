@@ -1,12 +1,39 @@
 import { REQUEST_ID_HEADER } from '../browser-headers';
 import { levelNamed } from '../../domain/levels';
-import type { Route } from '../route-table';
+import { REPLAYED_HEADER } from '../idempotency-headers';
+import { isWriteRoute, type Route } from '../route-table';
 import { ERROR_EXAMPLES } from './error-examples';
 import { responseExamples } from './examples';
 import type { OperationSpec } from './operation-specs';
 import type { Convert, JsonValue } from './schema-converter';
 
 const REQUEST_ID = { description: "API Gateway's id of the request", schema: { type: 'string' } };
+
+const REPLAYED = {
+  description:
+    'On the answer stored for an earlier request under the same `Idempotency-Key`: this request wrote nothing.',
+  schema: { type: 'string', enum: ['true'] },
+};
+
+/** Sent by the service to a partner signing in the form body, whom it meters itself (docs/quotas.md). */
+const RATE_LIMIT = {
+  'RateLimit-Policy': {
+    description:
+      "The caller's quotas (IETF draft httpapi-ratelimit-headers): the day's and the rate window's, `q` requests per `w` seconds. Sent to a partner signing in the form body; API Gateway meters the others and sends none.",
+    schema: { type: 'string' },
+    example: '"day";q=1000000;w=86400, "rate";q=500;w=2',
+  },
+  RateLimit: {
+    description: 'What is left of each quota of `RateLimit-Policy` (`r`) and the seconds until it renews (`t`).',
+    schema: { type: 'string' },
+    example: '"day";r=999957;t=60, "rate";r=2;t=1',
+  },
+};
+
+const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer' } };
+
+/** Errors a metered caller may get once the service has counted its request, so with the rate-limit fields. */
+const METERED_ERRORS: ReadonlySet<number> = new Set([400, 403, 404, 409, 422, 429, 500, 503]);
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad input (`INVALID_PARAMETER`); `errors` names each offending parameter. Nothing was changed.',
@@ -57,8 +84,12 @@ const SESSION_SET = { description: 'the session cookie, when the login succeeded
 export const successResponses = (route: Route, spec: OperationSpec, jsonSchema: Convert) => {
   const examples = responseExamples(route.operation, route.level ? levelNamed(route.level).idField : '');
   const json = { 'application/json': { schema: jsonSchema(spec.response), examples } };
-  if (route.operation !== 'auth.login')
-    return { '200': { description: 'Success', headers: { [REQUEST_ID_HEADER]: REQUEST_ID }, content: json } };
+  const headers = {
+    [REQUEST_ID_HEADER]: REQUEST_ID,
+    ...(route.authenticated ? RATE_LIMIT : {}),
+    ...(isWriteRoute(route) ? { [REPLAYED_HEADER]: REPLAYED } : {}),
+  };
+  if (route.operation !== 'auth.login') return { '200': { description: 'Success', headers, content: json } };
   return {
     '200': {
       description: 'With json=true: the result as JSON; with callback: JSONP (failures too, with status 200)',
@@ -86,9 +117,8 @@ export const errorResponses = (statuses: readonly number[], errorSchema: JsonVal
         headers: {
           [REQUEST_ID_HEADER]: REQUEST_ID,
           ...(status === 405 ? { Allow: { description: 'the methods the path has', schema: { type: 'string' } } } : {}),
-          ...(status === 503
-            ? { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } }
-            : {}),
+          ...([409, 429, 503].includes(status) ? { 'Retry-After': RETRY_AFTER } : {}),
+          ...(METERED_ERRORS.has(status) ? RATE_LIMIT : {}),
         },
         content: { 'application/json': { schema: errorSchema, examples: ERROR_EXAMPLES[status] } },
       },

@@ -17,6 +17,12 @@ export interface ResetRequest {
    * finds it applied while another reset asked in the same millisecond is applied too (absent from older messages).
    */
   resetId?: string;
+  /**
+   * Set when reset.do was sent with an Idempotency-Key: made from the caller, the key and the key's first claim, so
+   * a retry after a lost answer queues the same reset again, and the flush applies it once (it is then the reset's
+   * identity). A queue cannot share a transaction with the stored answer: this makes the enqueue idempotent instead.
+   */
+  retryId?: string;
 }
 
 /** A queued message back into a reset request; undefined when it is not one. */
