@@ -1,17 +1,73 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Two projects: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server) and
- * `integration` (everything else, on the run's DynamoDB Local). `npm test` runs both.
+ * The files that take longest, longest first (test time of a whole run, CONTRIBUTING.md "Test speed"). Without
+ * results of an earlier run (a fresh clone, CI) vitest starts the largest files first, and these are short
+ * files that would start last and keep one worker busy after the other has finished.
+ */
+const LONGEST_FILES = [
+  'test/robustness/counter-model.test.ts',
+  'test/integration/npm-start.test.ts',
+  'test/integration/cli-failures.test.ts',
+  'test/infra/bundles.test.ts',
+  'test/robustness/group-markers.test.ts',
+  'test/robustness/all-or-nothing.test.ts',
+  'test/unit/simulate/capacity.test.ts',
+  'test/integration/auth-endpoints.test.ts',
+  'test/integration/typed-client.test.ts',
+  'test/integration/reference-samples.test.ts',
+  'test/robustness/authorization-matrix.test.ts',
+];
+
+/** vitest's order (projects apart, failed and slow first when it knows), with each project's longest files first. */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const projects = [...new Set(sorted.map((file) => file.project.name))];
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FILES.indexOf(relative(this.ctx.config.root, file.moduleId).replaceAll('\\', '/'));
+      return index === -1 ? LONGEST_FILES.length : index;
+    };
+    const keyed = sorted.map((file, index) => ({
+      file,
+      key: [projects.indexOf(file.project.name), rank(file), index],
+    }));
+    keyed.sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]!);
+    return keyed.map(({ file }) => file);
+  }
+}
+
+/** Unit test files that need modules of their own: they check what a module does when it is first loaded. */
+const UNIT_FILES_ISOLATED = [
+  'test/unit/adapters/dynamodb/dynamodb-client.test.ts',
+  'test/unit/observability/log-context.test.ts',
+  'test/unit/observability/metrics.test.ts',
+  'test/unit/runtime/dependencies.test.ts',
+  'test/unit/runtime/environment.test.ts',
+];
+
+/**
+ * Two layers: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server; the
+ * files that need fresh modules in `unit-isolated`) and `integration` (everything else, on the run's DynamoDB
+ * Local). `npm test` runs them all.
  */
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'threads',
+    // the longest files start first, so none is left running alone at the end
+    sequence: { sequencer: LongestFirstSequencer },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // one module registry per worker: each unit file spent more time importing than testing
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_ISOLATED, isolate: false },
+      },
+      { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED } },
       {
         extends: true,
         test: {

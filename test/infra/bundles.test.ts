@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../../infra/cdk/bundling';
-import { synthesize } from './template';
+import { synthesizedTemplate } from './template';
 
 /** A function's bundle, built as the stack deploys it: its code, and the source files it holds code of. */
 const bundle = async (entry: string): Promise<{ code: string; files: string[] }> => {
@@ -21,7 +21,7 @@ const bundle = async (entry: string): Promise<{ code: string; files: string[] }>
 
 /** Each function's environment variables as the default stack sets them. */
 const deployedEnvironments = (): Map<FunctionName, string[]> => {
-  const { ofType } = synthesize();
+  const { ofType } = synthesizedTemplate();
   return new Map(
     (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => {
       const [, fn] = ofType('AWS::Lambda::Function').find(([id]) =>
@@ -66,7 +66,7 @@ describe('the Lambda bundles', () => {
       const read = set.filter((variable) => new RegExp(`\\b${variable}\\b`).test(code.get(name)!));
       expect([...variables].sort(), name).toEqual(read.sort());
     }
-  }, 60_000);
+  }, 300_000);
 
   it('leave out what only the local server, the docs and the tests use', () => {
     for (const [name, files] of bundles)

@@ -12,16 +12,22 @@ import {
   perActionEnvironment,
   resetFlushEnvironment,
 } from '../../shared/runtime/environment';
-import { PRODUCTION_CONTEXT, synthesize, type Synthesized } from './template';
+import {
+  PRODUCTION_CONTEXT,
+  synthesize,
+  synthesizedTemplate,
+  type Synthesized,
+  type SynthesizedTemplate,
+} from './template';
 
-let dev: Synthesized;
+let dev: SynthesizedTemplate;
 let production: Synthesized;
 beforeAll(() => {
-  dev = synthesize();
+  dev = synthesizedTemplate();
   production = synthesize(PRODUCTION_CONTEXT);
 }, 300_000);
 
-const reservedOf = (synthesized: Synthesized) =>
+const reservedOf = (synthesized: SynthesizedTemplate) =>
   Object.fromEntries(
     synthesized
       .ofType('AWS::Lambda::Function')
@@ -112,7 +118,7 @@ describe('reserved concurrency', () => {
 });
 
 describe('source maps', () => {
-  const nodeOptions = (synthesized: Synthesized) =>
+  const nodeOptions = (synthesized: SynthesizedTemplate) =>
     synthesized
       .ofType('AWS::Lambda::Function')
       .map(
@@ -142,7 +148,7 @@ describe('AWS WAF', () => {
     Action: { Block: { CustomResponse: { ResponseCode: number; ResponseHeaders: { Name: string; Value: string }[] } } };
   }
 
-  const rulesOf = (synthesized: Synthesized) => {
+  const rulesOf = (synthesized: SynthesizedTemplate) => {
     const [, acl] = synthesized.ofType('AWS::WAFv2::WebACL')[0]!;
     return Object.fromEntries((acl.Properties.Rules as RateRule[]).map((rule) => [rule.Name, rule]));
   };
@@ -211,8 +217,8 @@ describe('production data', () => {
 });
 
 describe('the load the stack is sized for', () => {
-  const tableOf = (synthesized: Synthesized) => synthesized.ofType('AWS::DynamoDB::Table')[0]![1].Properties;
-  const stageOf = (synthesized: Synthesized) =>
+  const tableOf = (synthesized: SynthesizedTemplate) => synthesized.ofType('AWS::DynamoDB::Table')[0]![1].Properties;
+  const stageOf = (synthesized: SynthesizedTemplate) =>
     (synthesized.ofType('AWS::ApiGateway::Stage')[0]![1].Properties.MethodSettings as Record<string, unknown>[])[0];
 
   it('warms the production table for the documented 1× load: 200 batches/s of 561 units and 1,000 API writes', () => {
@@ -273,7 +279,7 @@ const SCHEMAS: Record<FunctionName, () => ZodMiniObject> = {
 };
 
 /** A function's variables in the template; a value CloudFormation resolves (a queue's URL) stands as a placeholder. */
-const deployedEnvironment = (synthesized: Synthesized, name: FunctionName): Record<string, string> => {
+const deployedEnvironment = (synthesized: SynthesizedTemplate, name: FunctionName): Record<string, string> => {
   const [, fn] = synthesized
     .ofType('AWS::Lambda::Function')
     .find(([id]) => id.startsWith(`${name.replace(/-/g, '')}Function`))!;

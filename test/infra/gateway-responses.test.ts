@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/api/error-codes';
 import { renderGatewayTemplate } from '../../shared/api/authorizer-refusal';
-import { synthesize, type Synthesized } from './template';
+import { synthesizedTemplate, type SynthesizedTemplate } from './template';
 
 interface GatewayResponse {
   ResponseType: string;
@@ -10,7 +10,7 @@ interface GatewayResponse {
   ResponseParameters: Record<string, string>;
 }
 
-let synthesized: Synthesized;
+let synthesized: SynthesizedTemplate;
 const responseOf = (type: string): GatewayResponse | undefined =>
   synthesized
     .ofType('AWS::ApiGateway::GatewayResponse')
@@ -18,7 +18,7 @@ const responseOf = (type: string): GatewayResponse | undefined =>
     .find((response) => response.ResponseType === type);
 
 beforeAll(() => {
-  synthesized = synthesize();
+  synthesized = synthesizedTemplate();
 }, 60_000);
 
 /** What a client must be able to tell from each answer API Gateway makes itself. */

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RUNBOOK_SECTIONS } from '../../infra/cdk/runbook-sections';
 import { routeName } from '../../shared/api/route-name';
 import { ROUTES } from '../../shared/api/route-table';
-import { PRODUCTION_CONTEXT, synthesize, type Synthesized } from './template';
+import { PRODUCTION_CONTEXT, synthesizedTemplate, type SynthesizedTemplate } from './template';
 
-let synthesized: Synthesized;
-let production: Synthesized;
+let synthesized: SynthesizedTemplate;
+let production: SynthesizedTemplate;
 beforeAll(() => {
-  synthesized = synthesize();
-  production = synthesize(PRODUCTION_CONTEXT);
+  synthesized = synthesizedTemplate();
+  production = synthesizedTemplate(PRODUCTION_CONTEXT);
 }, 300_000);
 
 afterAll(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { roleOf, statementsOf, synthesize, PRODUCTION_CONTEXT, type Resource } from './template';
+import { roleOf, statementsOf, synthesizedTemplate, PRODUCTION_CONTEXT, type Resource } from './template';
 
-const synthesized = synthesize(PRODUCTION_CONTEXT);
+const synthesized = synthesizedTemplate(PRODUCTION_CONTEXT);
 const { ofType, resources } = synthesized;
 
 /** The full path of an API Gateway resource, from its parts. */

@@ -9,16 +9,13 @@ import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { ROUTES } from '../../shared/api/route-table';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
-import { PRODUCTION_CONTEXT, unbundledApp, type Resource } from './template';
+import { PRODUCTION_CONTEXT, synthesizedTemplate, unbundledApp, type Resource } from './template';
 
 let template: Template;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  const app = buildApp(unbundledApp());
-  const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
-  template = Template.fromStack(stack);
-  resources = template.toJSON().Resources;
+  ({ template, resources } = synthesizedTemplate());
 }, 300_000);
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { actionsOf, roleOf, statementsOf, synthesize, type Resource } from './template';
+import { actionsOf, roleOf, statementsOf, synthesizedTemplate, type Resource } from './template';
 
-const synthesized = synthesize();
+const synthesized = synthesizedTemplate();
 const { ofType, resources } = synthesized;
 
 const queueId = (prefix: string) => ofType('AWS::SQS::Queue').find(([id]) => id.startsWith(prefix))![0];

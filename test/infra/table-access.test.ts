@@ -1,10 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_ACTIONS, FUNCTION_ACCESS, READ_ACTIONS, WRITE_ACTIONS } from '../../infra/cdk/function-access';
-import { actionsOf, roleOf, statementsOf, synthesize, type Statement, type Synthesized } from './template';
+import {
+  actionsOf,
+  roleOf,
+  statementsOf,
+  synthesizedTemplate,
+  type Statement,
+  type SynthesizedTemplate,
+} from './template';
 
-let synthesized: Synthesized;
+let synthesized: SynthesizedTemplate;
 beforeAll(() => {
-  synthesized = synthesize();
+  synthesized = synthesizedTemplate();
 }, 60_000);
 
 const leadingKeysOf = (statement: Statement): string[] =>

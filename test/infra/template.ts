@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/cdk/app';
 import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
+import { TEMPLATE_CACHE_DIR } from '../support/template-cache';
 
 export type Resource = {
   Type: string;
@@ -29,26 +32,57 @@ export const PRODUCTION_CONTEXT = {
   runbookUrl: 'https://git.limits.test/service/blob/main/docs/operations.md',
 };
 
-export interface Synthesized {
-  app: App;
-  stack: DeliveryLimitsStack;
+/** A synthesized template and its resources: all a test of the template reads. */
+export interface SynthesizedTemplate {
   template: Template;
   resources: Record<string, Resource>;
   /** Resources of one type, with their logical ids. */
   ofType: (type: string) => [string, Resource][];
 }
 
+/** A synthesis with the app and stack it came from, for a test of the constructs themselves. */
+export interface Synthesized extends SynthesizedTemplate {
+  app: App;
+  stack: DeliveryLimitsStack;
+}
+
+const ofTemplate = (template: Template): SynthesizedTemplate => {
+  const resources = template.toJSON().Resources as Record<string, Resource>;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+  return { template, resources, ofType };
+};
+
 export const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const app = buildApp(unbundledApp(context));
   const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
-  const template = Template.fromStack(stack);
-  const resources = template.toJSON().Resources as Record<string, Resource>;
-  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-  return { app, stack, template, resources, ofType };
+  return { app, stack, ...ofTemplate(Template.fromStack(stack)) };
+};
+
+const cacheFile = (directory: string, context: Record<string, unknown>): string => {
+  const key = JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b)));
+  return join(directory, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
+};
+
+/**
+ * The template `synthesize(context)` makes, synthesized at most once per run and context: a synthesis of this
+ * stack takes seconds of CPU, and the test files that only read the template share it. Without the global
+ * setup's folder, it is synthesized here.
+ */
+export const synthesizedTemplate = (context: Record<string, unknown> = {}): SynthesizedTemplate => {
+  const directory = process.env[TEMPLATE_CACHE_DIR];
+  if (!directory) return ofTemplate(synthesize(context).template);
+  const file = cacheFile(directory, context);
+  if (existsSync(file)) return ofTemplate(Template.fromJSON(JSON.parse(readFileSync(file, 'utf8'))));
+  const synthesized = synthesize(context);
+  // written whole, then renamed: a file running beside this one reads the whole template or none
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(partial, JSON.stringify(synthesized.template.toJSON()));
+  renameSync(partial, file);
+  return synthesized;
 };
 
 /** The logical id of a function's role, by the function's name (`delivery-recorder`). */
-export const roleOf = (synthesized: Synthesized, functionName: string): string => {
+export const roleOf = (synthesized: SynthesizedTemplate, functionName: string): string => {
   const [, fn] = synthesized
     .ofType('AWS::Lambda::Function')
     .find(([id]) => id.startsWith(`${functionName.replace(/-/g, '')}Function`))!;
@@ -65,7 +99,7 @@ export interface Statement {
 }
 
 /** Every statement of the policies attached to a role. */
-export const statementsOf = (synthesized: Synthesized, role: string): Statement[] =>
+export const statementsOf = (synthesized: SynthesizedTemplate, role: string): Statement[] =>
   synthesized
     .ofType('AWS::IAM::Policy')
     .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it, inject } from 'vitest';
 import { DEMO_CATALOG_FILE } from '../../infra/local/local-service';
 import { scanTable, useTestService } from '../support/local-service';
+import { runToolInProcess } from '../support/tool-run';
 
 const ctx = useTestService();
 const demo = JSON.parse(readFileSync(DEMO_CATALOG_FILE, 'utf8'));
@@ -83,26 +82,21 @@ describe('catalog import', () => {
   it('imports through the CLI into a table named by TABLE_NAME, and through a running local server', async () => {
     const file = join(tmpdir(), `catalog-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ advertisers: [{ id: 700 }], actions: [{ id: 70, name: 'cli' }] }));
-    const run = promisify(execFile);
-    const cli = ['node_modules/.bin/tsx', 'infra/local/catalog-cli.ts', file];
-    const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    const direct = await run(cli[0]!, cli.slice(1), {
-      env: {
-        ...env,
-        TABLE_NAME: ctx.service.dependencies.store.tableName,
-        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      },
+    // in this worker: the spawned tool's wiring is cli-failures.test.ts's
+    const cli = (args: string[], env: NodeJS.ProcessEnv) =>
+      runToolInProcess('infra/local/catalog-cli.ts', [file, ...args], { ...process.env, ...env });
+    const direct = await cli([], {
+      TABLE_NAME: ctx.service.dependencies.store.tableName,
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
     });
+    expect(direct.code, direct.stderr).toBe(0);
     expect(direct.stdout).toContain('"advertisers":1');
-    const viaServer = await run(cli[0]!, [...cli.slice(1), '--url', ctx.service.url], {
-      env: { ...env, TABLE_NAME: '' },
-    });
+    const viaServer = await cli(['--url', ctx.service.url], { TABLE_NAME: '' });
+    expect(viaServer.code, viaServer.stderr).toBe(0);
     expect(viaServer.stdout).toContain('"actions":1');
     expect((await scanTable(ctx.service)).some((item) => item.PK === 'ADVERTISER#700')).toBe(true);
     writeFileSync(file, JSON.stringify({ campaigns: [{ id: 701, advertiserId: 7777 }] }));
-    const refused = await run(cli[0]!, [...cli.slice(1), '--url', ctx.service.url], {
-      env: { ...env, TABLE_NAME: '' },
-    }).catch((error) => error);
+    const refused = await cli(['--url', ctx.service.url], { TABLE_NAME: '' });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('$.campaigns[0].advertiserId');
   });

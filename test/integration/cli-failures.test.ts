@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runToolInProcess, spawnTool, type ToolRun } from '../support/tool-run';
 
-const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'cli-'));
 const brokenJson = join(scratch, 'broken.json');
 writeFileSync(brokenJson, '{\n  "users": [\n    {"id": 1,}\n  ]\n}\n');
@@ -22,15 +20,9 @@ const noCredentials: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'silent',
 };
 
-const invoke = async (script: string, args: string[], env: NodeJS.ProcessEnv = noCredentials) => {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-};
+/** A tool run in this worker (`test/support/tool-run.ts`); the wiring to a real process is proven once per tool below. */
+const invoke = (script: string, args: string[], env: NodeJS.ProcessEnv = noCredentials) =>
+  runToolInProcess(script, args, env);
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -54,6 +46,9 @@ const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
 const REDRIVE = 'scripts/redrive.ts';
 const SHARDS = 'scripts/shards.ts';
+const BUILD_DOCS = 'scripts/build-docs.ts';
+const CAPACITY = 'scripts/simulate/capacity.ts';
+const CPU_PER_CALL = 'bench/cpu-per-call.ts';
 /** The tools that take no option but --help: each would start heavy work on anything else. */
 const OPTIONLESS_TOOLS = [
   'bench/run.ts',
@@ -63,13 +58,31 @@ const OPTIONLESS_TOOLS = [
 ];
 
 describe('the command-line tools', () => {
+  it('run as processes: an unknown option exits 1 with one line on stderr, from every tool', async () => {
+    const tools = [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CAPACITY, CPU_PER_CALL];
+    // two at a time: each spends a second or two starting up, part of it waiting on the disk
+    const runs: { script: string; result: ToolRun }[] = [];
+    for (let next = 0; next < tools.length; next += 2)
+      runs.push(
+        ...(await Promise.all(
+          tools
+            .slice(next, next + 2)
+            .map(async (script) => ({ script, result: await spawnTool(script, ['--bogus'], noCredentials) })),
+        )),
+      );
+    for (const { script, result } of runs) {
+      expectOneLine(result, /^Unknown option --bogus: npm (run )?[\w:-]+ takes .*--help\.$/);
+      expect(result.stdout, script).toBe('');
+    }
+  }, 300_000);
+
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, 'scripts/build-docs.ts']) {
+    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CPU_PER_CALL]) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
     }
-  });
+  }, 120_000);
 
   it('refuse an unknown option before doing any work', async () => {
     for (const script of OPTIONLESS_TOOLS) {
@@ -81,11 +94,11 @@ describe('the command-line tools', () => {
   }, 90_000);
 
   it('npm run capacity answers --help and refuses an unknown option in one line', async () => {
-    const help = await invoke('scripts/simulate/capacity.ts', ['--help']);
+    const help = await invoke(CAPACITY, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: npm run capacity/);
     expectOneLine(
-      await invoke('scripts/simulate/capacity.ts', ['--seconds', '5']),
+      await invoke(CAPACITY, ['--seconds', '5']),
       /^Unknown option --seconds: npm run capacity takes -c key=value, --help\.$/,
     );
   }, 60_000);

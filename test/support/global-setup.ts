@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { startContractServer } from './contract-server';
 import { openAwsRequestLog } from './iam/request-log-run';
+import { TEMPLATE_CACHE_DIR } from './template-cache';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,7 +17,9 @@ declare module 'vitest' {
 /**
  * One DynamoDB Local for the whole run (every test file works in tables of its own), and one contract server
  * (the OpenAPI document and its validators, built once instead of in every file). The AWS requests the local
- * servers' functions send are recorded, and checked against the stack's IAM roles once the run is over.
+ * servers' functions send are recorded, and checked against the stack's IAM roles once the run is over. The
+ * stack's templates are synthesized once per run and context (`test/infra/template.ts`), again after a change
+ * in watch mode.
  */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -24,11 +30,18 @@ export default async function setup(project: TestProject) {
     throw error;
   });
   const requestLog = openAwsRequestLog();
+  const templates = mkdtempSync(join(tmpdir(), 'templates-'));
+  process.env[TEMPLATE_CACHE_DIR] = templates;
+  project.onTestsRerun(() => {
+    rmSync(templates, { recursive: true, force: true });
+    mkdirSync(templates);
+  });
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('contractServer', contract.url);
   return async () => {
     await contract.stop();
     await dynamo.stop();
+    rmSync(templates, { recursive: true, force: true });
     await requestLog.check(project.vitest);
   };
 }

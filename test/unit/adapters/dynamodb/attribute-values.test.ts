@@ -1,11 +1,51 @@
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  exactNumbers,
   NumberValue,
   plainItem,
   storedItem,
   storedRequest,
   storedTransaction,
 } from '../../../../shared/adapters/dynamodb/attribute-values';
+
+const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+
+/** What a conversion gave: its value, or the fact that it refused. */
+const outcome = (convert: () => unknown): { value: unknown } | { refused: true } => {
+  try {
+    return { value: convert() };
+  } catch {
+    return { refused: true };
+  }
+};
+
+/** Every kind of value an item may hold, and some it may not (a date, NaN, an unsafe number, an empty set). */
+const { anyValue } = fc.letrec<{ anyValue: unknown }>((tie) => ({
+  anyValue: fc.oneof(
+    { depthSize: 'small' },
+    fc.string(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.integer(),
+    fc.double(),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, -0),
+    fc.bigInt(),
+    fc.bigInt().map((big) => NumberValue.from(`${big}.125`)),
+    fc.uniqueArray(fc.string(), { maxLength: 3 }).map((strings) => new Set(strings)),
+    fc.uniqueArray(fc.integer(), { minLength: 1, maxLength: 3 }).map((numbers) => new Set(numbers)),
+    fc.uint8Array({ maxLength: 4 }),
+    fc.constant(new Date(0)),
+    fc.constant(() => 1),
+    fc.array(tie('anyValue'), { maxLength: 4 }),
+    fc.dictionary(fc.string(), tie('anyValue'), { maxKeys: 4 }),
+    fc
+      .dictionary(fc.string(), tie('anyValue'), { maxKeys: 3 })
+      .map((entries) => Object.assign(Object.create(null) as object, entries)),
+  ),
+}));
 
 describe('items between the code and DynamoDB', () => {
   it('convert the key, the item and the expression values of a request, and nothing else', () => {
@@ -98,5 +138,22 @@ describe('items between the code and DynamoDB', () => {
   it('read back what they wrote', () => {
     const item = { PK: 'CAMPAIGN#1', SK: 'LIMIT', caps: { totalBudgetLimit: 500.5 }, tags: ['a'], on: false };
     expect(plainItem(storedItem(item))).toEqual(item);
+  });
+
+  it(`convert every value as util-dynamodb does, refusals included, both ways (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), anyValue, { maxKeys: 6 }), (item) => {
+        const expected = outcome(() =>
+          marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: false }),
+        );
+        const actual = outcome(() => storedItem(item));
+        expect(actual).toEqual(expected);
+        if ('value' in expected) {
+          const stored = expected.value as Parameters<typeof plainItem>[0];
+          expect(plainItem(stored)).toEqual(unmarshall(stored, { wrapNumbers: exactNumbers }));
+        }
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
   });
 });

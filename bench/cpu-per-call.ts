@@ -1,0 +1,128 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import * as dynamodb from '@aws-sdk/client-dynamodb';
+import { readArguments } from '../scripts/command-line';
+import { startLocalService, type LocalService } from '../infra/local/local-service';
+import { TableStore } from '../shared/adapters/dynamodb/table-store';
+import { SDK_LOGGER } from '../shared/adapters/sdk-client-options';
+import { lambdaInvocations } from './lambda-invocation';
+import { BENCH_OPERATIONS, type BenchOperation } from './operations';
+import { ReplayingHandler, type RequestHandler } from './replaying-handler';
+import { recordRequests, type RecordedCommand } from './request-recorder';
+
+const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --profile PREFIX]
+  The processor time the functions add to each operation's AWS requests, in this process: DynamoDB answers from
+  answers recorded on DynamoDB Local, so that neither the engine nor the machine's other work is timed. Median
+  microseconds of CPU per call (the process's, its GC and compiler threads included), the handler's and the same
+  requests sent raw, taking turns. --profile writes a CPU profile of each operation's calls to PREFIX-<n>.cpuprofile.
+  How to read it: bench/README.md.`;
+const { values } = readArguments(USAGE, { calls: { type: 'string' }, profile: { type: 'string' } });
+const CALLS = Number(values.calls ?? 1000);
+const WARM_UP_CALLS = 200;
+const MEASURED = [
+  'limit read',
+  'set.do (existing record)',
+  'update.do',
+  'DELETE limits.do',
+  'per-action add (existing)',
+];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const cpuOf = async (work: () => Promise<unknown>): Promise<number> => {
+  const before = process.cpuUsage();
+  await work();
+  const { user, system } = process.cpuUsage(before);
+  return user + system;
+};
+
+const COMMANDS = dynamodb as unknown as Record<string, new (input: unknown) => dynamodb.BatchGetItemCommand>;
+
+interface Measuring {
+  service: LocalService;
+  replaying: ReplayingHandler;
+  client: dynamodb.DynamoDBClient;
+  lambda: ReturnType<typeof lambdaInvocations>;
+  recorder: ReturnType<typeof recordRequests>;
+}
+
+/** One call through the functions, its answer checked. */
+const invoke = async ({ lambda }: Measuring, operation: BenchOperation, call: number) => {
+  const { result } = await lambda.invoke(lambda.prepare(operation.request(undefined, call), `cpu-${call}`));
+  if (result.statusCode !== 200) throw new Error(`${operation.name} answered ${result.statusCode}: ${result.body}`);
+};
+
+/** A warm call recorded on DynamoDB Local: the requests it sends, and the answers the replay gives. */
+const recordWarmCall = async (measuring: Measuring, operation: BenchOperation): Promise<RecordedCommand[]> => {
+  const { service, replaying, recorder } = measuring;
+  // the clock stands still, so that no warm cache expires while the answers are replayed
+  service.clock.set(new Date());
+  replaying.record();
+  // the local server may have closed fetch's idle connection while the previous operation was measured: once more
+  await operation.prepare?.(service).catch(() => operation.prepare?.(service));
+  await operation.restore?.(service);
+  await invoke(measuring, operation, 0);
+  await operation.restore?.(service);
+  replaying.record();
+  const sent = await recorder.during(() => invoke(measuring, operation, 1));
+  replaying.replay();
+  return sent;
+};
+
+const measureOperation = async (measuring: Measuring, operation: BenchOperation, session: Session) => {
+  const sent = await recordWarmCall(measuring, operation);
+  const handler: number[] = [];
+  const raw: number[] = [];
+  const round = async (call: number) => {
+    handler.push(await cpuOf(() => invoke(measuring, operation, call)));
+    const commands = sent.map(({ commandName, input }) => new COMMANDS[commandName]!(structuredClone(input)));
+    raw.push(
+      await cpuOf(async () => {
+        for (const command of commands) await measuring.client.send(command);
+      }),
+    );
+  };
+  for (let call = 0; call < WARM_UP_CALLS; call++) await round(call);
+  handler.length = raw.length = 0;
+  if (values.profile) await session.post('Profiler.start');
+  for (let call = 0; call < CALLS; call++) await round(call);
+  if (values.profile) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${values.profile}-${MEASURED.indexOf(operation.name)}.cpuprofile`, JSON.stringify(profile));
+  }
+  const [functions, replay] = [median(handler), median(raw)];
+  return {
+    operation: operation.name,
+    requests: sent.length,
+    'handler µs': functions,
+    'raw µs': replay,
+    'added µs': functions - replay,
+  };
+};
+
+const service = await startLocalService({ port: 0 });
+const replaying = new ReplayingHandler(service.dependencies.store.client.config.requestHandler as RequestHandler);
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+try {
+  const client = new dynamodb.DynamoDBClient({
+    endpoint: service.dynamoEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    logger: SDK_LOGGER,
+    cacheMiddleware: true,
+    requestHandler: replaying,
+  });
+  const recorder = recordRequests(client);
+  const store = new TableStore(client, service.dependencies.store.tableName);
+  const lambda = lambdaInvocations(service, { store, resetQueue: service.dependencies.resetQueue });
+  const measuring: Measuring = { service, replaying, client, lambda, recorder };
+  const rows = [];
+  for (const operation of BENCH_OPERATIONS.filter(({ name }) => MEASURED.includes(name)))
+    rows.push(await measureOperation(measuring, operation, session));
+  console.log(`CPU per call, median of ${CALLS} calls each, taking turns with the raw requests (µs)`);
+  console.table(rows);
+} finally {
+  session.disconnect();
+  await service.stop();
+}
