@@ -91,6 +91,23 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/**
+ * What the stack sets besides the table, so that each bundle passes its environment schema at load as deployed; no
+ * first request sends to these queues, the bus or SES.
+ */
+const DEPLOYED_VARIABLES = {
+  METRICS_NAMESPACE: 'DeliveryLimits/bench',
+  STAGE: 'bench',
+  RESET_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-resets',
+  DELIVERY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries-dlq.fifo',
+  HISTORY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-history-dlq',
+  EVENT_BUS_NAME: 'bench-bus',
+  MAIL_FROM: 'no-reply@bench.invalid',
+  APP_BASE_URL: 'https://bench.invalid',
+  DEFAULT_USAGE_KEY: 'bench-default-key',
+  ANONYMOUS_USAGE_KEY: 'bench-anonymous-key',
+};
+
 /** Each function bundle (built as deployed) loaded by a fresh Node process that serves its first request. */
 export const measureColdStarts = async (service: LocalService): Promise<ColdStart[]> => {
   const directory = mkdtempSync(join(tmpdir(), 'cold-start-'));
@@ -107,6 +124,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'silent',
+    ...DEPLOYED_VARIABLES,
   };
   const bundles = [];
   for (const [name, entry] of entries) {

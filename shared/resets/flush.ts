@@ -1,4 +1,5 @@
-import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
+import { counterState } from '../adapters/dynamodb/counter-item-state';
+import { zeroCountersRequest } from '../adapters/dynamodb/counter-requests';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
@@ -91,7 +92,12 @@ const zeroingOf = async (
       : [{ item: await store.get(key), at: key }];
   return items.flatMap(({ item, at }) => {
     const state = counterState(item, periods, metrics);
-    const update = zeroCountersRequest(at, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
+    const update = zeroCountersRequest(at, state, {
+      zeroes: write.zeroes,
+      noConversion: write.noConversion,
+      currentKeys,
+      resetAt: now.getTime(),
+    });
     return update ? [{ Update: { TableName: store.tableName, ...update } }] : [];
   });
 };

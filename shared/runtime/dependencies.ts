@@ -59,21 +59,21 @@ export const webhooksFromEnvironment = (store: TableStore = storeFromEnvironment
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
   new SesMailer(new SESv2Client(LAMBDA_CLIENT_OPTIONS), env.MAIL_FROM ?? 'no-reply@example.invalid');
 
-export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue =>
-  new SqsResetQueue(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL ?? '');
+export const resetQueueFromEnvironment = (env: { RESET_QUEUE_URL: string }): ResetQueue =>
+  new SqsResetQueue(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL);
 
-export const resetSourceFromEnvironment = (env: Environment = process.env): ResetSource =>
-  new SqsResetSource(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL ?? '');
+export const resetSourceFromEnvironment = (env: { RESET_QUEUE_URL: string }): ResetSource =>
+  new SqsResetSource(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL);
 
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
   new EventBridgePublisher(new EventBridgeClient(LAMBDA_CLIENT_OPTIONS), env.EVENT_BUS_NAME ?? 'default');
 
-export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL ?? '');
+export const deadLettersFromEnvironment = (env: { DELIVERY_DLQ_URL: string }): DeadLetterSink =>
+  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL);
 
 /** Where the table stream's consumer sends the records it cannot decode or judge (the trigger's on-failure queue). */
-export const streamDeadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL ?? '');
+export const streamDeadLettersFromEnvironment = (env: { HISTORY_DLQ_URL: string }): DeadLetterSink =>
+  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL);
 
 export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
   allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),

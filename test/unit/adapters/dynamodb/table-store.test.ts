@@ -1,8 +1,8 @@
 import { DynamoDBClient, TransactionCanceledException, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TableStore } from '../../../shared/adapters/dynamodb/table-store';
-import { ServiceBusy, WriteConflict } from '../../../shared/domain/errors';
+import { TableStore } from '../../../../shared/adapters/dynamodb/table-store';
+import { ServiceBusy, WriteConflict } from '../../../../shared/domain/errors';
 
 const dynamo = mockClient(DynamoDBClient);
 const store = new TableStore(new DynamoDBClient({ region: 'us-east-1' }), 'table');

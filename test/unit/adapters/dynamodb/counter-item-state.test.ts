@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NumberValue, plainItem } from '../../../shared/adapters/dynamodb/attribute-values';
-import { appliedMarkers, counterState } from '../../../shared/adapters/dynamodb/counter-store';
-import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
-import { markerText, sequenceText } from '../../../shared/domain/delivery/counter-plan';
+import { NumberValue, plainItem } from '../../../../shared/adapters/dynamodb/attribute-values';
+import { appliedMarkers, counterState } from '../../../../shared/adapters/dynamodb/counter-item-state';
+import { markerBytes } from '../../../../shared/adapters/dynamodb/marker-bytes';
+import { markerText, sequenceText } from '../../../../shared/domain/delivery/counter-plan';
 import {
   counterAttribute as counter,
   keyAttribute,
   markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE,
-} from '../../../shared/adapters/dynamodb/counter-attributes';
-import { METRICS, PERIODS } from '../../../shared/domain/limits/cap-axes';
+} from '../../../../shared/adapters/dynamodb/counter-attributes';
+import { METRICS, PERIODS } from '../../../../shared/domain/limits/cap-axes';
 
 /** A counter item as the table store hands it over: DynamoDB's answer, numbers exact. */
 const stored = (attributes: Record<string, { N: string } | { S: string }>) =>

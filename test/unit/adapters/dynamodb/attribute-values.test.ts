@@ -8,7 +8,7 @@ import {
   storedItem,
   storedRequest,
   storedTransaction,
-} from '../../../shared/adapters/dynamodb/attribute-values';
+} from '../../../../shared/adapters/dynamodb/attribute-values';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markerBytes, markerFromBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
-import { markerText, sequenceText } from '../../../shared/domain/delivery/counter-plan';
+import { markerBytes, markerFromBytes } from '../../../../shared/adapters/dynamodb/marker-bytes';
+import { markerText, sequenceText } from '../../../../shared/domain/delivery/counter-plan';
 
 const seed = Date.now();
 console.log(`marker-bytes property seed: ${seed}`);

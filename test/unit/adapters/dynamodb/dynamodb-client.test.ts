@@ -1,6 +1,6 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { createDynamoDbClient } from '../../../shared/adapters/dynamodb/dynamodb-client';
+import { createDynamoDbClient } from '../../../../shared/adapters/dynamodb/dynamodb-client';
 
 /** Answers every request of `client` in process, after the SDK's own middleware has run. */
 const answerInProcess = (client: DynamoDBClient, onRequest: (context: Record<string, unknown>) => void = () => {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NumberValue } from '../../../shared/adapters/dynamodb/attribute-values';
-import { streamItem, UndecodableRecord } from '../../../shared/adapters/dynamodb/stream-images';
+import { NumberValue } from '../../../../shared/adapters/dynamodb/attribute-values';
+import { streamItem, UndecodableRecord } from '../../../../shared/adapters/dynamodb/stream-images';
 
 describe('stream images', () => {
   it('reads every attribute shape a stream carries, empty maps, lists and sets included', () => {

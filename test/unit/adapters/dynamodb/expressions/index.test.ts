@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { conditionExpression, keyConditionExpression } from '../../../shared/adapters/dynamodb/expressions';
+import { conditionExpression, keyConditionExpression } from '../../../../../shared/adapters/dynamodb/expressions';
 import {
   above,
   allOf,
@@ -14,12 +14,12 @@ import {
   equals,
   type Condition,
   type SortKeyCondition,
-} from '../../../shared/adapters/dynamodb/expressions';
+} from '../../../../../shared/adapters/dynamodb/expressions';
 import {
   expressionProblems,
   type ExpressionRequest,
-} from '../../../shared/adapters/dynamodb/expressions/expression-rules';
-import { UpdateBuilder } from '../../../shared/adapters/dynamodb/expressions';
+} from '../../../../../shared/adapters/dynamodb/expressions/expression-rules';
+import { UpdateBuilder } from '../../../../../shared/adapters/dynamodb/expressions';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 
