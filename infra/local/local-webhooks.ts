@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { HttpsWebhookEndpoint, WEBHOOK_TIMEOUT_MS } from '../../shared/adapters/webhooks/https-endpoint';
+import { HttpsWebhookEndpoint } from '../../shared/adapters/webhooks/https-endpoint';
+import { WEBHOOK_TIMEOUT_MS } from '../../shared/domain/webhooks/retry-schedule';
 import { LIMIT_CHANGED, LIMIT_REACHED } from '../../shared/domain/event-names';
 import { deliveryMessageBody } from '../../shared/domain/webhooks/delivery-message';
 import type { Clock } from '../../shared/ports/clock';

@@ -2,7 +2,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
 import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
 import { SqsWebhookDeliveries } from '../adapters/sqs/sqs-webhook-deliveries';
-import { HttpsWebhookEndpoint, WEBHOOK_TIMEOUT_MS } from '../adapters/webhooks/https-endpoint';
+import { HttpsWebhookEndpoint } from '../adapters/webhooks/https-endpoint';
+import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/retry-schedule';
 
 /** The webhook dispatcher's queues and the HTTPS client it calls subscribers with (public addresses only). */
 export const webhookDispatcherPortsFromEnvironment = (env: NodeJS.ProcessEnv = process.env) => {

@@ -4,10 +4,12 @@ import type { WebhookSubscription } from '../../shared/domain/webhooks/subscript
 import { clearWarmCaches } from '../../shared/support/warm-cache';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
+import { webhookContractProblems } from '../support/webhook-contract';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
 const ctx = useTestService({ catalogFile: null });
 const operator = () => apiClient(ctx.service.url, 'webhook-operator-key');
+const partner = () => apiClient(ctx.service.url, 'hooked-partner-key');
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 const PARTNER = 71;
@@ -29,6 +31,7 @@ beforeAll(async () => {
         username: 'hooked',
         password: 'hooked-password',
         role: 'NETWORK',
+        apiKeys: ['hooked-partner-key'],
         permissions: shared,
         access: [{ type: 'ADVERTISER', id: 70, level: 'UPDATE' }],
       },
@@ -56,7 +59,20 @@ beforeEach(async () => {
   await setClock(ctx.service.url, { now: START });
 });
 
-/** Subscribes the partner, through the store as the API would, and makes the dispatcher hear of it at once. */
+/** Subscribes the partner through create.do, and makes the dispatcher hear of it at once. */
+const subscribeThroughApi = async (path: string, events: string, campaignIds: string) => {
+  const response = await partner().post('/rest-api/webhooks/create.do', {
+    url: receiver.url(path),
+    events,
+    campaignIds,
+  });
+  expect(response.status).toBe(200);
+  const created = (await response.json()) as { webhook: { id: string }; secret: string };
+  clearWarmCaches();
+  return { id: created.webhook.id, secret: created.secret };
+};
+
+/** Subscribes the partner through the store, for what the API cannot set up (a share it lacks, a failure run). */
 const subscribe = async (path: string, campaignIds: number[], changes: Partial<WebhookSubscription> = {}) => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const subscription: WebhookSubscription = {
@@ -114,8 +130,8 @@ const verified = (secret: string, request: ReceivedWebhook): boolean => {
 };
 
 describe('webhook delivery through the local server', () => {
-  it('delivers a crossing once, signed, as status.do would name it', async () => {
-    const subscription = await subscribe('/reached', [700]);
+  it('delivers a crossing once, signed with the secret create.do answered, as status.do would name it', async () => {
+    const subscription = await subscribeThroughApi('/reached', 'limit.reached', '700');
     await crossCap(700, { dailyClicksLimit: '10' }, 10);
     await deliveries(subscription.id);
     await crossCap(700, { dailyClicksLimit: '10' }, 5);
@@ -131,6 +147,7 @@ describe('webhook delivery through the local server', () => {
       timestamp: await crossedAt('CAMPAIGN#700/dailyClicksLimit=10/D#2026-11-25'),
       data: { entity: 'CAMPAIGN#700', field: 'dailyClicksLimit', cap: 10, counter: 15 - 5 },
     });
+    expect(webhookContractProblems(got[0]!)).toEqual([]);
   });
 
   it('tells a cap its permissions hide as hidden, and nothing of an entity it may not read', async () => {
@@ -148,6 +165,34 @@ describe('webhook delivery through the local server', () => {
     });
     expect(JSON.stringify(got[0]!.headers) + got[0]!.body).not.toMatch(/totalClicks|=4|CAMPAIGN#790/);
     expect(verified(subscription.secret, got[0]!)).toBe(true);
+    expect(webhookContractProblems(got[0]!)).toEqual([]);
+  });
+
+  it('delivers a limit change, signed, as history.do shows it to the subscriber', async () => {
+    const subscription = await subscribeThroughApi('/changed', 'limit.changed', '705');
+    const write = await operator().post('/rest-api/campaign/705/limits/set.do', {
+      dailyClicksLimit: '8',
+      totalClicksLimit: '50',
+    });
+    expect(write.status).toBe(200);
+    expect((await deliveries(subscription.id)).map((delivery) => delivery.state)).toEqual(['delivered']);
+    const got = receiver.at('/changed');
+    expect(got).toHaveLength(1);
+    expect(verified(subscription.secret, got[0]!)).toBe(true);
+    const history = (await (await partner().get('/rest-api/campaign/705/limits/history.do')).json()) as {
+      changes: { fields?: Record<string, unknown> }[];
+    };
+    expect(history.changes).toHaveLength(1);
+    const body = JSON.parse(got[0]!.body) as { data: { changeId: string; change: { fields: object } } };
+    expect(body).toEqual({
+      type: 'limit.changed',
+      timestamp: START,
+      data: { entity: 'CAMPAIGN#705', changeId: got[0]!.headers['webhook-id'], change: history.changes[0] },
+    });
+    // the partner may see daily click caps, not total ones: the change it is told of leaves the total out
+    expect(Object.keys(body.data.change.fields)).toEqual(['dailyClicksLimit']);
+    expect(got[0]!.body).not.toContain('totalClicks');
+    expect(webhookContractProblems(got[0]!)).toEqual([]);
   });
 
   it('retries a failed attempt after 5 seconds of the local clock, with the same webhook-id', async () => {

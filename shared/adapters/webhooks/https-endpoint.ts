@@ -11,8 +11,6 @@ export interface EndpointOptions {
   timeoutMs: number;
 }
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
 /**

@@ -9,8 +9,9 @@ import { errorResponses, statusesOf } from './responses';
 import { schemaConverter } from './schema-converter';
 import { errorEnvelope } from './schemas';
 import { SECURITY_SCHEMES } from './security';
+import { webhookDeliveries } from './webhook-deliveries';
 
-/** The OpenAPI 3.1 document of the service: every route of the route table, nothing else. */
+/** The OpenAPI 3.1 document of the service: every route of the route table, and the webhooks it sends. */
 export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
   const schemas: Record<string, unknown> = {};
   const jsonSchema = schemaConverter(schemas);
@@ -41,6 +42,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       { name: 'webhooks', description: 'Subscriptions to signed limit events, each user its own' },
     ],
     paths,
+    webhooks: webhookDeliveries(jsonSchema),
     components: {
       schemas,
       securitySchemes: SECURITY_SCHEMES,

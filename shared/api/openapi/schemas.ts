@@ -235,31 +235,32 @@ export const historyQuery = z.object({
   before: z.string().optional().describe('the `next` cursor of the previous page; anything else is a 400'),
 });
 
+/** One entry of a limit's history, as history.do shows it and a limit.changed delivery carries it. */
+export const historyEntry = z
+  .object({
+    at: z.string().describe('when the change was made (a reset: when it was asked for)'),
+    operation: z.enum(HISTORY_OPERATIONS),
+    by: z
+      .object({ userId: z.int(), username: z.string(), method: z.string() })
+      .describe('who made it, and how they authenticated (apiKey, hash or session)'),
+    fields: z
+      .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
+      .optional()
+      .describe('each setting changed, from its old value to its new one (null: not set); dates in UTC'),
+    ignoredFields: z.array(z.string()).optional().describe('caps the write sent and this level ignored'),
+    limitCounters: z.array(z.string()).optional().describe('reset: the counters named'),
+    appliedAt: z.string().optional().describe('reset: when the hourly flush applied it'),
+    actionId: z.int().optional().describe('per-action add and update: the action'),
+    actionIds: z.array(z.int()).optional().describe('per-action delete: the actions whose limits went'),
+  })
+  .describe(
+    'one change; fields of caps the caller may not see are left out, and so are changes that touched nothing else',
+  );
+
 export const historyPage = z.object({
   success: z.literal(true),
   changes: z
-    .array(
-      z
-        .object({
-          at: z.string().describe('when the change was made (a reset: when it was asked for)'),
-          operation: z.enum(HISTORY_OPERATIONS),
-          by: z
-            .object({ userId: z.int(), username: z.string(), method: z.string() })
-            .describe('who made it, and how they authenticated (apiKey, hash or session)'),
-          fields: z
-            .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
-            .optional()
-            .describe('each setting changed, from its old value to its new one (null: not set); dates in UTC'),
-          ignoredFields: z.array(z.string()).optional().describe('caps the write sent and this level ignored'),
-          limitCounters: z.array(z.string()).optional().describe('reset: the counters named'),
-          appliedAt: z.string().optional().describe('reset: when the hourly flush applied it'),
-          actionId: z.int().optional().describe('per-action add and update: the action'),
-          actionIds: z.array(z.int()).optional().describe('per-action delete: the actions whose limits went'),
-        })
-        .describe(
-          'one change; fields of caps the caller may not see are left out, and so are changes that touched nothing else',
-        ),
-    )
+    .array(historyEntry)
     .describe('newest first; a page may hold fewer than `limit` entries while `next` is present'),
   next: z.string().optional().describe('pass as `before` for the next, older page; absent on the last page'),
 });

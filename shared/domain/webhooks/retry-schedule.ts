@@ -10,3 +10,6 @@ export const DELIVERY_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 /** How long to wait after failed attempt `attempt` (1-based, SQS's receive count); undefined after the last one. */
 export const retryDelaySeconds = (attempt: number): number | undefined =>
   RETRY_DELAYS_SECONDS[Math.max(attempt, 1) - 1];
+
+/** How long an attempt waits for the receiver's answer; no answer by then is a failed attempt. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
