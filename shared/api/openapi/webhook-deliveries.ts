@@ -26,14 +26,14 @@ const reachedShown = z
   })
   .describe('a cap the subscriber may see');
 const reachedHidden = z
-  .object({ entity, hidden: z.literal(true) })
+  .object({ entity, hidden: z.literal(true).describe('always true: the cap, its value and counter are not told') })
   .describe("a cap the subscriber's permissions hide: only that the entity stops delivering");
 
 export const limitReachedDelivery = z
   .object({
     type: eventType('limit.reached'),
     timestamp: z.string().describe('when the crossing was decided (ISO 8601, UTC)'),
-    data: z.union([reachedShown, reachedHidden]),
+    data: z.union([reachedShown, reachedHidden]).describe('the crossing, as status.do names it to the subscriber'),
   })
   .meta({ id: 'LimitReachedDelivery' });
 
@@ -41,11 +41,13 @@ export const limitChangedDelivery = z
   .object({
     type: eventType('limit.changed'),
     timestamp: z.string().describe('when the change was made (ISO 8601, UTC)'),
-    data: z.object({
-      entity,
-      changeId: z.string().describe("the change's id in the entity's history; also its webhook-id"),
-      change: historyEntry,
-    }),
+    data: z
+      .object({
+        entity,
+        changeId: z.string().describe("the change's id in the entity's history; also its webhook-id"),
+        change: historyEntry,
+      })
+      .describe('the change, as history.do shows it to the subscriber'),
   })
   .meta({ id: 'LimitChangedDelivery' });
 
@@ -125,6 +127,11 @@ const SUMMARIES: Record<WebhookEventKind, string> = {
   'limit.changed': "An entity's limits were changed",
 };
 
+const OPERATION_IDS: Record<WebhookEventKind, string> = {
+  'limit.reached': 'limitReachedWebhook',
+  'limit.changed': 'limitChangedWebhook',
+};
+
 const BODIES = { 'limit.reached': limitReachedDelivery, 'limit.changed': limitChangedDelivery } as const;
 
 /** The document's `webhooks`: one POST per event kind, as a subscribed receiver gets it. */
@@ -134,7 +141,7 @@ export const webhookDeliveries = (jsonSchema: Convert) =>
       kind,
       {
         post: {
-          operationId: `${kind.replace('.', '-')}-delivery`,
+          operationId: OPERATION_IDS[kind],
           tags: ['webhooks'],
           summary: SUMMARIES[kind],
           description: `Sent to each active subscription to ${kind} for this entity, as the subscriber may read it when the delivery is sent. Verify the signature on the raw body before parsing it.`,
