@@ -20,6 +20,8 @@ import { TableStore } from '../adapters/dynamodb/table-store';
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */
   appBaseUrl: string;
+  /** forgot.do's answer floor, `FORGOT_RESPONSE_FLOOR_MS` when absent: never read from the environment. */
+  forgotResponseFloorMs?: number;
 }
 
 /**
