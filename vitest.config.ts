@@ -41,10 +41,11 @@ class LongestFirstSequencer extends BaseSequencer {
 
 /** Unit test files that need modules of their own: they check what a module does when it is first loaded. */
 const UNIT_FILES_ISOLATED = [
-  'test/unit/adapters/dynamodb-client.test.ts',
-  'test/unit/adapters/lambda-clients.test.ts',
+  'test/unit/adapters/dynamodb/dynamodb-client.test.ts',
   'test/unit/observability/log-context.test.ts',
   'test/unit/observability/metrics.test.ts',
+  'test/unit/runtime/dependencies.test.ts',
+  'test/unit/runtime/environment.test.ts',
 ];
 
 /**

@@ -73,6 +73,7 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   'demand-limits': apiEvent('GET', '/rest-api/campaign/100/limits.do'),
   'supply-limits': apiEvent('GET', '/rest-api/site/20/limits.do'),
   'per-action': apiEvent('GET', '/rest-api/per-action/limits/CAMPAIGN/100.do'),
+  webhooks: apiEvent('GET', '/rest-api/webhooks.do'),
   // a FIFO message, as the queue delivers it, new on every call: it counts, on three counter items
   'delivery-recorder': {
     Records: [
@@ -85,9 +86,27 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   },
   'reset-flush': undefined,
   'history-events': { Records: [] },
+  'webhook-dispatcher': { Records: [] },
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * What the stack sets besides the table, so that each bundle passes its environment schema at load as deployed; no
+ * first request sends to these queues, the bus or SES.
+ */
+const DEPLOYED_VARIABLES = {
+  METRICS_NAMESPACE: 'DeliveryLimits/bench',
+  STAGE: 'bench',
+  RESET_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-resets',
+  DELIVERY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries-dlq.fifo',
+  HISTORY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-history-dlq',
+  EVENT_BUS_NAME: 'bench-bus',
+  MAIL_FROM: 'no-reply@bench.invalid',
+  APP_BASE_URL: 'https://bench.invalid',
+  DEFAULT_USAGE_KEY: 'bench-default-key',
+  ANONYMOUS_USAGE_KEY: 'bench-anonymous-key',
+};
 
 /** Each function bundle (built as deployed) loaded by a fresh Node process that serves its first request. */
 export const measureColdStarts = async (service: LocalService): Promise<ColdStart[]> => {
@@ -105,6 +124,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'silent',
+    ...DEPLOYED_VARIABLES,
   };
   const bundles = [];
   for (const [name, entry] of entries) {

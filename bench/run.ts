@@ -11,6 +11,7 @@ import { measureLimitReached } from './limit-reached';
 import { measureThroughput } from './throughput';
 import { LONG_RUN, measureDeliveryWriteUnits } from './delivery-write-units';
 import { reportShardedRead } from './sharded-read';
+import { measureWebhookLatency } from './webhook-latency';
 
 const USAGE = `Usage: npm run bench
   Runs every benchmark against DynamoDB Local on this machine (about five minutes) and exits 1 when a figure is
@@ -64,7 +65,7 @@ const printWriteUnits = ({ batch, longRun }: Awaited<ReturnType<typeof measureDe
 
 console.log('Delivery Limits benchmarks: DynamoDB Local on this machine. See bench/README.md for how to read them.\n');
 const service = await startBenchService();
-let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached, writeUnits;
+let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached, writeUnits, webhooks;
 try {
   const recorder = recordRequests(service.dependencies.store.client);
   requestCounts = await countRequests(service, recorder);
@@ -164,6 +165,18 @@ try {
 
   writeUnits = await measureDeliveryWriteUnits(service);
   printWriteUnits(writeUnits);
+
+  webhooks = await measureWebhookLatency(service, Math.min(OVERHEAD_ITERATIONS, 100));
+  console.log('8. From the counting write to the partner: LimitReached on the stream, and the signed webhook received');
+  console.table([
+    {
+      crossings: webhooks.crossings,
+      'stream p50 (ms)': webhooks.streamP50,
+      'stream p99 (ms)': webhooks.streamP99,
+      'webhook p50 (ms)': webhooks.webhookP50,
+      'webhook p99 (ms)': webhooks.webhookP99,
+    },
+  ]);
 } finally {
   await service.stop();
 }
@@ -211,7 +224,7 @@ const failures = [
 mkdirSync('bench', { recursive: true });
 writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, limitReached, writeUnits, bulkRead: bulk, failures }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, limitReached, writeUnits, webhooks, bulkRead: bulk, failures }, null, 2)}\n`,
 );
 console.log('Results written to bench/results.json');
 if (failures.length > 0) {

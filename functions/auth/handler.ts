@@ -1,12 +1,5 @@
 import { createFamilyHandler } from '../../shared/pipeline/family-handler';
-import { systemClock } from '../../shared/ports/clock';
-import {
-  configFromEnvironment,
-  corsFromEnvironment,
-  mailerFromEnvironment,
-  storeFromEnvironment,
-  type Ports,
-} from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { login } from './login';
 import { forgotPassword, resetPassword } from './password-reset';
 import { issueToken } from './token';
@@ -24,11 +17,3 @@ export const createHandler = (dependencies: AuthPorts) =>
     },
     dependencies,
   );
-
-export const handler = createHandler({
-  cors: corsFromEnvironment(),
-  store: storeFromEnvironment(),
-  clock: systemClock,
-  mailer: mailerFromEnvironment(),
-  config: configFromEnvironment(),
-});

@@ -6,8 +6,7 @@ import type { RefusalContext } from '../../shared/api/authorizer-refusal';
 import { ApiError } from '../../shared/http/api-error';
 import { emitMetrics } from '../../shared/observability/metrics';
 import { headerValue } from '../../shared/http/parameters';
-import { systemClock } from '../../shared/ports/clock';
-import { storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 
 const FORM = /^application\/x-www-form-urlencoded/i;
 
@@ -76,11 +75,3 @@ export const createHandler =
       throw error;
     }
   };
-
-export const handler = createHandler(
-  { store: storeFromEnvironment(), clock: systemClock },
-  {
-    fallback: async () => process.env.DEFAULT_USAGE_KEY,
-    anonymous: async () => process.env.ANONYMOUS_USAGE_KEY,
-  },
-);

@@ -2,8 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordDelivery, type RecorderOptions, type RecordingSummary } from '../../shared/delivery/recorder';
 import { autoShardingFromEnvironment } from '../../shared/delivery/auto-sharding';
 import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
-import { systemClock } from '../../shared/ports/clock';
-import { deadLettersFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 
 type RecorderPorts = Ports<'store' | 'clock' | 'deadLetters'>;
 
@@ -45,12 +44,3 @@ export const createHandler = (dependencies: RecorderPorts, options: RecorderOpti
   const recorder = createRecorder(dependencies, options);
   return async (event: SQSEvent): Promise<SQSBatchResponse> => (await recorder(event)).response;
 };
-
-export const handler = createHandler(
-  {
-    store: storeFromEnvironment(),
-    clock: systemClock,
-    deadLetters: deadLettersFromEnvironment(),
-  },
-  recorderOptionsFromEnvironment(),
-);

@@ -1,12 +1,6 @@
 import { limitOperations } from '../../shared/handlers/limit-operations';
 import { createFamilyHandler } from '../../shared/pipeline/family-handler';
-import { systemClock } from '../../shared/ports/clock';
-import {
-  resetQueueFromEnvironment,
-  corsFromEnvironment,
-  storeFromEnvironment,
-  type Ports,
-} from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { bulkBannerLimits, bulkCampaignLimits } from '../../shared/handlers/bulk-reads';
 
 export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueue'> & Partial<Ports<'cors'>>) =>
@@ -19,10 +13,3 @@ export const createHandler = (dependencies: Ports<'store' | 'clock' | 'resetQueu
     },
     dependencies,
   );
-
-export const handler = createHandler({
-  cors: corsFromEnvironment(),
-  store: storeFromEnvironment(),
-  clock: systemClock,
-  resetQueue: resetQueueFromEnvironment(),
-});

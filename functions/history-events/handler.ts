@@ -12,12 +12,7 @@ import type { LimitReached } from '../../shared/domain/delivery/limit-reached';
 import type { LimitChanged } from '../../shared/domain/history/limit-changed';
 import { describeError, logger } from '../../shared/observability/logger';
 import { emitMetrics } from '../../shared/observability/metrics';
-import {
-  eventsFromEnvironment,
-  storeFromEnvironment,
-  streamDeadLettersFromEnvironment,
-  type Ports,
-} from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 import { deadLetterBody, rejectionReason, type RejectedRecord } from './rejected-records';
 
 type HandlerPorts = Ports<'events' | 'store' | 'deadLetters'>;
@@ -150,9 +145,3 @@ const published = async (ports: HandlerPorts, outgoing: readonly Outgoing[]): Pr
   }
   return { batchItemFailures: [] };
 };
-
-export const handler = createHandler({
-  events: eventsFromEnvironment(),
-  store: storeFromEnvironment(),
-  deadLetters: streamDeadLettersFromEnvironment(),
-});

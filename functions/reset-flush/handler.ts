@@ -1,8 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { flushResets, type FlushResult } from '../../shared/resets/flush';
-import { systemClock } from '../../shared/ports/clock';
 import type { ResetSource } from '../../shared/ports/reset-queue';
-import { resetSourceFromEnvironment, storeFromEnvironment, type Ports } from '../../shared/runtime/dependencies';
+import type { Ports } from '../../shared/runtime/dependencies';
 
 /** Stop taking new messages when less than this is left of the invocation. */
 const SAFETY_MARGIN_MS = 15_000;
@@ -14,8 +13,3 @@ export const createHandler =
     flushResets({ store: dependencies.store, clock: dependencies.clock, source }, () =>
       context ? context.getRemainingTimeInMillis() > SAFETY_MARGIN_MS : true,
     );
-
-export const handler = createHandler(
-  { store: storeFromEnvironment(), clock: systemClock },
-  resetSourceFromEnvironment(),
-);

@@ -23,10 +23,14 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   'demand-limits': 150,
   'supply-limits': 80,
   'per-action': 80,
+  // partners manage subscriptions seldom
+  webhooks: 10,
   'delivery-recorder': 10,
   'reset-flush': 10,
   // one concurrent batch per stream shard
   'history-events': 10,
+  // deliveries wait on partners' endpoints: a slow one must not hold many containers
+  'webhook-dispatcher': 20,
 };
 
 /** Context values that must be real before production: placeholders would deploy silently otherwise. */

@@ -6,14 +6,16 @@ import type { BuildOptions } from 'esbuild';
  * tree-shaking plus minification keep the bundles small (the report shows both choices side by side).
  */
 export const FUNCTION_ENTRIES = {
-  authorizer: 'functions/authorizer/handler.ts',
-  auth: 'functions/auth/handler.ts',
-  'demand-limits': 'functions/demand-limits/handler.ts',
-  'supply-limits': 'functions/supply-limits/handler.ts',
-  'per-action': 'functions/per-action/handler.ts',
-  'delivery-recorder': 'functions/delivery-recorder/handler.ts',
-  'reset-flush': 'functions/reset-flush/handler.ts',
-  'history-events': 'functions/history-events/handler.ts',
+  authorizer: 'functions/authorizer/lambda.ts',
+  auth: 'functions/auth/lambda.ts',
+  'demand-limits': 'functions/demand-limits/lambda.ts',
+  'supply-limits': 'functions/supply-limits/lambda.ts',
+  'per-action': 'functions/per-action/lambda.ts',
+  webhooks: 'functions/webhooks/lambda.ts',
+  'delivery-recorder': 'functions/delivery-recorder/lambda.ts',
+  'reset-flush': 'functions/reset-flush/lambda.ts',
+  'history-events': 'functions/history-events/lambda.ts',
+  'webhook-dispatcher': 'functions/webhook-dispatcher/lambda.ts',
 } as const;
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;

@@ -51,6 +51,8 @@ export class DeliveryLimitsStack extends Stack {
       DeliveryEventsDlq: queues.deliveries.deadLetters,
       HistoryEventsDlq: queues.historyDeadLetters,
       HourlyResetFlushDlq: queues.resetRuleDeadLetters,
+      WebhookEventsDlq: queues.webhookEvents.deadLetters,
+      WebhookDeliveriesDlq: queues.webhookDeliveries.deadLetters,
     };
     const alarms = buildAlarms(this, {
       ...props,
@@ -67,6 +69,8 @@ export class DeliveryLimitsStack extends Stack {
     new CfnOutput(this, 'DeliveryEventsQueueUrl', { value: queues.deliveries.main.queueUrl });
     new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', { value: queues.deliveries.deadLetters.queueUrl });
     new CfnOutput(this, 'LimitEventsBusName', { value: bus.eventBusName });
+    new CfnOutput(this, 'WebhookDeliveriesQueueUrl', { value: queues.webhookDeliveries.main.queueUrl });
+    new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: queues.webhookDeliveries.deadLetters.queueUrl });
     this.acknowledgeFindings(props.tracing);
   }
 

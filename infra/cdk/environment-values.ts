@@ -42,5 +42,7 @@ export const environmentValues = (
     // automatic sharding of hot advertisers' counters (docs/capacity.md): off unless both are given
     AUTO_SHARD_WRITES_PER_SECOND: stack.node.tryGetContext('autoShardWritesPerSecond')?.toString(),
     AUTO_SHARD_COUNT: stack.node.tryGetContext('autoShardCount')?.toString(),
+    WEBHOOK_DELIVERIES_QUEUE_URL: queues.webhookDeliveries.main.queueUrl,
+    WEBHOOK_DELIVERIES_DLQ_URL: queues.webhookDeliveries.deadLetters.queueUrl,
   };
 };

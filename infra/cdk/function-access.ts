@@ -17,6 +17,7 @@ const {
   idempotency,
   sequence,
   action,
+  webhooks,
 } = PARTITION_PREFIX;
 
 /** Partition-key prefixes of the five entity types. */
@@ -90,6 +91,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     ...LIMIT_FAMILY,
     reads: { ...LIMIT_FAMILY.reads, leadingKeys: [...LIMIT_FAMILY.reads.leadingKeys, ...leading(action)] },
   },
+  // its own users' subscriptions (transactions of puts, deletes and updates), reads of the entities they filter on
+  // and the caller's grants, and what every API family writes: a form signer's replay guard and quota, idempotency
+  webhooks: {
+    reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username, webhooks)] },
+    writes: {
+      actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      leadingKeys: leading(hashUse, meter, idempotency, webhooks),
+    },
+  },
   'delivery-recorder': {
     reads: { actions: ['dynamodb:BatchGetItem'], leadingKeys: ENTITIES },
     writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: ENTITIES },
@@ -102,5 +112,11 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   'history-events': {
     reads: { actions: ['dynamodb:BatchGetItem', 'dynamodb:Query'], leadingKeys: ENTITIES },
     writes: { actions: ['dynamodb:PutItem'], leadingKeys: ENTITIES },
+  },
+  // the active subscriptions and one by id (its owner's look-up); the owner's grants and the entity, read at
+  // delivery time; each attempt's outcome and an automatic disabling written on the subscription
+  'webhook-dispatcher': {
+    reads: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: [...ENTITIES, ...leading(user, webhooks)] },
+    writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: leading(webhooks) },
   },
 };

@@ -16,12 +16,21 @@ import type { FunctionName } from './bundling';
 type Functions = Record<FunctionName, lambda.IFunction>;
 
 /** Functions that answer API requests: their failures are rates over enough invocations. */
-const API_FUNCTIONS: FunctionName[] = ['authorizer', 'auth', 'demand-limits', 'supply-limits', 'per-action'];
+const API_FUNCTIONS: FunctionName[] = [
+  'authorizer',
+  'auth',
+  'demand-limits',
+  'supply-limits',
+  'per-action',
+  'webhooks',
+];
 
 /** Functions whose sources retry them: one error is noise, errors in every period are an outage. */
 const BACKGROUND: [FunctionName, Duration, number][] = [
   ['delivery-recorder', FIVE_MINUTES, 3],
   ['history-events', FIVE_MINUTES, 3],
+  // a failed delivery is a batch item failure, not an error: errors are the dispatcher's own (the table, SQS)
+  ['webhook-dispatcher', FIVE_MINUTES, 3],
   ['reset-flush', Duration.hours(1), 2],
 ];
 

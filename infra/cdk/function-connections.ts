@@ -12,6 +12,8 @@ import { DELIVERY_QUEUE } from './delivery-settings';
 import type { ServiceFunctions } from './functions';
 import { grantQueueActions } from './queue-grants';
 import type { ServiceQueues } from './queues';
+import { WEBHOOK_QUEUES } from './webhook-settings';
+import { EVENT_SOURCE, LIMIT_CHANGED, LIMIT_REACHED } from '../../shared/domain/event-names';
 
 export interface FunctionPeers {
   table: dynamodb.Table;
@@ -83,6 +85,29 @@ const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, b
   });
 };
 
+/**
+ * LimitReached and LimitChanged of this service, off its bus, through the events queue to the dispatcher, which fans
+ * each out to the deliveries queue and, from there, delivers (both queues trigger it; a message tells which it is).
+ * The trigger's own ChangeMessageVisibility is what a failed attempt sets to wait the schedule's next step.
+ */
+const connectWebhookDispatcher = (stack: Stack, dispatcher: lambda.Function, { queues, bus }: FunctionPeers) => {
+  new events.Rule(stack, 'WebhookEventsRule', {
+    eventBus: bus,
+    eventPattern: { source: [EVENT_SOURCE], detailType: [LIMIT_REACHED, LIMIT_CHANGED] },
+    targets: [new targets.SqsQueue(queues.webhookEvents.main, { deadLetterQueue: queues.webhookEvents.deadLetters })],
+  });
+  grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage']);
+  grantQueueActions(dispatcher, queues.webhookDeliveries.deadLetters, ['sqs:SendMessage']);
+  for (const queue of [queues.webhookEvents.main, queues.webhookDeliveries.main])
+    dispatcher.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: WEBHOOK_QUEUES.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: WEBHOOK_QUEUES.maxConcurrency,
+      }),
+    );
+};
+
 /** What each function may reach besides the table, and what starts the functions no API request starts. */
 export const connectFunctions = (stack: Stack, functions: ServiceFunctions, peers: FunctionPeers): void => {
   functions.auth.addToRolePolicy(
@@ -96,4 +121,5 @@ export const connectFunctions = (stack: Stack, functions: ServiceFunctions, peer
   connectDeliveryRecorder(functions['delivery-recorder'], peers);
   connectResetFlush(stack, functions['reset-flush'], peers);
   connectHistoryEvents(functions['history-events'], peers);
+  connectWebhookDispatcher(stack, functions['webhook-dispatcher'], peers);
 };

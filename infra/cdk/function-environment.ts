@@ -20,7 +20,9 @@ export type EnvironmentVariable =
   | 'PARTNER_QUOTA_PER_DAY'
   | 'FUTURE_TOLERANCE_SECONDS'
   | 'AUTO_SHARD_WRITES_PER_SECOND'
-  | 'AUTO_SHARD_COUNT';
+  | 'AUTO_SHARD_COUNT'
+  | 'WEBHOOK_DELIVERIES_QUEUE_URL'
+  | 'WEBHOOK_DELIVERIES_DLQ_URL';
 
 /** Powertools Metrics: the namespace and the `stage` dimension (`shared/observability/metrics.ts`). */
 const METRICS: EnvironmentVariable[] = ['METRICS_NAMESPACE', 'STAGE'];
@@ -48,6 +50,7 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
   'demand-limits': [...API_FAMILY, 'RESET_QUEUE_URL'],
   'supply-limits': [...API_FAMILY, 'RESET_QUEUE_URL'],
   'per-action': API_FAMILY,
+  webhooks: API_FAMILY,
   'delivery-recorder': [
     'TABLE_NAME',
     ...METRICS,
@@ -58,6 +61,7 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
   ],
   'reset-flush': ['TABLE_NAME', ...METRICS, 'RESET_QUEUE_URL'],
   'history-events': ['TABLE_NAME', 'EVENT_BUS_NAME', 'HISTORY_DLQ_URL', ...METRICS],
+  'webhook-dispatcher': ['TABLE_NAME', ...METRICS, 'WEBHOOK_DELIVERIES_QUEUE_URL', 'WEBHOOK_DELIVERIES_DLQ_URL'],
 };
 
 /** A function's environment: its variables that have a value in this deployment (CORS_ORIGINS may have none). */

@@ -8,6 +8,7 @@ import { TRACING_MODULES, ESBUILD_TARGET, ESM_REQUIRE_BANNER, FUNCTION_ENTRIES, 
 import { FUNCTION_ACCESS } from './function-access';
 import { environmentOf, type EnvironmentVariable } from './function-environment';
 import { retainedInProduction } from './retention';
+import { WEBHOOK_QUEUES } from './webhook-settings';
 import { grantTableAccess } from './table-grants';
 
 export type ServiceFunctions = Record<FunctionName, nodejs.NodejsFunction>;
@@ -33,9 +34,12 @@ const SETTINGS: Record<FunctionName, FunctionSettings> = {
   'demand-limits': { memorySize: 1024, timeout: Duration.seconds(29) },
   'supply-limits': { memorySize: 512, timeout: Duration.seconds(29) },
   'per-action': { memorySize: 512, timeout: Duration.seconds(29) },
+  webhooks: { memorySize: 512, timeout: Duration.seconds(29) },
   'delivery-recorder': { memorySize: 1024, timeout: Duration.seconds(60) },
   'reset-flush': { memorySize: 512, timeout: Duration.minutes(5) },
   'history-events': { memorySize: 256, timeout: Duration.seconds(30) },
+  // a batch's deliveries run side by side, each POST bounded by its 10-second timeout
+  'webhook-dispatcher': { memorySize: 256, timeout: Duration.seconds(WEBHOOK_QUEUES.functionTimeoutSeconds) },
 };
 
 /** A role of its own that may write to its own log group only, rather than the AWS-managed execution policy. */

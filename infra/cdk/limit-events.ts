@@ -1,3 +1,4 @@
+import { EVENT_SOURCE } from '../../shared/domain/event-names';
 import { Duration, Fn, type Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import { retainedInProduction } from './retention';
@@ -19,7 +20,7 @@ export const buildLimitEventBus = (stack: Stack, stageName: string, production: 
   });
   bus.applyRemovalPolicy(retainedInProduction(production));
   const archive = bus.archive('LimitEventsArchive', {
-    eventPattern: { source: ['delivery-limits'] },
+    eventPattern: { source: [EVENT_SOURCE] },
     retention: Duration.days(365),
   });
   archive.applyRemovalPolicy(retainedInProduction(production));

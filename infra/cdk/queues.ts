@@ -3,6 +3,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { DELIVERY_QUEUE } from './delivery-settings';
 import { retainedInProduction } from './retention';
+import { WEBHOOK_QUEUES } from './webhook-settings';
 
 export interface QueueWithDeadLetters {
   main: sqs.Queue;
@@ -16,6 +17,10 @@ export interface ServiceQueues {
   historyDeadLetters: sqs.Queue;
   /** Where EventBridge puts an hourly flush it could not start (after its own retries). */
   resetRuleDeadLetters: sqs.Queue;
+  /** LimitReached and LimitChanged off the bus, for the webhook dispatcher to fan out. */
+  webhookEvents: QueueWithDeadLetters;
+  /** One message per delivery to a subscription, retried on the Standard Webhooks schedule. */
+  webhookDeliveries: QueueWithDeadLetters;
 }
 
 const QUEUE_BASICS = {
@@ -28,12 +33,13 @@ interface QueueOptions {
   visibilityTimeout: Duration;
   production: boolean;
   fifo?: boolean;
+  maxReceiveCount?: number;
 }
 
 const queueWithDeadLetters = (
   stack: Stack,
   name: string,
-  { visibilityTimeout, production, fifo = false }: QueueOptions,
+  { visibilityTimeout, production, fifo = false, maxReceiveCount = DELIVERY_QUEUE.maxReceiveCount }: QueueOptions,
 ): QueueWithDeadLetters => {
   const ordering = fifo ? { fifo: true, contentBasedDeduplication: false } : {};
   // production keeps undelivered work and dead letters when the stack goes; the names are generated, so a
@@ -46,7 +52,7 @@ const queueWithDeadLetters = (
     enforceSSL: QUEUE_BASICS.enforceSSL,
     visibilityTimeout,
     retentionPeriod: QUEUE_BASICS.retentionPeriod,
-    deadLetterQueue: { queue: deadLetters, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },
+    deadLetterQueue: { queue: deadLetters, maxReceiveCount },
     ...(fifo
       ? {
           ...ordering,
@@ -76,5 +82,16 @@ export const buildQueues = (stack: Stack, production: boolean): ServiceQueues =>
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is an on-failure destination (a trigger or a rule target): it is itself where failures go.',
     });
-  return { resets, deliveries, historyDeadLetters, resetRuleDeadLetters };
+  const webhookVisibility = Duration.seconds(WEBHOOK_QUEUES.visibilityTimeoutSeconds);
+  const webhookEvents = queueWithDeadLetters(stack, 'WebhookEvents', {
+    visibilityTimeout: webhookVisibility,
+    production,
+    maxReceiveCount: WEBHOOK_QUEUES.eventMaxReceiveCount,
+  });
+  const webhookDeliveries = queueWithDeadLetters(stack, 'WebhookDeliveries', {
+    visibilityTimeout: webhookVisibility,
+    production,
+    maxReceiveCount: WEBHOOK_QUEUES.deliveryMaxReceiveCount,
+  });
+  return { resets, deliveries, historyDeadLetters, resetRuleDeadLetters, webhookEvents, webhookDeliveries };
 };

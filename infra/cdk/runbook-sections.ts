@@ -9,6 +9,8 @@ export const RUNBOOK_SECTIONS = [
   'deliveryeventsdlqarrivals',
   'historyeventsdlqarrivals',
   'hourlyresetflushdlqarrivals',
+  'webhookeventsdlqarrivals',
+  'webhookdeliveriesdlqarrivals',
   'deliveryeventsage',
   'queuedresetsage',
   'historyeventsage',

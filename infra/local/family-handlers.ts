@@ -3,6 +3,7 @@ import { createHandler as createAuthHandler } from '../../functions/auth/handler
 import { createHandler as createDemandLimitsHandler } from '../../functions/demand-limits/handler';
 import { createHandler as createPerActionHandler } from '../../functions/per-action/handler';
 import { createHandler as createSupplyLimitsHandler } from '../../functions/supply-limits/handler';
+import { createHandler as createWebhooksHandler } from '../../functions/webhooks/handler';
 import type { Family } from '../../shared/api/route-table';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { Authorizer, FamilyHandler } from './local-server';
@@ -14,6 +15,7 @@ export const createFamilyHandlers = (dependencies: Dependencies): Record<Family,
   'demand-limits': asFunction('demand-limits', createDemandLimitsHandler(dependencies)),
   'supply-limits': asFunction('supply-limits', createSupplyLimitsHandler(dependencies)),
   'per-action': asFunction('per-action', createPerActionHandler(dependencies)),
+  webhooks: asFunction('webhooks', createWebhooksHandler(dependencies)),
 });
 
 export const createLocalAuthorizer = (dependencies: Dependencies): Authorizer =>

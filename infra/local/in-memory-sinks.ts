@@ -11,13 +11,17 @@ import type { DiscardedBatch } from './stream-mapping';
 export class InMemoryEvents implements EventPublisher {
   readonly published: LimitReached[] = [];
   readonly changes: LimitChanged[] = [];
+  /** What the bus's rules would be sent (the webhook dispatcher's events queue). */
+  readonly rules: ((detailType: 'LimitReached' | 'LimitChanged', events: readonly object[]) => void)[] = [];
 
   async publishLimitReached(events: readonly LimitReached[]): Promise<void> {
     this.published.push(...events);
+    for (const rule of this.rules) rule('LimitReached', events);
   }
 
   async publishLimitChanged(events: readonly LimitChanged[]): Promise<void> {
     this.changes.push(...events);
+    for (const rule of this.rules) rule('LimitChanged', events);
   }
 }
 

@@ -16,6 +16,8 @@ import { redriveEndpoint } from './redrive-endpoint';
 import { shardsEndpoint } from './shards-endpoint';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import type { WriteFaults } from './write-faults';
+import type { LocalWebhooks } from './local-webhooks';
+import { webhookEndpoints } from './webhook-endpoints';
 import { asFunction } from './aws-request-log';
 import { recordedResetSource } from './aws-request-hooks';
 
@@ -46,6 +48,7 @@ export interface LocalEndpointParts {
   deadLetters: InMemoryDeadLetters;
   streamDeadLetters: InMemoryStreamDeadLetters;
   faults: WriteFaults;
+  webhookDispatcher: LocalWebhooks;
   /** The table's stream, as the history-events function's trigger reads it (LimitChanged and LimitReached). */
   tableStream: { drain(): Promise<void> };
 }
@@ -223,7 +226,7 @@ const clockEndpoints = (clock: ControllableClock): Record<string, LocalHandler> 
  * Every dead-letter queue's messages, each with its queue, who sent it (`source`) and why: the delivery recorder's
  * (waiting for `POST /_local/redrive` when they have details), then the table stream's.
  */
-const deadLetterList = ({ deadLetters, streamDeadLetters }: LocalEndpointParts) => [
+const deadLetterList = ({ deadLetters, streamDeadLetters, webhookDispatcher }: LocalEndpointParts) => [
   ...deadLetters.messages.map(({ body, reason, details }) => ({
     queue: 'DeliveryEventsDlq',
     source: 'delivery-recorder',
@@ -232,6 +235,7 @@ const deadLetterList = ({ deadLetters, streamDeadLetters }: LocalEndpointParts) 
     ...(details ? { details } : {}),
   })),
   ...streamDeadLetters.letters.map((letter) => ({ queue: STREAM_TRIGGER.onFailure, ...letter })),
+  ...webhookDispatcher.deadLetters,
 ];
 
 export const createLocalEndpoints = (
@@ -269,6 +273,7 @@ export const createLocalEndpoints = (
     'POST /_local/flush': flushEndpoint(parts.dependencies, parts.resetQueue),
     'POST /_local/shards': shardsEndpoint(parts.dependencies),
     ...clockEndpoints(parts.clock),
+    ...webhookEndpoints(parts.webhookDispatcher, parts.tableStream),
     ...extra,
   };
   return {

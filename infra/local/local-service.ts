@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import { webhooksFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
 import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
@@ -16,6 +16,7 @@ import { buildReference, createLocalServer, type GatewayParts } from './local-se
 import { InProcessResetQueue } from './in-process-reset-queue';
 import { InMemoryDeadLetters, InMemoryEvents, InMemoryStreamDeadLetters } from './in-memory-sinks';
 import { OutboxMailer } from './outbox-mailer';
+import { LocalWebhooks } from './local-webhooks';
 import { ensureTable } from './table-setup';
 import { WriteFaults } from './write-faults';
 import { LocalTableStream } from './table-stream';
@@ -30,6 +31,8 @@ import { recordedPorts, recordedStreamDeadLetters, recordTableRequests } from '.
 
 /** How often the local stream is read in the background, about as often as Lambda polls a stream. */
 const STREAM_POLL_MS = 1000;
+/** How often deliveries due by the local clock are attempted in the background (tests ask for them at once). */
+const WEBHOOK_POLL_MS = 1000;
 
 export const DEMO_CATALOG_FILE = fileURLToPath(new URL('./demo-catalog.json', import.meta.url));
 
@@ -60,6 +63,8 @@ export interface LocalService {
   /** The table stream's dead-letter queue (`GET /_local/dead-letters` lists it with the delivery one). */
   streamDeadLetters: InMemoryStreamDeadLetters;
   faults: WriteFaults;
+  /** The webhook dispatcher, its queues and its deliveries (`GET /_local/webhook-deliveries`). */
+  webhookDispatcher: LocalWebhooks;
   catalogCounts?: CatalogCounts;
   stop(): Promise<void>;
 }
@@ -97,16 +102,21 @@ const loadCatalog = async (store: TableStore, file: string): Promise<CatalogCoun
 const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
   const clock = new ControllableClock();
   const outbox = new OutboxMailer(clock);
-  const config = { appBaseUrl: '' };
+  // the local server delivers to receivers on this machine, which seldom have a certificate
+  const config = { appBaseUrl: '', loopbackWebhooks: true };
   const resetQueue = new InProcessResetQueue();
   const events = new InMemoryEvents();
   const deadLetters = new InMemoryDeadLetters();
   const streamDeadLetters = new InMemoryStreamDeadLetters();
   const cors = { allowedOrigins: options.corsOrigins ?? [] };
-  const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, config, cors };
+  const webhooks = webhooksFromEnvironment(store);
+  const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, webhooks, config, cors };
   // the functions' view: each port call is noted as the AWS request its adapter sends, when the tests record them
   const dependencies = recordedPorts(ports);
-  return { dependencies, clock, outbox, config, resetQueue, events, deadLetters, streamDeadLetters, cors };
+  const webhookDispatcher = new LocalWebhooks({ store, clock, subscriptions: dependencies.webhooks });
+  events.rules.push((detailType, published) => webhookDispatcher.publish(detailType, published));
+  const sinks = { events, deadLetters, streamDeadLetters };
+  return { dependencies, clock, outbox, config, resetQueue, ...sinks, cors, webhookDispatcher };
 };
 
 interface StreamPorts {
@@ -157,7 +167,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
   recordTableRequests(client);
   let tableStream: LocalTableStream | undefined;
+  let webhookDispatcher: LocalWebhooks | undefined;
   const cleanUp = async () => {
+    await webhookDispatcher?.stop();
     await tableStream?.close();
     client.destroy();
     await dynamo.stop();
@@ -168,6 +180,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const store = new TableStore(client, tableName);
     const ports = inProcessPorts(store, options);
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
+    webhookDispatcher = ports.webhookDispatcher.poll(WEBHOOK_POLL_MS);
     const faults = new WriteFaults(store.client);
     tableStream = await openTableStream(dynamo.endpoint, streamArn, {
       events: dependencies.events,
@@ -195,7 +208,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     };
     const service = {
       ...{ dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters },
-      ...{ faults, catalogCounts, stop },
+      ...{ faults, webhookDispatcher, catalogCounts, stop },
     };
     return { url, port, dynamoEndpoint: dynamo.endpoint, ...service };
   } catch (error) {

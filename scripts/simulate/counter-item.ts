@@ -1,4 +1,4 @@
-import { counterWriteRequest } from '../../shared/adapters/dynamodb/counter-store';
+import { counterWriteRequest } from '../../shared/adapters/dynamodb/counter-requests';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { messageContributions, type Ancestry } from '../../shared/domain/delivery/contributions';
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../shared/domain/delivery/counter-plan';

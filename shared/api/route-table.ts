@@ -5,7 +5,7 @@
 
 import { levelsOfSide, type LevelDefinition, type LimitLevel, type Side } from '../domain/levels';
 
-export type Family = 'auth' | 'demand-limits' | 'supply-limits' | 'per-action';
+export type Family = 'auth' | 'demand-limits' | 'supply-limits' | 'per-action' | 'webhooks';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export type { LimitLevel };
@@ -32,7 +32,12 @@ export type Operation =
   | 'perAction.update'
   | 'perAction.delete'
   | 'perAction.enable'
-  | 'perAction.disable';
+  | 'perAction.disable'
+  | 'webhooks.create'
+  | 'webhooks.list'
+  | 'webhooks.delete'
+  | 'webhooks.rotateSecret'
+  | 'webhooks.enable';
 
 export interface Route {
   readonly operation: Operation;
@@ -77,6 +82,7 @@ const limitRoutes = ({ level, idField, side }: LevelDefinition): Route[] =>
 
 const perAction = { family: 'per-action', authenticated: true } as const;
 const auth = { family: 'auth', authenticated: false } as const;
+const webhooks = { family: 'webhooks', authenticated: true } as const;
 
 export const ROUTES: readonly Route[] = [
   {
@@ -167,9 +173,44 @@ export const ROUTES: readonly Route[] = [
     path: '/rest-api/per-action/limits/{type}/{entityId}/disable.do',
     summary: 'Switch per-action limits off, deleting them',
   },
+  {
+    ...webhooks,
+    operation: 'webhooks.create',
+    method: 'POST',
+    path: '/rest-api/webhooks/create.do',
+    summary: 'Subscribe a URL to limit events; the signing secret is shown once',
+  },
+  {
+    ...webhooks,
+    operation: 'webhooks.list',
+    method: 'GET',
+    path: '/rest-api/webhooks.do',
+    summary: "List the caller's webhook subscriptions",
+  },
+  {
+    ...webhooks,
+    operation: 'webhooks.delete',
+    method: 'DELETE',
+    path: '/rest-api/webhooks/{webhookId}.do',
+    summary: 'Delete a webhook subscription',
+  },
+  {
+    ...webhooks,
+    operation: 'webhooks.rotateSecret',
+    method: 'POST',
+    path: '/rest-api/webhooks/{webhookId}/rotate-secret.do',
+    summary: 'Replace the signing secret; the old one signs for 24 hours more',
+  },
+  {
+    ...webhooks,
+    operation: 'webhooks.enable',
+    method: 'POST',
+    path: '/rest-api/webhooks/{webhookId}/enable.do',
+    summary: 'Turn a disabled subscription back on, clearing its failure run',
+  },
 ];
 
-export const FAMILIES: readonly Family[] = ['auth', 'demand-limits', 'supply-limits', 'per-action'];
+export const FAMILIES: readonly Family[] = ['auth', 'demand-limits', 'supply-limits', 'per-action', 'webhooks'];
 
 /** A route that changes state: every one accepts `dryRun` (check everything, change nothing). */
 export const isWriteRoute = (route: Route): boolean => route.authenticated && route.method !== 'GET';

@@ -2,12 +2,10 @@ import { grantsOf } from '../adapters/dynamodb/grants-store';
 import { loadEntityLimit, type EntityReads } from '../adapters/dynamodb/limit-store';
 import { levelPolicy } from '../domain/limits/level-policy';
 import { principalOf, type ApiRequest } from '../pipeline/family-handler';
-import { optionalBoolean } from '../http/parameter-checks';
 import type { Ports } from '../runtime/dependencies';
 import { requireUpdatableEntity } from './access-checks';
 import { positiveId } from './request-values';
 
-export const isDryRun = (request: ApiRequest): boolean => optionalBoolean(request.parameters, 'dryRun') ?? false;
 export const dryRunFlag = (dryRun: boolean) => (dryRun ? { dryRun: true as const } : {});
 
 /**

@@ -10,7 +10,8 @@ import { jsonResponse } from '../http/response';
 import { describeError, logger } from '../observability/logger';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
-import { dryRunFlag, isDryRun, loadContext } from './limit-context';
+import { dryRunFlag, loadContext } from './limit-context';
+import { isDryRun } from './request-values';
 import { changeAuthor } from './history-page';
 
 /** 403 unless the caller holds every permission resetting these counters of this record needs. */

@@ -17,7 +17,8 @@ import { jsonResponse } from '../http/response';
 import type { Ports } from '../runtime/dependencies';
 import { enforce } from './access-checks';
 import { answerItems } from './idempotent-answer';
-import { dryRunFlag, isDryRun, loadContext, type LimitContext } from './limit-context';
+import { dryRunFlag, loadContext, type LimitContext } from './limit-context';
+import { isDryRun } from './request-values';
 import { changeAuthor } from './history-page';
 import { optimisticWrite } from './optimistic-write';
 

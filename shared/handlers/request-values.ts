@@ -1,5 +1,6 @@
 import { parsePositiveId } from '../domain/identifiers';
 import { badRequest } from '../http/api-error';
+import { optionalBoolean } from '../http/parameter-checks';
 import type { ApiRequest } from '../pipeline/family-handler';
 import { parseTimezoneOffset } from '../domain/limits/limit-dates';
 
@@ -17,3 +18,6 @@ export const optionalTimezoneOffset = (request: ApiRequest): number | undefined 
   if (!parsed.ok) throw badRequest({ timezoneOffset: parsed.reason });
   return parsed.value;
 };
+
+/** `dryRun=true`: every check runs, nothing is written. */
+export const isDryRun = (request: ApiRequest): boolean => optionalBoolean(request.parameters, 'dryRun') ?? false;

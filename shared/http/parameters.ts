@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_LIST_PARAMETERS } from '../domain/webhooks/subscription-request';
 import { ApiError, badRequest } from './api-error';
 
 /**
@@ -64,7 +65,13 @@ export const rawBody = (event: ParameterSource): string =>
     : '';
 
 /** Parameters that carry a list; only these may be written `name[]` or `name[N]`. */
-export const ARRAY_PARAMETERS: ReadonlySet<string> = new Set(['limitCounters', 'ids', 'bannerIds', 'campaignIds']);
+export const ARRAY_PARAMETERS: ReadonlySet<string> = new Set([
+  'limitCounters',
+  'ids',
+  'bannerIds',
+  'campaignIds',
+  ...SUBSCRIPTION_LIST_PARAMETERS,
+]);
 
 const BRACKETED = /^([A-Za-z][A-Za-z0-9]*)\[(.*)\]$/;
 

@@ -20,3 +20,15 @@ export const emitMetrics = (values: Record<string, number>, now: Date): void => 
   for (const [name, value] of Object.entries(values)) metrics.addMetric(name, MetricUnit.Count, value);
   metrics.publishStoredMetrics();
 };
+
+/** The `subscription` dimension of the webhook metrics: one series per subscription, besides the service's. */
+export const emitSubscriptionMetrics = (subscriptionId: string, values: Record<string, number>, now: Date): void => {
+  if (!process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.LOG_LEVEL === 'silent') return;
+  for (const [name, value] of Object.entries(values)) {
+    // a single metric is written as soon as it is added, with its own dimensions
+    const single = metrics.singleMetric();
+    single.setTimestamp(now);
+    single.addDimension('subscription', subscriptionId);
+    single.addMetric(name, MetricUnit.Count, value);
+  }
+};

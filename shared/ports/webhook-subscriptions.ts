@@ -5,6 +5,7 @@ export type WebhookAttemptOutcome = { ok: true; at: Date } | { ok: false; at: Da
 
 /** Where subscriptions are kept: written through the API by their owner, read and updated by the dispatcher. */
 export interface WebhookSubscriptions {
+  /** Refused with the domain's `WriteConflict`, changing nothing, when the owner already holds the most allowed. */
   create(subscription: WebhookSubscription): Promise<void>;
   /** The owner's subscriptions, newest first. */
   listOwn(userId: number): Promise<WebhookSubscription[]>;
@@ -14,6 +15,8 @@ export interface WebhookSubscriptions {
   delete(userId: number, id: string): Promise<boolean>;
   /** Replaces the secrets of an owned subscription; false when there is none. */
   replaceSecrets(userId: number, id: string, secrets: WebhookSubscription['secrets']): Promise<boolean>;
+  /** Turns an owned subscription back on and clears its failure run; false when there is none. */
+  enable(userId: number, id: string): Promise<boolean>;
   /** Every active subscription, for the dispatcher. */
   listActive(): Promise<WebhookSubscription[]>;
   /** Records an attempt's outcome (clears or extends the failure run); returns the subscription as it now is. */

@@ -1,4 +1,5 @@
-import { counterState, zeroCountersRequest } from '../adapters/dynamodb/counter-store';
+import { counterState } from '../adapters/dynamodb/counter-item-state';
+import { zeroCountersRequest } from '../adapters/dynamodb/counter-requests';
 import { loadLimit } from '../adapters/dynamodb/limit-store';
 import type { Item, TableStore } from '../adapters/dynamodb/table-store';
 import { WriteConflict } from '../domain/errors';
@@ -32,6 +33,7 @@ export interface FlushPorts {
 }
 
 export interface FlushResult {
+  /** Resets applied now; one applied before (delivered again, or a reset.do retried under its key) is not counted. */
   applied: number;
   /** Resets for records deleted or replaced since they were queued. */
   dropped: number;
@@ -90,7 +92,12 @@ const zeroingOf = async (
       : [{ item: await store.get(key), at: key }];
   return items.flatMap(({ item, at }) => {
     const state = counterState(item, periods, metrics);
-    const update = zeroCountersRequest(at, state, write.zeroes, write.noConversion, currentKeys, now.getTime());
+    const update = zeroCountersRequest(at, state, {
+      zeroes: write.zeroes,
+      noConversion: write.noConversion,
+      currentKeys,
+      resetAt: now.getTime(),
+    });
     return update ? [{ Update: { TableName: store.tableName, ...update } }] : [];
   });
 };
@@ -166,8 +173,7 @@ export const flushResets = async (
           const actionIds = (
             await store.queryPartition(entityPK(request.entityType, request.entityId), ACTION_LIMIT_PREFIX)
           ).map((item) => Number(item.actionId));
-          await applyReset(store, request, actionIds, clock.now());
-          result.applied++;
+          if (await applyReset(store, request, actionIds, clock.now())) result.applied++;
         }
         done.push(receipt);
       } catch (error) {

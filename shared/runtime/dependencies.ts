@@ -16,12 +16,16 @@ import { createDynamoDbClient } from '../adapters/dynamodb/dynamodb-client';
 import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
+import { DynamoDbWebhookStore } from '../adapters/dynamodb/webhook-store';
+import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
 
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */
   appBaseUrl: string;
   /** forgot.do's answer floor, `FORGOT_RESPONSE_FLOOR_MS` when absent: never read from the environment. */
   forgotResponseFloorMs?: number;
+  /** Whether a webhook may be delivered over plain HTTP to this machine (the local server only, never a request). */
+  loopbackWebhooks?: boolean;
 }
 
 /**
@@ -35,6 +39,7 @@ export interface Dependencies {
   resetQueue: ResetQueue;
   events: EventPublisher;
   deadLetters: DeadLetterSink;
+  webhooks: WebhookSubscriptions;
   config: ServiceConfig;
   cors: CorsPolicy;
 }
@@ -49,24 +54,28 @@ export const storeFromEnvironment = (env: Environment = process.env): TableStore
     env.TABLE_NAME ?? DEFAULT_TABLE_NAME,
   );
 
+/** Webhook subscriptions, in the function's table through its client: pass the function's store to share both. */
+export const webhooksFromEnvironment = (store: TableStore = storeFromEnvironment()): WebhookSubscriptions =>
+  new DynamoDbWebhookStore(store);
+
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
   new SesMailer(new SESv2Client(LAMBDA_CLIENT_OPTIONS), env.MAIL_FROM ?? 'no-reply@example.invalid');
 
-export const resetQueueFromEnvironment = (env: Environment = process.env): ResetQueue =>
-  new SqsResetQueue(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL ?? '');
+export const resetQueueFromEnvironment = (env: { RESET_QUEUE_URL: string }): ResetQueue =>
+  new SqsResetQueue(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL);
 
-export const resetSourceFromEnvironment = (env: Environment = process.env): ResetSource =>
-  new SqsResetSource(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL ?? '');
+export const resetSourceFromEnvironment = (env: { RESET_QUEUE_URL: string }): ResetSource =>
+  new SqsResetSource(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.RESET_QUEUE_URL);
 
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
   new EventBridgePublisher(new EventBridgeClient(LAMBDA_CLIENT_OPTIONS), env.EVENT_BUS_NAME ?? 'default');
 
-export const deadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL ?? '');
+export const deadLettersFromEnvironment = (env: { DELIVERY_DLQ_URL: string }): DeadLetterSink =>
+  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL);
 
 /** Where the table stream's consumer sends the records it cannot decode or judge (the trigger's on-failure queue). */
-export const streamDeadLettersFromEnvironment = (env: Environment = process.env): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL ?? '');
+export const streamDeadLettersFromEnvironment = (env: { HISTORY_DLQ_URL: string }): DeadLetterSink =>
+  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL);
 
 export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
   allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),

@@ -17,6 +17,7 @@ export const PARTITION_PREFIX = {
   idempotency: 'IDEMPOTENCY#',
   sequence: 'SEQUENCE#',
   action: 'ACTION#',
+  webhooks: 'WEBHOOKS',
 } as const;
 
 /** Partition prefixes of the five entity types: `ADVERTISER#` … `PLACEMENT#`. */
@@ -146,3 +147,15 @@ export const actionCountersKey = (type: EntityType, id: number, actionId: number
   PK: entityPK(type, id),
   SK: `${ACTION_COUNTER_PREFIX}${actionId}`,
 });
+
+/** Every webhook subscription lives in one partition: subscriptions are few (a handful per user). */
+export const WEBHOOKS_PK = PARTITION_PREFIX.webhooks;
+/** A subscription, under its owner: one user's are one `begins_with` query. */
+export const webhookKey = (userId: number, id: string): ItemKey => ({ PK: WEBHOOKS_PK, SK: `${userId}#${id}` });
+export const webhookOwnerPrefix = (userId: number): string => `${userId}#`;
+/** Which user owns a subscription id, for the dispatcher, which knows the id alone. */
+export const webhookIdKey = (id: string): ItemKey => ({ PK: WEBHOOKS_PK, SK: `ID#${id}` });
+/** How many subscriptions a user holds, kept in the transactions that create and delete them. */
+export const webhookCountKey = (userId: number): ItemKey => ({ PK: WEBHOOKS_PK, SK: `COUNT#${userId}` });
+/** Subscription sort keys start with the owner's digits, the others with a letter: `SK < ":"` reads subscriptions only. */
+export const WEBHOOK_SUBSCRIPTIONS_BELOW = ':';

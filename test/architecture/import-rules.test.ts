@@ -50,7 +50,7 @@ const FIXTURES: Record<string, { file: string; refused?: string; permitted: stri
   'shared/auth': [
     { file: 'shared/auth/planted.ts', refused: '../pipeline/family-handler', permitted: '../http/parameters' },
   ],
-  'shared/delivery, shared/resets, shared/catalog': [
+  'shared/delivery, shared/resets, shared/catalog, shared/webhooks': [
     {
       file: 'shared/delivery/planted.ts',
       refused: '../http/api-error',
@@ -58,6 +58,7 @@ const FIXTURES: Record<string, { file: string; refused?: string; permitted: stri
     },
     { file: 'shared/resets/planted.ts', refused: '../runtime/dependencies', permitted: '../ports/reset-queue' },
     { file: 'shared/catalog/planted.ts', refused: '../auth/authenticate', permitted: '../table/keys' },
+    { file: 'shared/webhooks/planted.ts', refused: '../handlers/access-checks', permitted: '../observability/metrics' },
   ],
   'shared/runtime': [
     {

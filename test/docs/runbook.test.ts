@@ -42,6 +42,10 @@ const REPLAY_POLICY: Record<string, { resequencingAllowed: boolean; requires?: s
   historyeventsdlqarrivals: { resequencingAllowed: true },
   // a missed hourly run: run the flush again by hand, each reset applies once
   hourlyresetflushdlqarrivals: { resequencingAllowed: true },
+  // a fan-out again only repeats deliveries under the same webhook-id, which partners drop
+  webhookeventsdlqarrivals: { resequencingAllowed: true },
+  // a delivery is its body; it keeps its webhook-id however it is sent back
+  webhookdeliveriesdlqarrivals: { resequencingAllowed: true, requires: 'npm run webhooks -- replay' },
 };
 
 describe('the runbook', () => {

@@ -1,4 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ZodMiniObject } from 'zod/mini';
+import type { FunctionName } from '../../infra/cdk/bundling';
+import { FUNCTION_ENVIRONMENT } from '../../infra/cdk/function-environment';
+import {
+  authEnvironment,
+  authorizerEnvironment,
+  deliveryRecorderEnvironment,
+  historyEventsEnvironment,
+  webhookDispatcherEnvironment,
+  limitFamilyEnvironment,
+  parseEnvironment,
+  perActionEnvironment,
+  webhooksEnvironment,
+  resetFlushEnvironment,
+} from '../../shared/runtime/environment';
 import {
   PRODUCTION_CONTEXT,
   synthesize,
@@ -65,9 +80,11 @@ describe('reserved concurrency', () => {
       demandlimits: 150,
       supplylimits: 80,
       peraction: 80,
+      webhooks: 10,
       deliveryrecorder: 10,
       resetflush: 10,
       historyevents: 10,
+      webhookdispatcher: 20,
     });
   }, 60_000);
 
@@ -89,10 +106,10 @@ describe('reserved concurrency', () => {
   }, 60_000);
 
   it('stops synthesis when the reservations would leave Lambda less than its 100 unreserved', () => {
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '659' })).toThrow(
-      /reserves 560 .* at least 660/,
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '689' })).toThrow(
+      /reserves 590 .* at least 690/,
     );
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '660' })).not.toThrow();
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '690' })).not.toThrow();
     expect(() => synthesize({ reservedConcurrency: 'true' })).toThrow(/accountConcurrencyLimit/);
   }, 60_000);
 
@@ -187,8 +204,9 @@ describe('production data', () => {
       for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');
       for (const [id, resource] of dev.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Delete');
     }
-    // the two work queues, their dead letters, the stream trigger's and the hourly rule's
-    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(6);
+    // the four work queues (resets, delivery events, webhook events and deliveries), their dead letters, the stream
+    // trigger's and the hourly rule's
+    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(10);
   });
 
   it('names nothing it keeps so that a redeploy collides with it: generated names, the bus suffixed by the stack id', () => {
@@ -251,4 +269,48 @@ describe('the load the stack is sized for', () => {
   it('refuses a production runbook link that an operator cannot open from an alarm', () => {
     expect(() => synthesize({ ...PRODUCTION_CONTEXT, runbookUrl: 'docs/operations.md' })).toThrow(/runbookUrl/);
   }, 180_000);
+});
+
+/** The schema each function's Lambda entry parses its environment with. */
+const SCHEMAS: Record<FunctionName, () => ZodMiniObject> = {
+  authorizer: authorizerEnvironment,
+  auth: authEnvironment,
+  'demand-limits': limitFamilyEnvironment,
+  'supply-limits': limitFamilyEnvironment,
+  'per-action': perActionEnvironment,
+  webhooks: webhooksEnvironment,
+  'delivery-recorder': deliveryRecorderEnvironment,
+  'reset-flush': resetFlushEnvironment,
+  'history-events': historyEventsEnvironment,
+  'webhook-dispatcher': webhookDispatcherEnvironment,
+};
+
+/** A function's variables in the template; a value CloudFormation resolves (a queue's URL) stands as a placeholder. */
+const deployedEnvironment = (synthesized: SynthesizedTemplate, name: FunctionName): Record<string, string> => {
+  const [, fn] = synthesized
+    .ofType('AWS::Lambda::Function')
+    .find(([id]) => id.startsWith(`${name.replace(/-/g, '')}Function`))!;
+  const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  return Object.fromEntries(
+    Object.entries(variables).map(([key, value]) => [key, typeof value === 'string' ? value : 'resolved-on-deploy']),
+  );
+};
+
+describe("each function's environment", () => {
+  it('satisfies the schema its Lambda entry parses at cold start, in development and in production', () => {
+    for (const synthesized of [dev, production])
+      for (const [name, schema] of Object.entries(SCHEMAS) as [FunctionName, () => ZodMiniObject][])
+        expect(() => parseEnvironment(schema(), deployedEnvironment(synthesized, name)), name).not.toThrow();
+  });
+
+  it('names no variable its schema does not declare, of those the stack sets or could set', () => {
+    for (const [name, schema] of Object.entries(SCHEMAS) as [FunctionName, () => ZodMiniObject][]) {
+      const declared = Object.keys(schema().shape);
+      const given = [...Object.keys(deployedEnvironment(production, name)), ...FUNCTION_ENVIRONMENT[name]];
+      expect(
+        given.filter((variable) => !declared.includes(variable)),
+        name,
+      ).toEqual([]);
+    }
+  });
 });

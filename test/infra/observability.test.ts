@@ -197,7 +197,7 @@ describe('alarms', () => {
         }),
     );
     expect([...watched.keys()].sort()).toEqual(ROUTES.map(routeName).sort());
-    expect(watched.size).toBe(52);
+    expect(watched.size).toBe(57);
     for (const [operation, alarm] of watched)
       // failures in 3 of the last six 5-minute periods: repeatedly, however few the calls
       expect(alarm, operation).toMatchObject({
@@ -225,9 +225,9 @@ describe('alarms', () => {
     const rates = synthesized
       .ofType('AWS::CloudWatch::Alarm')
       .filter(([id]) =>
-        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction)Errors|\w+Throttles)/.test(id),
+        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks)Errors|\w+Throttles)/.test(id),
       );
-    expect(rates.length).toBe(1 + 5 + 8);
+    expect(rates.length).toBe(1 + 6 + 10);
     for (const [id, alarm] of rates) {
       const [expression] = (alarm.Properties.Metrics as { Expression?: string }[]).filter((query) => query.Expression);
       expect(expression!.Expression, id).toMatch(/^IF\(total >= (100|20), 100 \* failures \/ total, 0\)$/);
@@ -238,12 +238,12 @@ describe('alarms', () => {
   });
 
   it('watch each dead-letter queue for new arrivals, sent or redriven, not for messages still waiting', () => {
-    // the two redrive targets, the stream trigger's on-failure queue and the hourly rule's dead letters
+    // the four redrive targets, the stream trigger's on-failure queue and the hourly rule's dead letters
     const queues = synthesized
       .ofType('AWS::SQS::Queue')
       .map(([id]) => id)
       .filter((id) => /Dlq[0-9A-F]{8}$/.test(id));
-    expect(queues).toHaveLength(4);
+    expect(queues).toHaveLength(6);
     for (const queueId of queues) {
       const watching = synthesized
         .ofType('AWS::CloudWatch::Alarm')

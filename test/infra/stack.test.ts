@@ -176,11 +176,15 @@ describe('data and messaging', () => {
     });
   });
 
-  it('gives both queues a dead-letter queue, encryption and an SSL-only policy', () => {
+  it('gives every work queue a dead-letter queue, encryption and an SSL-only policy', () => {
     const queues = ofType('AWS::SQS::Queue');
     const withRedrive = queues.filter(([, queue]) => queue.Properties.RedrivePolicy);
-    expect(withRedrive).toHaveLength(2);
-    for (const [, queue] of withRedrive) expect(queue.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: 5 });
+    // resets, delivery events and webhook events after 5 receives; a webhook delivery after its 8 attempts
+    expect(
+      withRedrive
+        .map(([, queue]) => (queue.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount)
+        .sort(),
+    ).toEqual([5, 5, 5, 8]);
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     expect(ofType('AWS::SQS::QueuePolicy')).toHaveLength(queues.length);
   });
@@ -316,9 +320,11 @@ describe('CORS', () => {
     const cors = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
     const of = (type: string) => Object.entries(cors).filter(([, resource]) => resource.Type === type);
     const families = of('AWS::Lambda::Function').filter(([id]) =>
-      ['auth', 'demandlimits', 'supplylimits', 'peraction'].some((family) => id.startsWith(`${family}Function`)),
+      ['auth', 'demandlimits', 'supplylimits', 'peraction', 'webhooks'].some((family) =>
+        id.startsWith(`${family}Function`),
+      ),
     );
-    expect(families).toHaveLength(4);
+    expect(families).toHaveLength(5);
     for (const [id, fn] of families)
       expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables.CORS_ORIGINS, id).toBe(
         'https://ui.limits.test,https://admin.limits.test',

@@ -58,7 +58,7 @@ describe('table access', () => {
   });
 
   it('lets the authorizer and the limit families read users and user names, and only auth read e-mail items', () => {
-    for (const name of ['authorizer', 'demand-limits', 'supply-limits', 'per-action']) {
+    for (const name of ['authorizer', 'demand-limits', 'supply-limits', 'per-action', 'webhooks']) {
       const read = itemStatements(name).filter(isRead).flatMap(leadingKeysOf);
       expect(read, name).toEqual(expect.arrayContaining(['USER#*', 'USERNAME#*']));
     }

@@ -46,6 +46,7 @@ const CATALOG = 'infra/local/catalog-cli.ts';
 const START = 'infra/local/main.ts';
 const REDRIVE = 'scripts/redrive.ts';
 const SHARDS = 'scripts/shards.ts';
+const WEBHOOKS = 'scripts/webhooks.ts';
 const BUILD_DOCS = 'scripts/build-docs.ts';
 const CAPACITY = 'scripts/simulate/capacity.ts';
 const CPU_PER_CALL = 'bench/cpu-per-call.ts';
@@ -59,7 +60,18 @@ const OPTIONLESS_TOOLS = [
 
 describe('the command-line tools', () => {
   it('run as processes: an unknown option exits 1 with one line on stderr, from every tool', async () => {
-    const tools = [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CAPACITY, CPU_PER_CALL];
+    const tools = [
+      API_KEY,
+      CATALOG,
+      START,
+      REDRIVE,
+      WEBHOOKS,
+      SHARDS,
+      ...OPTIONLESS_TOOLS,
+      BUILD_DOCS,
+      CAPACITY,
+      CPU_PER_CALL,
+    ];
     // two at a time: each spends a second or two starting up, part of it waiting on the disk
     const runs: { script: string; result: ToolRun }[] = [];
     for (let next = 0; next < tools.length; next += 2)
@@ -77,7 +89,17 @@ describe('the command-line tools', () => {
   }, 300_000);
 
   it('answer --help with their usage and exit 0', async () => {
-    for (const script of [API_KEY, CATALOG, START, REDRIVE, SHARDS, ...OPTIONLESS_TOOLS, BUILD_DOCS, CPU_PER_CALL]) {
+    for (const script of [
+      API_KEY,
+      CATALOG,
+      START,
+      REDRIVE,
+      WEBHOOKS,
+      SHARDS,
+      ...OPTIONLESS_TOOLS,
+      BUILD_DOCS,
+      CPU_PER_CALL,
+    ]) {
       const result = await invoke(script, ['--help']);
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
@@ -150,6 +172,30 @@ describe('the command-line tools', () => {
     expectOneLine(await invoke(REDRIVE, ['--queue-url', queueUrl]), /Set TABLE_NAME/);
     expectOneLine(
       await invoke(REDRIVE, ['--queue-url', queueUrl], { ...noCredentials, TABLE_NAME: 't' }),
+      /No AWS credentials were found: set AWS_PROFILE/,
+    );
+  }, 60_000);
+
+  it('npm run webhooks fails in one line', async () => {
+    const dlq = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhook-dlq';
+    const queue = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhook-deliveries';
+    expectOneLine(await invoke(WEBHOOKS, []), /^Name the command: npm run webhooks -- replay/);
+    expectOneLine(await invoke(WEBHOOKS, ['redo']), /^Name the command: npm run webhooks -- replay/);
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--dlq-url', dlq]),
+      /^Name both queues: --dlq-url URL --queue-url URL/,
+    );
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--dlq-url', 'dlq', '--queue-url', queue]),
+      /--dlq-url must be an SQS queue URL/,
+    );
+    expectOneLine(await invoke(WEBHOOKS, ['replay', '--local', 'localhost']), /--local must be the local server's URL/);
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--local', `http://127.0.0.1:${await freePort()}`]),
+      /^No local server answers at http:\/\/127\.0\.0\.1:\d+: start it with npm start/,
+    );
+    expectOneLine(
+      await invoke(WEBHOOKS, ['replay', '--dlq-url', dlq, '--queue-url', queue]),
       /No AWS credentials were found: set AWS_PROFILE/,
     );
   }, 60_000);

@@ -35,12 +35,16 @@ const withKey = (source: string) => source.replaceAll(API_KEY_PLACEHOLDER, 'demo
 
 /**
  * Answers a sample may give as pasted, with why: it names what only a real exchange makes (a login token, a mailed
- * reset token, the id an earlier add gave a per-action limit), which the service may not know.
+ * reset token, the id an earlier add gave a per-action limit or a create a webhook subscription), which the service
+ * may not know.
  */
 const EXPECTED_REFUSALS: Record<string, number> = {
   'GET /rest-api/auth/{authToken}/login.do': 404,
   'POST /rest-api/auth/reset-password.do': 404,
   'POST /rest-api/per-action/delete.do': 404,
+  'DELETE /rest-api/webhooks/{webhookId}.do': 404,
+  'POST /rest-api/webhooks/{webhookId}/rotate-secret.do': 404,
+  'POST /rest-api/webhooks/{webhookId}/enable.do': 404,
 };
 
 const judge = (sample: Sample, status: number): string | undefined => {

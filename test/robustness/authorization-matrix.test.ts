@@ -21,6 +21,8 @@ const shares = [
 ];
 
 let perActionRecordId = 0;
+/** demo's subscription: every other caller's delete, rotate and enable of it answer 404, as an unknown id does. */
+let demoWebhookId = '';
 /** A cap value only the catalog's admin and callers who may see caps may ever be shown. */
 const SECRET = '7654321';
 
@@ -85,6 +87,10 @@ beforeAll(async () => {
     await demo.post('/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '3' })
   ).json()) as { actionLimit: { id: number } };
   perActionRecordId = added.actionLimit.id;
+  const subscribed = (await (
+    await demo.post('/rest-api/webhooks/create.do', { url: 'http://127.0.0.1:9/demo', events: 'limit.reached' })
+  ).json()) as { webhook: { id: string } };
+  demoWebhookId = subscribed.webhook.id;
 });
 
 const ENTITY_ID: Record<string, string> = {
@@ -100,7 +106,9 @@ const ENTITY_ID: Record<string, string> = {
 
 /** One concrete request per route, meaningful for a caller with full rights. */
 const requestOf = (route: Route): { path: string; query?: Record<string, string>; form?: Record<string, string> } => {
-  const path = route.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ENTITY_ID[name]!);
+  const path = route.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) =>
+    name === 'webhookId' ? demoWebhookId : ENTITY_ID[name]!,
+  );
   const forms: Partial<Record<Operation, Record<string, string>>> = {
     'limits.set': { dailyClicksLimit: '9' },
     'limits.update': { dailyClicksLimit: '9' },
@@ -111,6 +119,7 @@ const requestOf = (route: Route): { path: string; query?: Record<string, string>
     'perAction.delete': { type: 'CAMPAIGN', entityId: '100', ids: String(perActionRecordId) },
     'auth.token': {},
     'auth.resetPassword': {},
+    'webhooks.create': { url: 'http://127.0.0.1:9/matrix', events: 'limit.reached', campaignIds: '100' },
   };
   const queries: Partial<Record<Operation, Record<string, string>>> = {
     'limits.bulkCampaigns': { campaignIds: '100' },
@@ -126,6 +135,8 @@ const READS: ReadonlySet<Operation> = new Set([
   'limits.bulkCampaigns',
   'limits.bulkBanners',
   'perAction.list',
+  // a filter on campaign 100 needs what a read of it needs
+  'webhooks.create',
 ]);
 /** What the public auth routes answer to these bodies, whoever calls. */
 const AUTH_ANSWERS: Partial<Record<Operation, number>> = {
@@ -156,6 +167,8 @@ const PERSONAS: Persona[] = [
 const expected = (route: Route, persona: Persona): number => {
   if (!route.authenticated) return AUTH_ANSWERS[route.operation]!;
   if (persona === 'no credentials' || persona === 'wrong password hash' || persona === 'stale timestamp') return 401;
+  if (route.operation === 'webhooks.list') return 200;
+  if (route.family === 'webhooks' && route.operation !== 'webhooks.create') return 404;
   if ((persona === 'READONLY' || persona === 'READONLY without cap permissions') && READS.has(route.operation))
     return 200;
   return 403;

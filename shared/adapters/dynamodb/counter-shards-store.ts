@@ -15,13 +15,8 @@ import {
   type ItemKey,
 } from '../../table/keys';
 import type { UpdateInput } from './attribute-values';
-import {
-  applyToCounterItem,
-  appliedMarkers,
-  EntityIsSharded,
-  type AppliedCounterWrite,
-  type CounterItemWrite,
-} from './counter-store';
+import { applyToCounterItem, EntityIsSharded, type AppliedCounterWrite, type CounterItemWrite } from './counter-store';
+import { appliedMarkers } from './counter-item-state';
 import { SHARDS_ATTRIBUTE, TALLY_ATTRIBUTE, TALLY_SINCE_ATTRIBUTE } from './counter-attributes';
 import type { Item, TableStore } from './table-store';
 import { anyOf, attributeAbsent, equals, UpdateBuilder } from './expressions';
@@ -78,10 +73,15 @@ const applyToShards = async (
   const floors = () => (shardZero ??= store.batchGet([countersKey(type, id)]).then(([item]) => appliedMarkers(item)));
   const results = await Promise.all(
     [...byShard].map(([shard, messages]) =>
-      applyToCounterItem(store, counterShardKey(type, id, shard), messages, PERIODS, METRICS, {
-        ...options,
-        ...(shard === 0 ? {} : { floors }),
-      }),
+      applyToCounterItem(
+        store,
+        { key: counterShardKey(type, id, shard), periods: PERIODS, metrics: METRICS },
+        messages,
+        {
+          ...options,
+          ...(shard === 0 ? {} : { floors }),
+        },
+      ),
     ),
   );
   return combined(results);
@@ -115,7 +115,7 @@ export const applyToEntityCounters = async (
   if (known > 1) return applyToShards(store, type, id, pending, known, write);
   try {
     const key = countersKey(type, id);
-    const applied = await applyToCounterItem(store, key, pending, PERIODS, METRICS, {
+    const applied = await applyToCounterItem(store, { key, periods: PERIODS, metrics: METRICS }, pending, {
       ...options,
       requireUnsharded: true,
     });

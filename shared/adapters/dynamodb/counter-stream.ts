@@ -14,7 +14,7 @@ import { ACTION_COUNTER_PREFIX, COUNTER_SHARD_PREFIX, COUNTERS_SK, entityPK, rea
 import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shards';
 import { streamEntityOf } from './history-stream';
 import { streamItem, UndecodableRecord } from './stream-images';
-import { counterState } from './counter-store';
+import { counterState } from './counter-item-state';
 import { CAPS_ATTRIBUTE, counterAttribute, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-attributes';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/cap-axes';
 import type { Item, TableStore } from './table-store';

@@ -2,7 +2,7 @@ import type { PutInput, TransactItem } from './attribute-values';
 import { type Entity } from '../../domain/access';
 import { entityFromItem } from './grants-store';
 import { entityKey, historyHeadKey, LIMIT_SK, limitKey, sequenceKey, type ItemKey } from '../../table/keys';
-import { counterState } from './counter-store';
+import { counterState } from './counter-item-state';
 import {
   counterAttribute,
   keyAttribute,

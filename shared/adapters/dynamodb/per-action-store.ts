@@ -13,7 +13,7 @@ import {
   type ItemKey,
 } from '../../table/keys';
 import { historyVersionOf } from './history-store';
-import { counterState } from './counter-store';
+import { counterState } from './counter-item-state';
 import { counterAttribute, keyAttribute } from './counter-attributes';
 import { type EntityType } from '../../domain/levels';
 import type { Item, TableStore } from './table-store';

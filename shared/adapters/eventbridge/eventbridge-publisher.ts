@@ -4,9 +4,9 @@ import type { LimitChanged } from '../../domain/history/limit-changed';
 import { exactJson } from '../../support/exact-json';
 import type { EventPublisher } from '../../ports/event-publisher';
 
-export const EVENT_SOURCE = 'delivery-limits';
-export const LIMIT_REACHED = 'LimitReached';
-export const LIMIT_CHANGED = 'LimitChanged';
+import { EVENT_SOURCE, LIMIT_CHANGED, LIMIT_REACHED } from '../../domain/event-names';
+
+export { EVENT_SOURCE, LIMIT_CHANGED, LIMIT_REACHED };
 const ENTRIES_PER_CALL = 10;
 
 export class EventBridgePublisher implements EventPublisher {

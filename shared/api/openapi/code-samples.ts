@@ -29,6 +29,7 @@ const PATH_VALUES: Record<string, string> = {
   type: 'CAMPAIGN',
   entityId: '100',
   authToken: '0f3c9a7b2d4e6f8091a2b3c4d5e6f708',
+  webhookId: 'wh_k3v7q2mz5x4c6b2n2p7r',
 };
 
 const SAMPLE_FIELDS: Partial<Record<Operation, Fields>> = {
@@ -46,6 +47,7 @@ const SAMPLE_FIELDS: Partial<Record<Operation, Fields>> = {
   'perAction.add': { actionId: 7, dailyConversionsLimit: 5, totalConversionsLimit: 50 },
   'perAction.update': { actionId: 7, dailyConversionsLimit: 8 },
   'perAction.delete': { type: 'CAMPAIGN', entityId: 100, ids: [3] },
+  'webhooks.create': { url: 'https://partner.example/hooks/limits', events: ['limit.reached'], campaignIds: [100] },
 };
 
 const pathValues = (route: Route): Fields =>

@@ -1,4 +1,5 @@
 import type { Operation } from '../route-table';
+import { webhookExamples, webhookRequestExamples } from './webhook-examples';
 
 /** A named example of a 200 answer, as the reference page shows it. */
 export interface ResponseExample {
@@ -162,7 +163,12 @@ const perActionExamples = (): Examples<Extract<Operation, `perAction.${string}`>
 
 /** Examples of the 200 answer of every operation. */
 export const responseExamples = (operation: Operation, idField: string): Record<string, ResponseExample> => {
-  const examples: Examples<Operation> = { ...authExamples(), ...limitExamples(idField), ...perActionExamples() };
+  const examples: Examples<Operation> = {
+    ...authExamples(),
+    ...limitExamples(idField),
+    ...perActionExamples(),
+    ...webhookExamples(),
+  };
   return examples[operation];
 };
 
@@ -193,6 +199,6 @@ export const requestExamples = (operation: Operation): Record<string, ResponseEx
     case 'perAction.delete':
       return one('One limit of campaign 100', { type: 'CAMPAIGN', entityId: 100, ids: [3] });
     default:
-      return undefined;
+      return webhookRequestExamples(operation);
   }
 };

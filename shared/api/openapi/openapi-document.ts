@@ -38,6 +38,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
       { name: 'demand-limits', description: 'Advertiser, campaign and banner limits, and the bulk reads' },
       { name: 'supply-limits', description: 'Site and placement limits' },
       { name: 'per-action', description: 'Per-action (goal) conversion limits' },
+      { name: 'webhooks', description: 'Subscriptions to signed limit events, each user its own' },
     ],
     paths,
     components: {

@@ -24,7 +24,9 @@ export const pathParameters = (route: Route, jsonSchema: Convert) =>
           : jsonSchema(entityTypeParameter)
         : name === 'authToken'
           ? { type: 'string', pattern: '^[0-9a-fA-F]{32}$' }
-          : { type: 'integer', minimum: 1 },
+          : name === 'webhookId'
+            ? { type: 'string', pattern: '^wh_[a-z2-7]{20}$' }
+            : { type: 'integer', minimum: 1 },
   }));
 
 /** A parameter of the query string, its text read as the service reads it. */

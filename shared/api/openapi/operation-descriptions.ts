@@ -1,3 +1,6 @@
+import { MAX_SUBSCRIPTIONS_PER_USER } from '../../domain/webhooks/subscription-cap';
+import { MAX_FILTER_ENTITIES } from '../../domain/webhooks/subscription-request';
+import { MAX_SIGNING_SECRETS } from '../../domain/webhooks/webhook-secrets';
 import type { Operation } from '../route-table';
 
 /** What each operation does and which rules hold, in the service's words: the reference's text per operation. */
@@ -38,4 +41,12 @@ export const OPERATION_DESCRIPTIONS: Record<Operation, string> = {
     'Switches per-action limits on for an advertiser, campaign or banner (never a site or placement). Needs Manage Capping & Limitations and UPDATE on the owning advertiser.',
   'perAction.disable':
     'Switches per-action limits off and deletes every per-action limit of the advertiser, campaign or banner. Needs Manage Capping & Limitations and UPDATE on the owning advertiser.',
+  'webhooks.create': `Subscribes an https URL to limit.reached and/or limit.changed events, for every entity the caller may read or only the ones named by advertiserIds … placementIds (each checked as a read of its limits is: unknown 404, no share or permission 403). The answer holds the signing secret, the only time it is shown. At most ${MAX_SUBSCRIPTIONS_PER_USER} subscriptions per user and ${MAX_FILTER_ENTITIES} filter entities per subscription. dryRun=true checks everything and creates nothing.`,
+  'webhooks.list':
+    "The caller's own subscriptions, newest first: URL, events, filters, status, why it was disabled and the current run of failed deliveries. Never a secret.",
+  'webhooks.delete':
+    "Deletes one of the caller's subscriptions; nothing more is delivered to it. Another user's id answers 404, as an unknown one does.",
+  'webhooks.rotateSecret': `Makes a new signing secret, shown in this answer only. The previous one keeps signing for 24 hours (deliveries carry a signature by each, as Standard Webhooks receivers expect), at most ${MAX_SIGNING_SECRETS} in all.`,
+  'webhooks.enable':
+    'Turns a subscription switched off after a run of failed deliveries back on, and clears the run. Enabling an active subscription changes nothing.',
 };

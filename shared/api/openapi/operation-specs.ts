@@ -4,6 +4,7 @@ import { levelNamed, type LimitLevel } from '../../domain/levels';
 import { MAX_IDS_PER_DELETE } from '../../domain/per-action/per-action-change';
 import type { Operation, Route } from '../route-table';
 import type { Schema } from './schema-converter';
+import { WEBHOOK_SPECS } from './webhook-specs';
 import {
   booleanText,
   idArray,
@@ -154,6 +155,6 @@ const PER_ACTION_SPECS: Specs<Extract<Operation, `perAction.${string}`>> = {
 };
 
 export const specOf = (route: Route): OperationSpec => {
-  const specs: Specs<Operation> = { ...AUTH_SPECS, ...limitSpecs(route.level), ...PER_ACTION_SPECS };
+  const specs: Specs<Operation> = { ...AUTH_SPECS, ...limitSpecs(route.level), ...PER_ACTION_SPECS, ...WEBHOOK_SPECS };
   return specs[route.operation]();
 };

@@ -58,7 +58,22 @@ export interface Visibility {
 const EVERYTHING: Visibility = { entity: () => true, cap: () => true, perAction: true };
 
 /** All a caller learns of a reason it may not see: that the entity stops delivery. */
-const hidden = (name: string): StopReason => ({ entity: name, hidden: true });
+export const hiddenReason = (name: string): StopReason => ({ entity: name, hidden: true });
+
+/** A reached cap as status.do shows it to a caller who may see the cap. */
+export const reachedReason = (reached: {
+  entity: string;
+  field: string;
+  cap: number;
+  counter: ExactNumber;
+  actionId?: number;
+}): StopReason => ({
+  entity: reached.entity,
+  field: reached.field,
+  ...(reached.actionId !== undefined ? { actionId: reached.actionId } : {}),
+  cap: reached.cap,
+  counter: reached.counter,
+});
 
 const capReasons = (
   state: EntityServingState,
@@ -81,18 +96,31 @@ const capReasons = (
       !reached && limit.evenPacing && cap.period === 'daily' && counter * BigInt(DAY_MS) >= capUnits * elapsed;
     if (!reached && !paced) continue;
     if (!visible(cap)) {
-      reasons.push(hidden(name));
+      reasons.push(hiddenReason(name));
       continue;
     }
     reasons.push({
-      entity: name,
-      field: cap.name,
-      cap: value,
-      counter: ExactNumber.of(counter, scale),
+      ...reachedReason({ entity: name, field: cap.name, cap: value, counter: ExactNumber.of(counter, scale) }),
       ...(paced ? { evenPacing: true, pacedAllowance: Math.floor(value * elapsedDayFraction(now) * 1000) / 1000 } : {}),
     });
   }
   return reasons;
+};
+
+/** Per-action caps reached: each with its action, or only `hidden` when per-action limits are hidden. */
+const perActionReasons = (actions: readonly PerActionState[], name: string, visible: boolean): StopReason[] => {
+  if (!visible) return actions.some((action) => actionReached(action)) ? [hiddenReason(name)] : [];
+  return actions.flatMap((action) =>
+    (['daily', 'total'] as const).flatMap((period) => {
+      const cap = action[`${period}ConversionsLimit`];
+      const counter = action[`${period}Conversions`];
+      if (!capReached(BigInt(cap), counter)) return [];
+      const field = `${period}ConversionsLimit`;
+      return [
+        reachedReason({ entity: name, field, actionId: action.actionId, cap, counter: ExactNumber.of(counter, 1n) }),
+      ];
+    }),
+  );
 };
 
 /**
@@ -134,32 +162,11 @@ export const entityStopReasons = (
       impressionsSinceConversion: ExactNumber.of(quietImpressions, 1n),
     });
 
-  if (state.perActionEnabled && !visibility.perAction) {
-    if (state.perAction.some((action) => actionReached(action))) reasons.push(hidden(name));
-  } else if (state.perActionEnabled) {
-    for (const action of state.perAction) {
-      if (capReached(BigInt(action.dailyConversionsLimit), action.dailyConversions))
-        reasons.push({
-          entity: name,
-          field: 'dailyConversionsLimit',
-          actionId: action.actionId,
-          cap: action.dailyConversionsLimit,
-          counter: ExactNumber.of(action.dailyConversions, 1n),
-        });
-      if (capReached(BigInt(action.totalConversionsLimit), action.totalConversions))
-        reasons.push({
-          entity: name,
-          field: 'totalConversionsLimit',
-          actionId: action.actionId,
-          cap: action.totalConversionsLimit,
-          counter: ExactNumber.of(action.totalConversions, 1n),
-        });
-    }
-  }
+  if (state.perActionEnabled) reasons.push(...perActionReasons(state.perAction, name, visibility.perAction));
   // an entity the caller may not see, or a cap it may not see: only that the entity stops delivery
-  if (!visibility.entity(entity)) return reasons.length > 0 ? [hidden(name)] : [];
+  if (!visibility.entity(entity)) return reasons.length > 0 ? [hiddenReason(name)] : [];
   const shown = reasons.filter((reason) => reason.hidden !== true);
-  return shown.length < reasons.length ? [...shown, hidden(name)] : shown;
+  return shown.length < reasons.length ? [...shown, hiddenReason(name)] : shown;
 };
 
 /** A banner delivers only if it, its campaign and its advertiser all may; a placement only with its site. */

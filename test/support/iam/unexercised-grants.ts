@@ -28,6 +28,19 @@ export const UNEXERCISED_GRANTS: readonly UnexercisedGrant[] = [
       "Lambda's event source mapping polls delivery-events with the recorder's role (CDK's SqsEventSource grants these); locally POST /_local/delivery hands the batch to the function.",
   },
   {
+    functions: ['webhook-dispatcher'],
+    resource: /:WebhookEvents[0-9A-F]{8}$|:WebhookDeliveries[0-9A-F]{8}$/,
+    actions: [
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+    ],
+    reason:
+      "Lambda's event source mappings poll the webhook events and deliveries queues with the dispatcher's role (CDK's SqsEventSource grants these; a failed attempt's ChangeMessageVisibility on the deliveries queue is the code's own and is used); locally the server's in-process queues hand the messages over.",
+  },
+  {
     functions: ['history-events'],
     resource: /^\*$|\/stream\//,
     actions: ['dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],

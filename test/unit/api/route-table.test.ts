@@ -7,7 +7,8 @@ describe('route table', () => {
     const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     // 4 auth + 5 × 8 limit levels (reset.do by POST and by DELETE, history.do) + 2 bulk reads + 6 per-action
-    expect(ROUTES).toHaveLength(4 + 40 + 2 + 6);
+    // + 5 webhook subscription routes
+    expect(ROUTES).toHaveLength(4 + 40 + 2 + 6 + 5);
     for (const level of ['advertiser', 'campaign', 'banner', 'site', 'placement']) {
       expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits.do`);
       expect(keys).toContain(`POST /rest-api/${level}/{${level}Id}/limits/set.do`);
@@ -21,6 +22,11 @@ describe('route table', () => {
     expect(keys).toEqual(
       expect.arrayContaining([
         'POST /rest-api/auth/token.do',
+        'POST /rest-api/webhooks/create.do',
+        'GET /rest-api/webhooks.do',
+        'DELETE /rest-api/webhooks/{webhookId}.do',
+        'POST /rest-api/webhooks/{webhookId}/rotate-secret.do',
+        'POST /rest-api/webhooks/{webhookId}/enable.do',
         'GET /rest-api/auth/{authToken}/login.do',
         'POST /rest-api/auth/forgot.do',
         'GET /rest-api/campaign/limits.do',

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import * as counterStore from '../../../shared/adapters/dynamodb/counter-store';
+import * as counterRequests from '../../../shared/adapters/dynamodb/counter-requests';
 import { plannedAdvertiserWrite, writeUnitsByMarkers } from '../../../scripts/simulate/counter-item';
 import { itemSize } from '../../../scripts/simulate/item-size';
 import { storedItem } from '../../../shared/adapters/dynamodb/attribute-values';
@@ -8,10 +8,10 @@ const at = new Date('2026-11-25T12:00:00Z');
 
 describe('the simulated counter item', () => {
   it('is built by the real request builder', () => {
-    const builder = vi.spyOn(counterStore, 'counterWriteRequest');
+    const builder = vi.spyOn(counterRequests, 'counterWriteRequest');
     const { after } = plannedAdvertiserWrite(undefined, 3, 1, 1_000, at);
     expect(builder).toHaveBeenCalledTimes(1);
-    const request = builder.mock.results[0]!.value as ReturnType<typeof counterStore.counterWriteRequest>;
+    const request = builder.mock.results[0]!.value as ReturnType<typeof counterRequests.counterWriteRequest>;
     // every attribute the update writes is in the simulated item (a condition may name others, absent by design)
     const written = Object.entries(request.ExpressionAttributeNames ?? {}).filter(([placeholder]) =>
       new RegExp(`${placeholder}\\b`).test(request.UpdateExpression ?? ''),

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
+import type { Clock } from '../../shared/ports/clock';
+
+interface QueuedMessage {
+  messageId: string;
+  body: string;
+  receiveCount: number;
+  /** When it may be received again (ms, by the local clock). */
+  visibleAt: number;
+  receiptHandle: string;
+}
+
+/**
+ * A standard SQS queue in memory, timed by the local clock: a received message is hidden for the visibility
+ * timeout (or what `hide` sets), and one received `maxReceiveCount` times and still kept goes to the dead letters.
+ */
+export class InProcessSqsQueue {
+  private readonly messages: QueuedMessage[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly settings: { visibilityTimeoutSeconds: number; maxReceiveCount: number },
+  ) {}
+
+  send(body: string, messageId: string = randomUUID()): string {
+    this.messages.push({ messageId, body, receiveCount: 0, visibleAt: this.clock.now().getTime(), receiptHandle: '' });
+    return messageId;
+  }
+
+  /** The next message visible now, received (its count raised, hidden for the visibility timeout), as Lambda gets it. */
+  receive(): SQSRecord | undefined {
+    const now = this.clock.now().getTime();
+    const message = this.messages.find((candidate) => candidate.visibleAt <= now);
+    if (!message) return undefined;
+    message.receiveCount++;
+    message.receiptHandle = randomUUID();
+    message.visibleAt = now + this.settings.visibilityTimeoutSeconds * 1000;
+    return {
+      messageId: message.messageId,
+      receiptHandle: message.receiptHandle,
+      body: message.body,
+      attributes: { ApproximateReceiveCount: String(message.receiveCount) },
+    } as unknown as SQSRecord;
+  }
+
+  /** ChangeMessageVisibility: an unknown or stale receipt handle is refused, as SQS refuses it. */
+  hide(receiptHandle: string, seconds: number): void {
+    const message = this.messages.find((candidate) => candidate.receiptHandle === receiptHandle);
+    if (!message) throw new Error('ReceiptHandleIsInvalid');
+    message.visibleAt = this.clock.now().getTime() + seconds * 1000;
+  }
+
+  /**
+   * After the consumer's answer: a message handled is deleted; one kept stays hidden, or, at its last receive, is
+   * taken out and returned for the dead-letter queue (the redrive policy).
+   */
+  settle(messageId: string, kept: boolean): QueuedMessage | undefined {
+    const index = this.messages.findIndex((candidate) => candidate.messageId === messageId);
+    if (index < 0) return undefined;
+    const message = this.messages[index]!;
+    if (kept && message.receiveCount < this.settings.maxReceiveCount) return undefined;
+    this.messages.splice(index, 1);
+    return kept ? message : undefined;
+  }
+
+  /** When the next hidden message comes back into sight, if any. */
+  nextVisibleAt(): number | undefined {
+    return this.messages.length === 0 ? undefined : Math.min(...this.messages.map((message) => message.visibleAt));
+  }
+}

@@ -1,0 +1,166 @@
+import { NumberValue, type UpdateInput } from './attribute-values';
+import type { CounterWrite, InstantExpectation, NoConversionWrite } from '../../domain/delivery/counter-plan';
+import type { CounterState } from '../../domain/delivery/counter-state';
+import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
+import type { Metric, Period } from '../../domain/limits/cap-axes';
+import type { ItemKey } from '../../table/keys';
+import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder, allOf, attributeExists } from './expressions';
+import type { CapOnCounter } from '../../domain/delivery/limit-reached';
+import {
+  CAPS_ATTRIBUTE,
+  counterAttribute,
+  keyAttribute,
+  markerAttribute,
+  QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
+  QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
+  FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
+  SHARDS_ATTRIBUTE,
+  TALLY_ATTRIBUTE,
+  TALLY_SINCE_ATTRIBUTE,
+  RESET_AT_ATTRIBUTE,
+} from './counter-attributes';
+import { markerBytes } from './marker-bytes';
+
+type Update = UpdateInput;
+
+const exactValue = (units: bigint, metric: Metric) => NumberValue.from(textFromUnits(units, unitScale(metric)));
+
+const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
+  for (const [period, change] of Object.entries(write.periods) as [
+    Period,
+    NonNullable<CounterWrite['periods'][Period]>,
+  ][]) {
+    if (change.mode === 'add')
+      for (const [metric, units] of Object.entries(change.tally) as [Metric, bigint][])
+        update.add(counterAttribute(period, metric), exactValue(units, metric));
+    else
+      for (const metric of write.metrics)
+        update.set(counterAttribute(period, metric), exactValue(change.tally[metric] ?? 0n, metric));
+    if (period === 'total') continue;
+    const keyName = keyAttribute(period);
+    update.set(keyName, change.key);
+    const expected = change.expect.key;
+    update.require(
+      change.expect.kind === 'absentOr'
+        ? anyOf(attributeAbsent(keyName), equals(keyName, expected))
+        : expected === null
+          ? attributeAbsent(keyName)
+          : equals(keyName, expected),
+    );
+  }
+};
+
+const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
+  for (const [group, { expect, record }] of Object.entries(write.sequences)) {
+    const attribute = markerAttribute(group);
+    update.set(attribute, markerBytes(record));
+    update.require(
+      expect.kind === 'absentOrBelow'
+        ? anyOf(attributeAbsent(attribute), below(attribute, markerBytes(expect.sequence)))
+        : expect.kind === 'presentBelow'
+          ? allOf(attributeExists(attribute), below(attribute, markerBytes(expect.sequence)))
+          : expect.sequence === null
+            ? attributeAbsent(attribute)
+            : equals(attribute, markerBytes(expect.sequence)),
+    );
+  }
+};
+
+const instantCondition = (attribute: string, expect: InstantExpectation) =>
+  expect.kind === 'absentOrAtMost'
+    ? anyOf(attributeAbsent(attribute), atMost(attribute, expect.at))
+    : expect.at === null
+      ? attributeAbsent(attribute)
+      : equals(attribute, expect.at);
+
+const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWrite) => {
+  const { mode, quietSince, impressions, keepsImpressions, expect, qfExpect, firstImpression } = noConversion;
+  const count = NumberValue.from(String(impressions));
+  if (mode === 'set') {
+    update.set(QUIET_SINCE, quietSince!);
+    if (keepsImpressions) {
+      if (impressions > 0n) update.add(QUIET_IMPRESSIONS, count);
+    } else update.set(QUIET_IMPRESSIONS, count);
+    update.remove(FIRST_IMPRESSION);
+  } else if (impressions > 0n) update.add(QUIET_IMPRESSIONS, count);
+  update.require(instantCondition(QUIET_SINCE, expect));
+  if (qfExpect) update.require(instantCondition(FIRST_IMPRESSION, qfExpect));
+  if (!firstImpression) return;
+  if (firstImpression.expect.kind === 'absentOrAtMost') update.setIfAbsent(FIRST_IMPRESSION, firstImpression.at);
+  else update.set(FIRST_IMPRESSION, firstImpression.at);
+  update.require(instantCondition(FIRST_IMPRESSION, firstImpression.expect));
+};
+
+/** The set caps of a write, as the item stores them: by the attribute of the counter each caps. */
+const storedCaps = (caps: readonly CapOnCounter[]): Record<string, number> =>
+  Object.fromEntries(
+    caps.filter((cap) => cap.value > 0).map((cap) => [counterAttribute(cap.period, cap.metric), cap.value]),
+  );
+
+/**
+ * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
+ * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
+ * crossing; `requireUnsharded` (shard 0 of an entity the writer takes as unsharded) fails it once the entity has
+ * shards, and `tallyAt` counts the write in the item's write tally (automatic sharding). Pure.
+ */
+export const counterWriteRequest = (
+  key: ItemKey,
+  write: CounterWrite,
+  caps?: readonly CapOnCounter[],
+  shard: { requireUnsharded?: boolean; tallyAt?: number } = {},
+): Update => {
+  const update = new UpdateBuilder();
+  if (shard.requireUnsharded) update.require(attributeAbsent(SHARDS_ATTRIBUTE));
+  if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
+  periodWrites(update, write);
+  sequenceWrites(update, write);
+  for (const { group, marker } of write.prune)
+    update.remove(markerAttribute(group)).require(equals(markerAttribute(group), markerBytes(marker)));
+  if (write.noConversion) noConversionWrites(update, write.noConversion);
+  const stored = caps && storedCaps(caps);
+  if (stored && Object.keys(stored).length > 0) update.set(CAPS_ATTRIBUTE, stored);
+  else if (stored) update.remove(CAPS_ATTRIBUTE);
+  return {
+    Key: key,
+    ...update.build(),
+    ReturnValues: 'UPDATED_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+};
+
+/** What a reset zeroes in one counter item, and when. */
+export interface CounterReset {
+  zeroes: readonly { period: Period; metric: Metric }[];
+  noConversion: { quietSince?: number; impressions?: boolean };
+  /** The periods the item is to be in now: a counter of another period already reads as 0. */
+  currentKeys: Partial<Record<Period, string>>;
+  resetAt: number;
+}
+
+/**
+ * Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read, and
+ * records when (`resetAt`).
+ */
+export const zeroCountersRequest = (
+  key: ItemKey,
+  state: CounterState,
+  { zeroes, noConversion, currentKeys, resetAt }: CounterReset,
+): (Update & { UpdateExpression: string }) | undefined => {
+  const update = new UpdateBuilder();
+  const zeroed = new Set<string>();
+  for (const { period, metric } of zeroes) {
+    // a period the item has not reached yet, or has left, already reads as 0
+    const stored = state.keys[period];
+    const attribute = counterAttribute(period, metric);
+    if (stored === undefined || stored !== currentKeys[period] || zeroed.has(attribute)) continue;
+    zeroed.add(attribute);
+    update.set(attribute, 0);
+    if (period !== 'total' && !zeroed.has(period)) update.require(equals(keyAttribute(period), stored));
+    zeroed.add(period);
+  }
+  if (noConversion.quietSince !== undefined) update.set(QUIET_SINCE, noConversion.quietSince);
+  if (noConversion.impressions) update.set(QUIET_IMPRESSIONS, 0);
+  if (update.isEmpty) return undefined;
+  update.set(RESET_AT_ATTRIBUTE, resetAt);
+  return { Key: key, ...update.build() };
+};

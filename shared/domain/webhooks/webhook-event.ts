@@ -1,0 +1,22 @@
+import type { LimitReached } from '../delivery/limit-reached';
+import type { LimitChanged } from '../history/limit-changed';
+import type { EntityType } from '../levels';
+import type { WebhookEventKind } from './subscription';
+
+/** An event of the bus a subscription may hear of, with its kind as a delivery names it. */
+export type WebhookEvent =
+  | { kind: Extract<WebhookEventKind, 'limit.reached'>; event: LimitReached }
+  | { kind: Extract<WebhookEventKind, 'limit.changed'>; event: LimitChanged };
+
+/** The entity an event is about. */
+export const eventEntity = ({ event }: WebhookEvent): { type: EntityType; id: number } => ({
+  type: event.entityType,
+  id: event.entityId,
+});
+
+/** One event to deliver to one subscription: what the deliveries queue carries. */
+export interface WebhookDelivery {
+  subscriptionId: string;
+  userId: number;
+  event: WebhookEvent;
+}

@@ -1,0 +1,15 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
+import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
+import { SqsWebhookDeliveries } from '../adapters/sqs/sqs-webhook-deliveries';
+import { HttpsWebhookEndpoint, WEBHOOK_TIMEOUT_MS } from '../adapters/webhooks/https-endpoint';
+
+/** The webhook dispatcher's queues and the HTTPS client it calls subscribers with (public addresses only). */
+export const webhookDispatcherPortsFromEnvironment = (env: NodeJS.ProcessEnv = process.env) => {
+  const sqs = new SQSClient(LAMBDA_CLIENT_OPTIONS);
+  return {
+    deliveries: new SqsWebhookDeliveries(sqs, env.WEBHOOK_DELIVERIES_QUEUE_URL ?? ''),
+    deadLetters: new SqsDeadLetters(sqs, env.WEBHOOK_DELIVERIES_DLQ_URL ?? ''),
+    endpoint: new HttpsWebhookEndpoint({ anyUrl: false, timeoutMs: WEBHOOK_TIMEOUT_MS }),
+  };
+};

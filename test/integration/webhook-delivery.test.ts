@@ -1,0 +1,233 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookSubscription } from '../../shared/domain/webhooks/subscription';
+import { clearWarmCaches } from '../../shared/support/warm-cache';
+import { apiClient, importCatalog, postJson, setClock } from '../support/http';
+import { useTestService } from '../support/local-service';
+import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+
+const ctx = useTestService({ catalogFile: null });
+const operator = () => apiClient(ctx.service.url, 'webhook-operator-key');
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+const PARTNER = 71;
+const START = '2026-11-25T10:00:00.000Z';
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  const shared = { 'Manage Capping & Limitations': 'ENABLED', 'Daily Clicks Limit': 'ENABLED' };
+  await importCatalog(ctx.service.url, {
+    advertisers: [{ id: 70 }, { id: 79 }],
+    campaigns: [700, 701, 702, 703, 704, 705]
+      .map((id) => ({ id, advertiserId: 70 }))
+      .concat([{ id: 790, advertiserId: 79 }]),
+    banners: [700, 701, 702, 703, 704, 705, 790].map((campaignId) => ({ id: campaignId * 10, campaignId })),
+    users: [
+      // the partner may see daily click caps, not total ones, and holds no share on advertiser 79
+      {
+        id: PARTNER,
+        username: 'hooked',
+        password: 'hooked-password',
+        role: 'NETWORK',
+        permissions: shared,
+        access: [{ type: 'ADVERTISER', id: 70, level: 'UPDATE' }],
+      },
+      {
+        id: 72,
+        username: 'webhook-operator',
+        password: 'operator-password',
+        role: 'NETWORK',
+        apiKeys: ['webhook-operator-key'],
+        permissions: { ...shared, 'Total Clicks Limit': 'ENABLED' },
+        access: [
+          { type: 'ADVERTISER', id: 70, level: 'UPDATE' },
+          { type: 'ADVERTISER', id: 79, level: 'UPDATE' },
+        ],
+      },
+    ],
+  });
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+});
+
+beforeEach(async () => {
+  await setClock(ctx.service.url, { now: START });
+});
+
+/** Subscribes the partner, through the store as the API would, and makes the dispatcher hear of it at once. */
+const subscribe = async (path: string, campaignIds: number[], changes: Partial<WebhookSubscription> = {}) => {
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const subscription: WebhookSubscription = {
+    id: `whk_${randomUUID().replaceAll('-', '')}`,
+    userId: PARTNER,
+    url: receiver.url(path),
+    events: ['limit.reached'],
+    entities: campaignIds.map((entityId) => ({ entityType: 'CAMPAIGN', entityId })),
+    secrets: [{ value: secret, createdAt: START }],
+    status: 'active',
+    createdAt: START,
+    ...changes,
+  };
+  await ctx.service.dependencies.webhooks.create(subscription);
+  clearWarmCaches();
+  return { ...subscription, secret };
+};
+
+const crossCap = async (campaignId: number, cap: Record<string, string>, clicks: number) => {
+  expect((await operator().post(`/rest-api/campaign/${campaignId}/limits/set.do`, cap)).status).toBe(200);
+  const response = await postJson(`${ctx.service.url}/_local/delivery`, [
+    { kind: 'click', bannerId: campaignId * 10, count: clicks },
+  ]);
+  expect(response.status).toBe(200);
+};
+
+type Delivery = {
+  id: string;
+  subscriptionId: string;
+  state: string;
+  webhookId?: string;
+  attempts: { status?: number; ok: boolean }[];
+};
+const deliveries = async (subscriptionId: string) => {
+  const response = await fetch(`${ctx.service.url}/_local/webhook-deliveries`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as Delivery[]).filter((delivery) => delivery.subscriptionId === subscriptionId);
+};
+
+/** The time the crossing was decided, as the bus carries it: a delivery's `timestamp`. */
+const crossedAt = async (id: string) => {
+  const events = (await (await fetch(`${ctx.service.url}/_local/events`)).json()) as { id: string; at: string }[];
+  return events.find((event) => event.id === id)!.at;
+};
+
+/** Standard Webhooks verification written from the specification's text, independent of the service's code. */
+const verified = (secret: string, request: ReceivedWebhook): boolean => {
+  const id = String(request.headers['webhook-id']);
+  const timestamp = String(request.headers['webhook-timestamp']);
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${request.body}`).digest('base64');
+  return String(request.headers['webhook-signature'])
+    .split(' ')
+    .some((signature) => signature === `v1,${expected}`);
+};
+
+describe('webhook delivery through the local server', () => {
+  it('delivers a crossing once, signed, as status.do would name it', async () => {
+    const subscription = await subscribe('/reached', [700]);
+    await crossCap(700, { dailyClicksLimit: '10' }, 10);
+    await deliveries(subscription.id);
+    await crossCap(700, { dailyClicksLimit: '10' }, 5);
+    expect((await deliveries(subscription.id)).map((delivery) => delivery.state)).toEqual(['delivered']);
+    const got = receiver.at('/reached');
+    expect(got).toHaveLength(1);
+    expect(verified(subscription.secret, got[0]!)).toBe(true);
+    expect(got[0]!.headers['webhook-id']).toBe('CAMPAIGN#700/dailyClicksLimit=10/D#2026-11-25');
+    expect(got[0]!.headers['webhook-timestamp']).toBe(String(Date.parse(START) / 1000));
+    expect(got[0]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(got[0]!.body)).toEqual({
+      type: 'limit.reached',
+      timestamp: await crossedAt('CAMPAIGN#700/dailyClicksLimit=10/D#2026-11-25'),
+      data: { entity: 'CAMPAIGN#700', field: 'dailyClicksLimit', cap: 10, counter: 15 - 5 },
+    });
+  });
+
+  it('tells a cap its permissions hide as hidden, and nothing of an entity it may not read', async () => {
+    const subscription = await subscribe('/hidden', [701, 790]);
+    await crossCap(701, { totalClicksLimit: '4' }, 4);
+    await crossCap(790, { dailyClicksLimit: '3' }, 3);
+    const states = (await deliveries(subscription.id)).map((delivery) => delivery.state).sort();
+    expect(states).toEqual(['delivered', 'skipped']);
+    const got = receiver.at('/hidden');
+    expect(got).toHaveLength(1);
+    expect(JSON.parse(got[0]!.body)).toEqual({
+      type: 'limit.reached',
+      timestamp: await crossedAt('CAMPAIGN#701/totalClicksLimit=4/T'),
+      data: { entity: 'CAMPAIGN#701', hidden: true },
+    });
+    expect(JSON.stringify(got[0]!.headers) + got[0]!.body).not.toMatch(/totalClicks|=4|CAMPAIGN#790/);
+    expect(verified(subscription.secret, got[0]!)).toBe(true);
+  });
+
+  it('retries a failed attempt after 5 seconds of the local clock, with the same webhook-id', async () => {
+    const subscription = await subscribe('/flaky', [702]);
+    receiver.answer('/flaky', [500]);
+    await crossCap(702, { dailyClicksLimit: '2' }, 2);
+    const [failed] = await deliveries(subscription.id);
+    expect(failed).toMatchObject({
+      state: 'pending',
+      attempts: [{ ok: false, status: 500 }],
+      nextAttemptAt: '2026-11-25T10:00:05.000Z',
+    });
+    await setClock(ctx.service.url, { advanceSeconds: 4 });
+    expect(await deliveries(subscription.id)).toEqual([failed]);
+    await setClock(ctx.service.url, { advanceSeconds: 1 });
+    const [retried] = await deliveries(subscription.id);
+    expect(retried).toMatchObject({ state: 'delivered', attempts: [{ status: 500 }, { ok: true, status: 200 }] });
+    const got = receiver.at('/flaky');
+    expect(got.map((request) => request.headers['webhook-id'])).toEqual([
+      'CAMPAIGN#702/dailyClicksLimit=2/D#2026-11-25',
+      'CAMPAIGN#702/dailyClicksLimit=2/D#2026-11-25',
+    ]);
+    expect(got.map((request) => request.headers['webhook-timestamp'])).toEqual([
+      String(Date.parse(START) / 1000),
+      String(Date.parse(START) / 1000 + 5),
+    ]);
+    expect(got.every((request) => verified(subscription.secret, request))).toBe(true);
+  });
+
+  it('dead-letters a delivery after its eighth failed attempt, and the replay delivers it with its webhook-id', async () => {
+    const subscription = await subscribe('/down', [703]);
+    receiver.answer(
+      '/down',
+      Array.from({ length: 8 }, () => 503),
+    );
+    await crossCap(703, { dailyClicksLimit: '1' }, 1);
+    expect((await deliveries(subscription.id))[0]!.attempts).toHaveLength(1);
+    for (const seconds of [5, 300, 1800, 7200, 18000, 36000, 36000]) {
+      await setClock(ctx.service.url, { advanceSeconds: seconds });
+      await deliveries(subscription.id);
+    }
+    const [dead] = await deliveries(subscription.id);
+    expect(dead!.state).toBe('deadLettered');
+    expect(dead!.attempts).toHaveLength(8);
+    const letters = (await (await fetch(`${ctx.service.url}/_local/dead-letters`)).json()) as {
+      queue: string;
+      body: string;
+    }[];
+    expect(
+      letters.filter((letter) => letter.queue === 'WebhookDeliveriesDlq' && letter.body.includes(subscription.id)),
+    ).toHaveLength(1);
+    const replay = await postJson(`${ctx.service.url}/_local/webhook-replay`, {});
+    expect(await replay.json()).toEqual({ replayed: 1 });
+    const got = receiver.at('/down');
+    expect(got).toHaveLength(9);
+    expect(new Set(got.map((request) => request.headers['webhook-id']))).toEqual(
+      new Set(['CAMPAIGN#703/dailyClicksLimit=1/D#2026-11-25']),
+    );
+    expect((await deliveries(subscription.id)).map((delivery) => delivery.state)).toEqual([
+      'deadLettered',
+      'delivered',
+    ]);
+  });
+
+  it('turns a subscription off when its run of failures has lasted 5 days, and keeps the delivery for a replay', async () => {
+    const since = new Date(Date.parse(START) - 5 * 86_400_000).toISOString();
+    const subscription = await subscribe('/gone', [704], { failureRun: { since, attempts: 60 } });
+    receiver.answer('/gone', [410]);
+    await crossCap(704, { dailyClicksLimit: '1' }, 1);
+    expect((await deliveries(subscription.id)).map((delivery) => delivery.state)).toEqual(['deadLettered']);
+    const [stored] = await ctx.service.dependencies.webhooks
+      .listOwn(PARTNER)
+      .then((all) => all.filter((one) => one.id === subscription.id));
+    expect(stored).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('5 days') });
+    const letters = (await (await fetch(`${ctx.service.url}/_local/dead-letters`)).json()) as {
+      reason: string;
+      body: string;
+    }[];
+    expect(letters.filter((letter) => letter.body.includes(subscription.id))).toEqual([
+      expect.objectContaining({ queue: 'WebhookDeliveriesDlq', reason: 'subscription disabled' }),
+    ]);
+  });
+});

@@ -1,0 +1,306 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { counterWriteRequest, zeroCountersRequest } from '../../../../shared/adapters/dynamodb/counter-requests';
+import { expressionProblems } from '../../../../shared/adapters/dynamodb/expressions/expression-rules';
+import { ACTION_METRICS, ACTION_PERIODS } from '../../../../shared/domain/limits/cap-axes';
+import { messageContributions, type Ancestry } from '../../../../shared/domain/delivery/contributions';
+import {
+  markerText,
+  planCounterWrite,
+  sequenceText,
+  type PendingMessage,
+  type ShardWriteOptions,
+} from '../../../../shared/domain/delivery/counter-plan';
+import { EMPTY_COUNTERS, type CounterState } from '../../../../shared/domain/delivery/counter-state';
+import { CAPS_ATTRIBUTE, counterAttribute } from '../../../../shared/adapters/dynamodb/counter-attributes';
+import { METRICS, PERIODS, type Metric, type Period } from '../../../../shared/domain/limits/cap-axes';
+import { bucketOf } from '../../../../shared/domain/limits/periods';
+import { counterShardKey, countersKey } from '../../../../shared/table/keys';
+import { itBuildsRequestsDynamoDbTakes } from '../../../support/store-requests';
+import { deliveryEvent } from '../../../support/delivery-event';
+
+/**
+ * Every request the planner can produce satisfies DynamoDB's expression rules: states of any shape (periods
+ * before, at and after the batch's, markers below, at and above its sequences, any no-conversion state) and
+ * batches of any kinds, instants over several weeks, groups and redeliveries. fast-check prints the seed of a
+ * failure, so that it replays with `{ seed }`.
+ */
+const START = Date.parse('2026-11-10T00:00:00Z');
+const DAY = 86_400_000;
+const instant = fc.integer({ min: START, max: START + 40 * DAY });
+// as many groups as one write takes, and more idle markers than one write prunes
+const GROUPS = ['seq:odd group', ...Array.from({ length: 119 }, (_, i) => `host-${i}`)];
+const ancestry: Ancestry = {
+  banners: new Map([[1, { campaignId: 10, advertiserId: 100 }]]),
+  placements: new Map([[2, { siteId: 20 }]]),
+};
+
+/** The caps a write stores for LimitReached: none given, none set (removed), or some. */
+const capsArbitrary = fc.option(
+  fc
+    .subarray([
+      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks' },
+      { name: 'totalBudgetLimit', period: 'total', metric: 'budget' },
+      { name: 'dailyConversionsLimit', period: 'daily', metric: 'conversions' },
+    ] as const)
+    .chain((caps) => fc.tuple(...caps.map((cap) => fc.integer({ min: 0 }).map((value) => ({ ...cap, value }))))),
+  { nil: undefined },
+);
+
+const eventArbitrary = fc.record({
+  kind: fc.constantFrom('impression', 'click', 'conversion', 'opportunity'),
+  count: fc.integer({ min: 1, max: 1_000_000 }),
+  revenue: fc.option(fc.constantFrom('0.001', '12.5', '9999999.999'), { nil: undefined }),
+  actionId: fc.option(fc.constant(7), { nil: undefined }),
+  at: fc.option(instant, { nil: undefined }),
+});
+
+type GeneratedEvent = { kind: string; count: number; revenue?: string; actionId?: number; at?: number };
+type GeneratedMessage = { group: string; sequence: number; sentAt: number; events: GeneratedEvent[] };
+type GeneratedState = {
+  keys: Partial<Record<string, number>>;
+  counters: Partial<Record<string, Partial<Record<string, bigint>>>>;
+  applied: Partial<Record<string, number>>;
+  quietSince?: number;
+  impressionsSinceConversion: bigint;
+};
+
+const pendingArbitrary: fc.Arbitrary<GeneratedMessage[]> = fc.array(
+  fc.record({
+    group: fc.constantFrom(...GROUPS.slice(0, 16)),
+    sequence: fc.integer({ min: 1, max: 30 }),
+    sentAt: instant,
+    events: fc.array(eventArbitrary, { minLength: 1, maxLength: 4 }),
+  }),
+  { minLength: 1, maxLength: 20 },
+);
+
+const toPending = (messages: GeneratedMessage[], action: boolean): PendingMessage[] =>
+  messages.flatMap(({ group, sequence, sentAt, events }, index) => {
+    const parsed = events.map(({ kind, count, revenue, actionId, at }) =>
+      deliveryEvent({
+        kind: action ? 'conversion' : kind,
+        bannerId: 1,
+        count,
+        ...(revenue !== undefined ? { revenue } : {}),
+        ...(action || (actionId !== undefined && kind === 'conversion') ? { actionId: 7 } : {}),
+        ...(at !== undefined ? { at: new Date(at).toISOString() } : {}),
+      }),
+    );
+    const { contributions } = messageContributions(parsed, ancestry, new Date(sentAt));
+    const contribution = contributions.find((c) =>
+      action ? c.target.actionId === 7 : c.target.actionId === undefined,
+    );
+    return contribution ? [{ messageId: `m${index}`, group, sequence: sequenceText(sequence), contribution }] : [];
+  });
+
+const stateArbitrary = (
+  periods: readonly Period[],
+  metrics: readonly Metric[],
+): fc.Arbitrary<GeneratedState | undefined> =>
+  fc.option(
+    fc.record({
+      keys: fc.record(Object.fromEntries(periods.map((period) => [period, instant])), { requiredKeys: [] }),
+      counters: fc.record(
+        Object.fromEntries(
+          periods.map((period) => [
+            period,
+            fc.record(Object.fromEntries(metrics.map((metric) => [metric, fc.bigInt({ min: 0n, max: 10n ** 16n })])), {
+              requiredKeys: [],
+            }),
+          ]),
+        ),
+        { requiredKeys: [] },
+      ),
+      applied: fc.record(Object.fromEntries(GROUPS.map((group) => [group, fc.integer({ min: 1, max: 30 })])), {
+        requiredKeys: [],
+      }),
+      quietSince: fc.option(instant, { nil: undefined }),
+      impressionsSinceConversion: fc.bigInt({ min: 0n, max: 10n ** 12n }),
+    }),
+    { nil: undefined },
+  );
+
+const asState = (generated: GeneratedState | undefined): CounterState | undefined =>
+  generated && {
+    keys: Object.fromEntries(
+      Object.entries(generated.keys).map(([period, at]) => [
+        period,
+        bucketOf(period as Period, new Date(at as number)),
+      ]),
+    ),
+    counters: generated.counters as CounterState['counters'],
+    // markers with the time the item last applied their group, some of them idle past the horizon
+    applied: Object.fromEntries(
+      Object.entries(generated.applied).map(([group, n]) => [
+        group,
+        n! % 3 === 0 ? sequenceText(n!) : markerText(sequenceText(n!), new Date(START - (n! % 5) * 5 * DAY)),
+      ]),
+    ),
+    ...(generated.quietSince !== undefined ? { quietSince: generated.quietSince } : {}),
+    impressionsSinceConversion: generated.impressionsSinceConversion,
+  };
+
+describe('every counter write the planner can produce', () => {
+  it.each([
+    ['an entity', PERIODS, METRICS, false],
+    ['an action', ACTION_PERIODS, ACTION_METRICS, true],
+  ] as const)('on %s satisfies DynamoDB expression rules', (_name, periods, metrics, action) => {
+    fc.assert(
+      fc.property(
+        stateArbitrary(periods, metrics),
+        pendingArbitrary,
+        instant,
+        capsArbitrary,
+        (generated, messages, now, caps) => {
+          const pending = toPending(messages, action);
+          const write = planCounterWrite(asState(generated), pending, periods, metrics, new Date(now));
+          if (!write) return;
+          const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
+          expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('of a reset satisfies them too', () => {
+    const zeroes = fc.array(fc.record({ period: fc.constantFrom(...PERIODS), metric: fc.constantFrom(...METRICS) }), {
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(
+        stateArbitrary(PERIODS, METRICS),
+        zeroes,
+        fc.record(
+          { quietSince: fc.option(instant, { nil: undefined }), impressions: fc.boolean() },
+          { requiredKeys: [] },
+        ),
+        instant,
+        (generated, zeroed, noConversion, now) => {
+          const state = asState(generated) ?? { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
+          const currentKeys = Object.fromEntries(PERIODS.map((period) => [period, bucketOf(period, new Date(now))]));
+          const request = zeroCountersRequest(countersKey('BANNER', 1), state, {
+            zeroes: zeroed,
+            noConversion,
+            currentKeys,
+            resetAt: now,
+          });
+          if (request) expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+const message: PendingMessage = {
+  messageId: 'm',
+  group: 'g',
+  sequence: '1',
+  contribution: {
+    target: { type: 'CAMPAIGN', id: 100 },
+    periods: { daily: new Map([['D#2026-11-22', { clicks: 3n }]]) },
+    impressions: [],
+    conversions: [],
+  },
+};
+const write = planCounterWrite(undefined, [message], PERIODS, METRICS)!;
+const key = { PK: 'CAMPAIGN#100', SK: 'COUNTERS' };
+
+/** The value an update sets an attribute to, found through its placeholders. */
+const valueSet = (request: ReturnType<typeof counterWriteRequest>, attribute: string) => {
+  const [name] = Object.entries(request.ExpressionAttributeNames!).find(([, candidate]) => candidate === attribute)!;
+  const value = new RegExp(`${name} = (:v\\d+)`).exec(request.UpdateExpression!)![1]!;
+  return request.ExpressionAttributeValues![value];
+};
+
+describe('the caps a counter write stores', () => {
+  it('are set with the counters in the same update, by the counter each caps, unset caps left out', () => {
+    const request = counterWriteRequest(key, write, [
+      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 10 },
+      { name: 'totalBudgetLimit', period: 'total', metric: 'budget', value: 2.5 },
+      { name: 'weeklyClicksLimit', period: 'weekly', metric: 'clicks', value: 0 },
+    ]);
+    expect(valueSet(request, CAPS_ATTRIBUTE)).toEqual({
+      [counterAttribute('daily', 'clicks')]: 10,
+      [counterAttribute('total', 'budget')]: 2.5,
+    });
+    expect(request.UpdateExpression).toMatch(/^SET .* ADD /);
+    expect(expressionProblems(request)).toEqual([]);
+  });
+
+  it('are removed when no cap is set, so that an old cap never judges a later write', () => {
+    const request = counterWriteRequest(key, write, [
+      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 0 },
+    ]);
+    const [placeholder] = Object.entries(request.ExpressionAttributeNames!).find(
+      ([, name]) => name === CAPS_ATTRIBUTE,
+    )!;
+    expect(request.UpdateExpression).toMatch(new RegExp(` REMOVE ${placeholder}( |$)`));
+    expect(expressionProblems(request)).toEqual([]);
+  });
+
+  it('are left alone when the caller gives none', () => {
+    expect(Object.values(counterWriteRequest(key, write).ExpressionAttributeNames!)).not.toContain(CAPS_ATTRIBUTE);
+  });
+});
+
+describe('a reset', () => {
+  it('records when it zeroed counters, in the same update', () => {
+    const state = { ...EMPTY_COUNTERS, keys: { daily: 'D#2026-11-22', total: 'T' } };
+    const request = zeroCountersRequest(key, state, {
+      zeroes: [{ period: 'daily', metric: 'clicks' }],
+      noConversion: {},
+      currentKeys: { daily: 'D#2026-11-22' },
+      resetAt: 1_764_000_000_000,
+    })!;
+    expect(valueSet(request, 'resetAt')).toBe(1_764_000_000_000);
+    expect(valueSet(request, counterAttribute('daily', 'clicks'))).toBe(0);
+    expect(expressionProblems(request)).toEqual([]);
+  });
+});
+
+describe("a shard's counter writes", () => {
+  const now = new Date('2026-11-25T12:00:00Z');
+  const shardWrite = (shard: ShardWriteOptions = {}) =>
+    planCounterWrite(
+      undefined,
+      [
+        {
+          messageId: 'm1',
+          group: 'g',
+          sequence: sequenceText(1),
+          contribution: {
+            target: { type: 'ADVERTISER', id: 1 },
+            periods: { daily: new Map([['D#2026-11-25', { clicks: 1n }]]) },
+            impressions: [],
+            conversions: [],
+          },
+        },
+      ],
+      PERIODS,
+      METRICS,
+      now,
+      shard,
+    )!;
+
+  itBuildsRequestsDynamoDbTakes([
+    [
+      'a counter write to shard 0, required unsharded and tallied',
+      counterWriteRequest(
+        countersKey('ADVERTISER', 1),
+        shardWrite(),
+        [{ name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 5 }],
+        {
+          requireUnsharded: true,
+          tallyAt: 5,
+        },
+      ),
+    ],
+    [
+      "a shard's first write, its groups' markers required present",
+      counterWriteRequest(counterShardKey('ADVERTISER', 1, 3), shardWrite({ unread: 'presentBelow' })),
+    ],
+  ]);
+});

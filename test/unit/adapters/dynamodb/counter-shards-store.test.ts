@@ -1,0 +1,10 @@
+import { describe } from 'vitest';
+import { restartTallyRequest, shardCountRequest } from '../../../../shared/adapters/dynamodb/counter-shards-store';
+import { itBuildsRequestsDynamoDbTakes } from '../../../support/store-requests';
+
+describe("the counter shards store's requests", () => {
+  itBuildsRequestsDynamoDbTakes([
+    ['a shard count set', shardCountRequest('ADVERTISER', 1, 16)],
+    ['a write tally started again', restartTallyRequest('ADVERTISER', 1, 1_000, 12_000)],
+  ]);
+});
