@@ -102,7 +102,7 @@ const waitUntil = (deadline: number): Promise<void> =>
 export const forgotPassword =
   (dependencies: Ports<'store' | 'clock' | 'mailer' | 'config'>): OperationHandler =>
   async ({ parameters }) => {
-    const deadline = Date.now() + FORGOT_RESPONSE_FLOOR_MS;
+    const deadline = Date.now() + (dependencies.config.forgotResponseFloorMs ?? FORGOT_RESPONSE_FLOOR_MS);
     const email = parameters.get('email')?.trim() ?? '';
     if (email.length > 320) throw badRequest({ email: 'must be at most 320 characters' });
     if (email !== '') {

@@ -22,6 +22,8 @@ import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */
   appBaseUrl: string;
+  /** forgot.do's answer floor, `FORGOT_RESPONSE_FLOOR_MS` when absent: never read from the environment. */
+  forgotResponseFloorMs?: number;
   /** Whether a webhook may be delivered over plain HTTP to this machine (the local server only, never a request). */
   loopbackWebhooks?: boolean;
 }

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/cdk/app';
 import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
-import { TEMPLATE_CACHE_DIR } from '../support/template-cache';
+import { TEMPLATE_CACHE_DIR, templateCacheFile } from '../support/template-cache';
 
 export type Resource = {
   Type: string;
@@ -58,11 +56,6 @@ export const synthesize = (context: Record<string, unknown> = {}): Synthesized =
   return { app, stack, ...ofTemplate(Template.fromStack(stack)) };
 };
 
-const cacheFile = (directory: string, context: Record<string, unknown>): string => {
-  const key = JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b)));
-  return join(directory, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
-};
-
 /**
  * The template `synthesize(context)` makes, synthesized at most once per run and context: a synthesis of this
  * stack takes seconds of CPU, and the test files that only read the template share it. Without the global
@@ -71,7 +64,7 @@ const cacheFile = (directory: string, context: Record<string, unknown>): string 
 export const synthesizedTemplate = (context: Record<string, unknown> = {}): SynthesizedTemplate => {
   const directory = process.env[TEMPLATE_CACHE_DIR];
   if (!directory) return ofTemplate(synthesize(context).template);
-  const file = cacheFile(directory, context);
+  const file = templateCacheFile(directory, context);
   if (existsSync(file)) return ofTemplate(Template.fromJSON(JSON.parse(readFileSync(file, 'utf8'))));
   const synthesized = synthesize(context);
   // written whole, then renamed: a file running beside this one reads the whole template or none

@@ -1,8 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { AWS_REQUEST_LOG_DIR, type AwsRequest } from '../../../infra/local/aws-request-log';
+import type { Resource } from '../../infra/template';
+import { TEMPLATE_CACHE_DIR, templateCacheFile } from '../template-cache';
 import type { RequestCheck } from './request-check';
 
 const readRequests = (directory: string): AwsRequest[] => {
@@ -15,6 +17,19 @@ const readRequests = (directory: string): AwsRequest[] => {
       requests.push(JSON.parse(line) as AwsRequest);
     }
   return requests;
+};
+
+/**
+ * The stack's resources as `cdk synth` builds them: the template a test file of the run already synthesized
+ * (`synthesizedTemplate()`), read without loading the CDK, or else a synthesis of its own.
+ */
+const stackResources = async (): Promise<Record<string, Resource>> => {
+  const directory = process.env[TEMPLATE_CACHE_DIR];
+  const cached = directory ? templateCacheFile(directory, {}) : undefined;
+  if (cached && existsSync(cached))
+    return (JSON.parse(readFileSync(cached, 'utf8')) as { Resources: Record<string, Resource> }).Resources;
+  const { synthesize } = await import('../../infra/template');
+  return synthesize().resources;
 };
 
 /** Whether every test file of every project ran, and passed: only then are the requests all the tests make. */
@@ -63,12 +78,12 @@ export const openAwsRequestLog = () => {
         const requests = readRequests(directory);
         if (requests.length === 0) return;
         const complete = await ranEverything(vitest);
-        const [{ synthesizeRoles }, { checkRequests }, { UNEXERCISED_GRANTS }] = await Promise.all([
+        const [{ rolesOf }, { checkRequests }, { UNEXERCISED_GRANTS }] = await Promise.all([
           import('./template-roles'),
           import('./request-check'),
           import('./unexercised-grants'),
         ]);
-        const check = await checkRequests(synthesizeRoles(), requests, UNEXERCISED_GRANTS, complete);
+        const check = await checkRequests(rolesOf(await stackResources()), requests, UNEXERCISED_GRANTS, complete);
         const lines = report(check);
         const scope = complete ? 'both ways' : 'requests only: not every test file ran';
         if (lines.length === 0) {

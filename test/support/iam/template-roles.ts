@@ -1,8 +1,5 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { stackProps } from '../../../infra/cdk/app';
 import { FUNCTION_ENTRIES, type FunctionName } from '../../../infra/cdk/bundling';
-import { DeliveryLimitsStack } from '../../../infra/cdk/delivery-limits-stack';
-import { unbundledApp, type Resource } from '../../infra/template';
+import type { Resource } from '../../infra/template';
 
 /** The account and region the template's references are resolved in: any will do, the same for both sides. */
 export const ACCOUNT = '111122223333';
@@ -79,11 +76,8 @@ const roleOf = (resources: Record<string, Resource>, fn: Resource): RoleUnderTes
   return { statements, targets };
 };
 
-/** Every function's role, from the stack as `cdk synth` builds it (bundling and cdk-nag left out: not IAM). */
-export const synthesizeRoles = (): Record<FunctionName, RoleUnderTest> => {
-  const app = unbundledApp();
-  const stack = new DeliveryLimitsStack(app, 'DeliveryLimits', stackProps(app));
-  const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+/** Every function's role in a synthesized template's resources. */
+export const rolesOf = (resources: Record<string, Resource>): Record<FunctionName, RoleUnderTest> => {
   const functions = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function');
   return Object.fromEntries(
     (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => {
