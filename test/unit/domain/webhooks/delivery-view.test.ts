@@ -18,7 +18,10 @@ import {
   PERMISSION_LEVELS,
 } from '../../../../shared/domain/permissions';
 import { entityStopReasons, type Visibility } from '../../../../shared/domain/serving/serving-decision';
-import { deliveryView } from '../../../../shared/domain/webhooks/delivery-view';
+import { deliveryView, type DeliveryView } from '../../../../shared/domain/webhooks/delivery-view';
+import { webhookHeaders } from '../../../../shared/domain/webhooks/webhook-signature';
+import { exactJson } from '../../../../shared/support/exact-json';
+import { webhookContractProblems } from '../../../support/webhook-contract';
 
 const NOW = new Date('2026-11-27T10:00:00.000Z');
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
@@ -30,6 +33,18 @@ const ENTITIES: Record<string, Entity> = {
   BANNER: { type: 'BANNER', id: 1000, deleted: false, active: true, campaignId: 100, advertiserId: 10 },
   SITE: { type: 'SITE', id: 50, deleted: false, active: true },
   PLACEMENT: { type: 'PLACEMENT', id: 500, deleted: false, active: true, siteId: 50 },
+};
+
+const SECRETS = [{ value: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2XbDrjG3Rnw=', createdAt: NOW.toISOString() }];
+
+/** What the view breaks of the OpenAPI document's webhooks once rendered and signed as the dispatcher sends it. */
+const contractProblems = (view: DeliveryView) => {
+  const body = exactJson(view.payload);
+  return webhookContractProblems({
+    path: '/',
+    headers: webhookHeaders({ id: view.webhookId, body }, SECRETS, NOW),
+    body,
+  });
 };
 
 /** A subscriber: any level of every permission, a share on the entity, on an ancestor or none, the entity as stored. */
@@ -120,7 +135,7 @@ const crossingOf = (level: LevelDefinition): fc.Arbitrary<Crossing> =>
   );
 
 describe(`what a delivery tells its subscriber (fast-check seed ${SEED})`, () => {
-  it('a LimitReached tells no more than status.do would: nothing when refused, the cap or only `hidden`', () => {
+  it('a LimitReached tells no more than status.do would: nothing when refused, the cap or only `hidden`, as documented', () => {
     console.log(`delivery-view property seed: ${SEED}`);
     fc.assert(
       fc.property(
@@ -155,6 +170,7 @@ describe(`what a delivery tells its subscriber (fast-check seed ${SEED})`, () =>
             return;
           }
           expect(read.reasons).toContainEqual(view!.payload.data);
+          expect(contractProblems(view!)).toEqual([]);
           if ((view!.payload.data as { hidden?: boolean }).hidden === true) {
             const told = JSON.stringify(view);
             expect(told).not.toContain(crossing.cap);
@@ -166,7 +182,7 @@ describe(`what a delivery tells its subscriber (fast-check seed ${SEED})`, () =>
     );
   });
 
-  it('a LimitChanged tells no more than history.do would: the entry as it shows it, or nothing', () => {
+  it('a LimitChanged tells no more than history.do would: the entry as it shows it, or nothing, as documented', () => {
     fc.assert(
       fc.property(
         fc
@@ -210,6 +226,7 @@ describe(`what a delivery tells its subscriber (fast-check seed ${SEED})`, () =>
             changeId,
             change: shown,
           });
+          expect(contractProblems(view!)).toEqual([]);
           const hiddenCaps = level.grid.caps.filter((cap) => policy.capPermission(grants, cap) === 'DISABLED');
           for (const cap of hiddenCaps) expect(JSON.stringify(view)).not.toContain(`"${cap.name}"`);
         },
