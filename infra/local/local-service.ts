@@ -23,6 +23,7 @@ import { LocalTableStream } from './table-stream';
 import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
 import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 import { asFunction } from './aws-request-log';
@@ -99,7 +100,7 @@ const loadCatalog = async (store: TableStore, file: string): Promise<CatalogCoun
 };
 
 /** The service's ports, each an in-process stand-in for its AWS service, around the table store. */
-const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
+const inProcessPorts = (store: TableStore, dispatcherClient: DynamoDBClient, options: LocalServiceOptions) => {
   const clock = new ControllableClock();
   const outbox = new OutboxMailer(clock);
   // the local server delivers to receivers on this machine, which seldom have a certificate
@@ -113,7 +114,10 @@ const inProcessPorts = (store: TableStore, options: LocalServiceOptions) => {
   const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, webhooks, config, cors };
   // the functions' view: each port call is noted as the AWS request its adapter sends, when the tests record them
   const dependencies = recordedPorts(ports);
-  const webhookDispatcher = new LocalWebhooks({ store, clock, subscriptions: dependencies.webhooks });
+  // the dispatcher is a function of its own, with its own client, as on AWS: a probe of the API's client never sees it
+  const dispatcherStore = new TableStore(dispatcherClient, store.tableName);
+  const subscriptions = webhooksFromEnvironment(dispatcherStore);
+  const webhookDispatcher = new LocalWebhooks({ store: dispatcherStore, clock, subscriptions });
   events.rules.push((detailType, published) => webhookDispatcher.publish(detailType, published));
   const sinks = { events, deadLetters, streamDeadLetters };
   return { dependencies, clock, outbox, config, resetQueue, ...sinks, cors, webhookDispatcher };
@@ -165,20 +169,22 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
   const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
-  recordTableRequests(client);
+  const dispatcherClient = createDynamoDbClient({ endpoint: dynamo.endpoint });
+  for (const each of [client, dispatcherClient]) recordTableRequests(each);
   let tableStream: LocalTableStream | undefined;
   let webhookDispatcher: LocalWebhooks | undefined;
   const cleanUp = async () => {
     await webhookDispatcher?.stop();
     await tableStream?.close();
     client.destroy();
+    dispatcherClient.destroy();
     await dynamo.stop();
   };
   try {
     const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
     const streamArn = await ensureTable(client, tableName);
     const store = new TableStore(client, tableName);
-    const ports = inProcessPorts(store, options);
+    const ports = inProcessPorts(store, dispatcherClient, options);
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     webhookDispatcher = ports.webhookDispatcher.poll(WEBHOOK_POLL_MS);
     const faults = new WriteFaults(store.client);

@@ -104,7 +104,8 @@ describe('GET /rest-api/{level}/{id}/limits/history.do', () => {
     const [queued] = await session.receive(1);
     session.end();
     await ctx.service.resetQueue.enqueue(queued!.request!);
-    expect(await (await postJson(`${ctx.service.url}/_local/flush`, {})).json()).toMatchObject({ applied: 2 });
+    // one applied now; its copy finds it applied, changes nothing and is not counted
+    expect(await (await postJson(`${ctx.service.url}/_local/flush`, {})).json()).toMatchObject({ applied: 1 });
     const { changes } = await history(path);
     expect(changes.map((change) => change.operation)).toEqual(['reset', 'set']);
     expect(changes[0]).toMatchObject({
