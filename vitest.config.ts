@@ -44,6 +44,7 @@ const UNIT_FILES_ISOLATED = [
   'test/unit/adapters/dynamodb/dynamodb-client.test.ts',
   'test/unit/observability/log-context.test.ts',
   'test/unit/observability/metrics.test.ts',
+  'test/unit/pipeline/operation-failures.test.ts',
   'test/unit/runtime/dependencies.test.ts',
   'test/unit/runtime/environment.test.ts',
 ];
