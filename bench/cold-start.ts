@@ -101,6 +101,8 @@ const DEPLOYED_VARIABLES = {
   RESET_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-resets',
   DELIVERY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries-dlq.fifo',
   HISTORY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-history-dlq',
+  WEBHOOK_DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-webhook-deliveries',
+  WEBHOOK_DELIVERIES_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-webhook-deliveries-dlq',
   EVENT_BUS_NAME: 'bench-bus',
   MAIL_FROM: 'no-reply@bench.invalid',
   APP_BASE_URL: 'https://bench.invalid',

@@ -140,6 +140,16 @@ const DRY_RUNS: Partial<Record<Operation, Record<string, string>>> = {
   'perAction.delete': { type: 'CAMPAIGN', entityId: '101', ids: '' },
   'perAction.enable': {},
   'perAction.disable': {},
+  'webhooks.create': { url: 'http://127.0.0.1:4000/hooks', events: 'limit.reached' },
+  'webhooks.delete': {},
+  'webhooks.rotateSecret': {},
+  'webhooks.enable': {},
+};
+
+/** A subscription of the demo user's, for the routes that change one. */
+const aSubscription = async (): Promise<string> => {
+  const created = await demo().post('/rest-api/webhooks/create.do', DRY_RUNS['webhooks.create']!);
+  return ((await created.json()) as { webhook: { id: string } }).webhook.id;
 };
 
 describe('dryRun on every write route', () => {
@@ -149,7 +159,8 @@ describe('dryRun on every write route', () => {
     '%s checks, answers dryRun: true, and changes nothing (no history, no queued reset)',
     async (_name, route) => {
       const id = { advertiser: 11, campaign: 101, banner: 1001, site: 21, placement: 202 }[route.level ?? 'campaign'];
-      const path = route.path.replace('{type}', 'CAMPAIGN').replace(/\{[A-Za-z]+\}/, String(id));
+      const target = route.path.includes('{webhookId}') ? await aSubscription() : String(id);
+      const path = route.path.replace('{type}', 'CAMPAIGN').replace(/\{[A-Za-z]+\}/, target);
       // something to change: limits with counters, per-action limits of actions 7 and 8, the switch on
       await demo().post(`/rest-api/${route.level ?? 'campaign'}/${id}/limits/set.do`, { dailyClicksLimit: '50' });
       const ids: number[] = [];

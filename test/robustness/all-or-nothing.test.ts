@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWriteRoute, ROUTES, type Operation, type Route } from '../../shared/api/route-table';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { levelNamed, type EntityType } from '../../shared/domain/levels';
-import { entityPK } from '../../shared/table/keys';
+import { entityPK, PARTITION_PREFIX } from '../../shared/table/keys';
+import type { WebhookSubscription } from '../../shared/domain/webhooks/subscription';
 import { apiClient, postJson, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
 import type { FlushResult } from '../../shared/resets/flush';
@@ -25,6 +26,21 @@ const ENTITY_OF_LEVEL: Record<string, number> = {
   placement: 202,
 };
 const PER_ACTION = { type: 'CAMPAIGN' as EntityType, id: 102 };
+
+/** The webhook routes write the demo user's subscriptions: one, disabled, stands before each attempt. */
+const WEBHOOK: WebhookSubscription = {
+  id: 'wh_aaaaaaaaaaaaaaaaaaaa',
+  userId: 1,
+  url: 'http://127.0.0.1:4000/hooks',
+  events: ['limit.reached'],
+  entities: [],
+  secrets: [{ value: `whsec_${Buffer.alloc(32, 7).toString('base64')}`, createdAt: '2026-06-01T00:00:00.000Z' }],
+  status: 'disabled',
+  disabledReason: 'every delivery failed for 5 days',
+  failureRun: { since: '2026-06-01T00:00:00.000Z', attempts: 8 },
+  createdAt: '2026-06-01T00:00:00.000Z',
+};
+const isWebhookRoute = (route: Route) => route.family === 'webhooks';
 
 beforeAll(async () => {
   await setClock(ctx.service.url, { now: '2026-06-10T12:00:00Z' });
@@ -93,6 +109,30 @@ const arrange = async ({ type, id }: { type: EntityType; id: number }, switchedO
   await store.delete({ Key: { PK, SK: 'ACTION#9' } });
 };
 
+/** The demo user's subscriptions: the one above, alone. */
+const arrangeWebhooks = async () => {
+  const { store, webhooks } = ctx.service.dependencies;
+  for (const item of await store.queryPartition(PARTITION_PREFIX.webhooks))
+    await store.delete({ Key: { PK: PARTITION_PREFIX.webhooks, SK: item.SK } });
+  await webhooks.create(WEBHOOK);
+};
+
+/**
+ * The subscriptions partition as stored, with what each run makes afresh named by kind: a new subscription's id and
+ * a new secret (the clock is fixed, so every time is the same in every run).
+ */
+const webhookState = async () => {
+  const items = await ctx.service.dependencies.store.queryPartition(PARTITION_PREFIX.webhooks);
+  const records = JSON.parse(
+    JSON.stringify(items)
+      .replace(/wh_[a-z2-7]{20}/g, (id) => (id === WEBHOOK.id ? id : 'wh_NEW'))
+      .replace(/whsec_[A-Za-z0-9+/=]+/g, (secret) => (secret === WEBHOOK.secrets[0]!.value ? secret : 'whsec_NEW')),
+  ) as Item[];
+  // a new id sorts anywhere among the keys: compare in an order of their own
+  records.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return { records, history: [] as Item[], items };
+};
+
 /** The request each write route is tested with; reset routes are applied by the flush that follows them. */
 const REQUESTS: Partial<Record<Operation, (route: Route) => Promise<Response>>> = {
   'limits.set': (route) => demo().post(pathOf(route), { dailyClicksLimit: '30', totalClicksLimit: '90' }),
@@ -106,9 +146,15 @@ const REQUESTS: Partial<Record<Operation, (route: Route) => Promise<Response>>> 
     demo().post(pathOf(route), { type: PER_ACTION.type, entityId: String(PER_ACTION.id), ids: '807,808' }),
   'perAction.enable': (route) => demo().post(pathOf(route)),
   'perAction.disable': (route) => demo().post(pathOf(route)),
+  'webhooks.create': (route) =>
+    demo().post(route.path, { url: 'http://127.0.0.1:4001/hooks', events: 'limit.reached,limit.changed' }),
+  'webhooks.delete': (route) => demo().delete(pathOf(route)),
+  'webhooks.rotateSecret': (route) => demo().post(pathOf(route)),
+  'webhooks.enable': (route) => demo().post(pathOf(route)),
 };
 
 const pathOf = (route: Route): string => {
+  if (isWebhookRoute(route)) return route.path.replace('{webhookId}', WEBHOOK.id);
   const { type, id } = targetOf(route);
   return route.path.replace(/\{type\}/, type).replace(/\{[A-Za-z]+\}/, String(id));
 };
@@ -169,21 +215,23 @@ describe('every write route, a fault at every write request', () => {
     async (_name, route) => {
       const target = targetOf(route);
       const switchedOn = route.operation !== 'perAction.enable';
+      const arranged = () => (isWebhookRoute(route) ? arrangeWebhooks() : arrange(target, switchedOn));
+      const state = () => (isWebhookRoute(route) ? webhookState() : stateOf(target));
       // a run without faults: how many write requests it makes, and the new state it leaves
-      await arrange(target, switchedOn);
+      await arranged();
       const clean = await attempt(route, [1_000_000]);
       expect(clean.succeeded).toBe(true);
-      const { records: newRecords, history: newHistory } = await stateOf(target);
+      const { records: newRecords, history: newHistory } = await state();
       expect(clean.writes, 'the operation writes').toBeGreaterThan(0);
       for (let failing = 1; failing <= clean.writes; failing++) {
         const label = `write ${failing} of ${clean.writes}`;
-        await arrange(target, switchedOn);
-        const old = await stateOf(target);
+        await arranged();
+        const old = await state();
         expect((await attempt(route, [failing])).succeeded, label).toBe(false);
-        expect((await stateOf(target)).items, label).toEqual(old.items);
+        expect((await state()).items, label).toEqual(old.items);
         // sent again (a reset: flushed again), the change lands whole, exactly as without the fault
         expect(await write(route), `${label}, retried`).toBe(true);
-        const after = await stateOf(target);
+        const after = await state();
         expect(after.records, `${label}, retried`).toEqual(newRecords);
         expect(after.history.slice(old.history.length), `${label}, retried`).toEqual(newHistory.slice(-1));
       }
