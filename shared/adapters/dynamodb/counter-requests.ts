@@ -1,16 +1,15 @@
-import { NumberValue, type UpdateInput } from './attribute-values';
+import { NumberValue, type TransactWriteInput, type UpdateInput } from './attribute-values';
 import type { CounterWrite, InstantExpectation, NoConversionWrite } from '../../domain/delivery/counter-plan';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
-import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder, allOf, attributeExists } from './expressions';
+import { anyOf, atMost, attributeAbsent, equals, UpdateBuilder } from './expressions';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import {
   CAPS_ATTRIBUTE,
   counterAttribute,
   keyAttribute,
-  markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
   FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
@@ -19,7 +18,7 @@ import {
   TALLY_SINCE_ATTRIBUTE,
   RESET_AT_ATTRIBUTE,
 } from './counter-attributes';
-import { markerBytes } from './marker-bytes';
+import { besideMarkerRequest, counterMarkerWrites } from './group-marker-requests';
 
 type Update = UpdateInput;
 
@@ -46,22 +45,6 @@ const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
         : expected === null
           ? attributeAbsent(keyName)
           : equals(keyName, expected),
-    );
-  }
-};
-
-const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
-  for (const [group, { expect, record }] of Object.entries(write.sequences)) {
-    const attribute = markerAttribute(group);
-    update.set(attribute, markerBytes(record));
-    update.require(
-      expect.kind === 'absentOrBelow'
-        ? anyOf(attributeAbsent(attribute), below(attribute, markerBytes(expect.sequence)))
-        : expect.kind === 'presentBelow'
-          ? allOf(attributeExists(attribute), below(attribute, markerBytes(expect.sequence)))
-          : expect.sequence === null
-            ? attributeAbsent(attribute)
-            : equals(attribute, markerBytes(expect.sequence)),
     );
   }
 };
@@ -113,9 +96,7 @@ export const counterWriteRequest = (
   if (shard.requireUnsharded) update.require(attributeAbsent(SHARDS_ATTRIBUTE));
   if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
   periodWrites(update, write);
-  sequenceWrites(update, write);
-  for (const { group, marker } of write.prune)
-    update.remove(markerAttribute(group)).require(equals(markerAttribute(group), markerBytes(marker)));
+  counterMarkerWrites(update, write);
   if (write.noConversion) noConversionWrites(update, write.noConversion);
   const stored = caps && storedCaps(caps);
   if (stored && Object.keys(stored).length > 0) update.set(CAPS_ATTRIBUTE, stored);
@@ -125,6 +106,36 @@ export const counterWriteRequest = (
     ...update.build(),
     ReturnValues: 'UPDATED_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+};
+
+/**
+ * A planned write that puts some groups' markers beside the item: one transaction of the item's update (as
+ * `counterWriteRequest` builds it) and the UpdateItem of each of those groups' marker items. Pure.
+ */
+export const counterWriteTransaction = (
+  tableName: string,
+  request: UpdateInput,
+  write: CounterWrite,
+): TransactWriteInput => {
+  const { Key, UpdateExpression, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = request;
+  const counterKey = Key as ItemKey;
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName,
+          Key,
+          UpdateExpression: UpdateExpression!,
+          ConditionExpression,
+          ExpressionAttributeNames,
+          ExpressionAttributeValues,
+        },
+      },
+      ...Object.entries(write.beside).map(([group, change]) => ({
+        Update: { TableName: tableName, ...besideMarkerRequest(counterKey, group, change) },
+      })),
+    ],
   };
 };
 

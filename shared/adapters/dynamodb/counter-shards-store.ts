@@ -16,7 +16,7 @@ import {
 } from '../../table/keys';
 import type { UpdateInput } from './attribute-values';
 import { applyToCounterItem, EntityIsSharded, type AppliedCounterWrite, type CounterItemWrite } from './counter-store';
-import { appliedMarkers } from './counter-item-state';
+import { groupMarkersOn } from './group-marker-items';
 import { SHARDS_ATTRIBUTE, TALLY_ATTRIBUTE, TALLY_SINCE_ATTRIBUTE } from './counter-attributes';
 import type { Item, TableStore } from './table-store';
 import { anyOf, attributeAbsent, equals, UpdateBuilder } from './expressions';
@@ -52,7 +52,7 @@ const combined = (results: readonly AppliedCounterWrite[]): AppliedCounterWrite 
 
 /**
  * A sharded entity's messages, each group's to its shard. A shard n ≥ 1 takes the markers its groups left on shard
- * 0 before the entity was sharded as floors (read once, when a group is new on the shard): a message applied there
+ * 0 before the entity was sharded, on the item or beside it, as floors (read when a group is new on the shard): a message applied there
  * is not applied again. Those markers no longer change: every write of shard 0 by a writer that took the entity as
  * unsharded requires it unsharded.
  */
@@ -69,8 +69,7 @@ const applyToShards = async (
     const shard = shardOfGroup(message.group, shards);
     byShard.set(shard, [...(byShard.get(shard) ?? []), message]);
   }
-  let shardZero: Promise<Record<string, string>> | undefined;
-  const floors = () => (shardZero ??= store.batchGet([countersKey(type, id)]).then(([item]) => appliedMarkers(item)));
+  const floors = (groups: readonly string[]) => groupMarkersOn(store, countersKey(type, id), groups);
   const results = await Promise.all(
     [...byShard].map(([shard, messages]) =>
       applyToCounterItem(

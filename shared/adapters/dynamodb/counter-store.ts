@@ -1,15 +1,19 @@
-import type { PendingMessage, ShardWriteOptions } from '../../domain/delivery/counter-plan';
+import type { PendingMessage } from '../../domain/delivery/counter-plan';
+import { INLINE_MARKERS_PER_ITEM, type ShardWriteOptions } from '../../domain/delivery/group-markers';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
-import type { ItemKey } from '../../table/keys';
+import { itemKeyText, type ItemKey } from '../../table/keys';
+import { WarmCache } from '../../support/warm-cache';
 import type { Item, TableStore } from './table-store';
 import { shardCountOf } from '../../domain/delivery/counter-shards';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import { SHARDS_ATTRIBUTE } from './counter-attributes';
-import { appliedMarkers, counterState } from './counter-item-state';
-import { counterWriteRequest } from './counter-requests';
+import { counterState } from './counter-item-state';
+import { counterWriteRequest, counterWriteTransaction } from './counter-requests';
+import { readMarkersOf } from './group-marker-items';
+import type { UpdateInput } from './attribute-values';
 import type { CounterWrite } from '../../domain/delivery/counter-plan';
 
 /** Races on one item are short: each lost one brings the item back, and the next write is planned from it. */
@@ -68,10 +72,31 @@ export interface CounterItemWrite {
    * A shard n ≥ 1: reads the markers its groups left on shard 0 before the entity was sharded. Its first write
    * requires each group's marker on the shard; a group new there makes it fail, and the floors are read then.
    */
-  floors?: () => Promise<Readonly<Record<string, string>>>;
+  floors?: (groups: readonly string[]) => Promise<Readonly<Record<string, string>>>;
 }
 
 const shardsOf = (current: Item | undefined): number => shardCountOf(current?.[SHARDS_ATTRIBUTE]);
+
+/** Sends a planned write: one UpdateItem, or, when some groups' markers go beside the item, one transaction. */
+const sent = async (store: TableStore, request: UpdateInput, write: CounterWrite): Promise<Item> => {
+  if (Object.keys(write.beside).length === 0) return (await store.update(request)) ?? {};
+  await store.transactWrite(counterWriteTransaction(store.tableName, request, write));
+  return {};
+};
+
+/** Counter items this container saw keep markers beside them, each with the groups it held itself then. */
+const keptBeside = new WarmCache<ReadonlySet<string>>();
+const itemName = (store: TableStore, key: ItemKey) => `${store.tableName}|${itemKeyText(key)}`;
+
+/** What the container learns from a write planned from the item: whether, and which groups, it keeps inline. */
+const rememberPlacement = (store: TableStore, key: ItemKey, state: CounterState, write: CounterWrite, now: Date) => {
+  const pruned = new Set(write.prune.map(({ group }) => group));
+  const inline = [...Object.keys(state.applied), ...Object.keys(write.sequences)].filter((group) => !pruned.has(group));
+  const clock = { now: () => now };
+  if (Object.keys(write.beside).length > 0 || inline.length >= INLINE_MARKERS_PER_ITEM)
+    keptBeside.set(itemName(store, key), new Set(inline), clock);
+  else keptBeside.forget(itemName(store, key));
+};
 
 const applyOnce = async (
   store: TableStore,
@@ -80,8 +105,10 @@ const applyOnce = async (
   options: CounterItemWrite,
 ): Promise<AppliedCounterWrite> => {
   const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
+  const groups = [...new Set(pending.map((message) => message.group))];
   let state: CounterState | undefined;
-  let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : {};
+  const knownInline = now && !floors ? keptBeside.get(itemName(store, key), { now: () => now }) : undefined;
+  let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
     if (!write) return { after: {}, skipped: [...pending] };
@@ -90,15 +117,20 @@ const applyOnce = async (
       ...(tallyAt !== undefined ? { tallyAt } : {}),
     });
     try {
-      return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
+      const after = await sent(store, request, write);
+      if (state && now) rememberPlacement(store, key, state, write, now);
+      return { write, after, skipped: write.skipped };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
-      if (requireUnsharded && shardsOf(error.current) > 1) throw new EntityIsSharded(shardsOf(error.current));
-      state = { ...counterState(error.current, periods, metrics), applied: appliedMarkers(error.current) };
-      const applied = state.applied;
-      if (floors && !shard.floors && pending.some((message) => applied[message.group] === undefined))
-        shard = { floors: await floors() };
+      // an UpdateItem's failure returns the item; a cancelled transaction's is read with the markers
+      const returned = Object.keys(write.beside).length === 0 ? { item: error.current } : undefined;
+      const { item: current, markers } = await readMarkersOf(store, key, groups, returned);
+      if (requireUnsharded && shardsOf(current) > 1) throw new EntityIsSharded(shardsOf(current));
+      state = { ...counterState(current, periods, metrics), ...markers };
+      if (shard.knownInline) shard = {};
+      const unmarked = groups.filter((group) => (markers.applied[group] ?? markers.beside?.[group]) === undefined);
+      if (floors && !shard.floors && unmarked.length > 0) shard = { floors: await floors(groups) };
     }
   }
 };
