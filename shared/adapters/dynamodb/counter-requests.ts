@@ -1,4 +1,4 @@
-import { NumberValue, type TransactWriteInput, type UpdateInput } from './attribute-values';
+import { NumberValue, type TransactItem, type TransactWriteInput, type UpdateInput } from './attribute-values';
 import type { CounterWrite, InstantExpectation, NoConversionWrite } from '../../domain/delivery/counter-plan';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
@@ -118,22 +118,13 @@ export const counterWriteTransaction = (
   request: UpdateInput,
   write: CounterWrite,
 ): TransactWriteInput => {
-  const { Key, UpdateExpression, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = request;
-  const counterKey = Key as ItemKey;
+  // a transaction's update answers nothing: it is read again when the transaction is cancelled
+  const update = Object.fromEntries(Object.entries(request).filter(([field]) => !field.startsWith('ReturnValues')));
   return {
     TransactItems: [
-      {
-        Update: {
-          TableName: tableName,
-          Key,
-          UpdateExpression: UpdateExpression!,
-          ConditionExpression,
-          ExpressionAttributeNames,
-          ExpressionAttributeValues,
-        },
-      },
+      { Update: { TableName: tableName, ...update } as NonNullable<TransactItem['Update']> },
       ...Object.entries(write.beside).map(([group, change]) => ({
-        Update: { TableName: tableName, ...besideMarkerRequest(counterKey, group, change) },
+        Update: { TableName: tableName, ...besideMarkerRequest(request.Key as ItemKey, group, change) },
       })),
     ],
   };

@@ -29,18 +29,28 @@ export interface AppliedCounterWrite {
 
 /**
  * Message groups one write takes: each adds its marker and its condition to the request, which DynamoDB holds to
- * 4 KB of condition (a batch from SQS FIFO has at most 10 messages; a larger one is split).
+ * 4 KB of condition and 300 operators (a batch from SQS FIFO has at most 10 messages; a larger one is split). On an
+ * item seen keeping markers beside it, a group guessed beside adds two operators and one item of the transaction
+ * (at most 100): such groups go 64 at a time.
  */
 const GROUPS_PER_WRITE = 16;
+const GROUPS_BESIDE_PER_WRITE = 64;
 
-const byGroupChunks = (pending: readonly PendingMessage[]): PendingMessage[][] => {
+const byGroupChunks = (pending: readonly PendingMessage[], knownInline?: ReadonlySet<string>): PendingMessage[][] => {
   const groups = [...new Set(pending.map((message) => message.group))];
   if (groups.length <= GROUPS_PER_WRITE) return [[...pending]];
+  const lists: [string[], number][] = knownInline
+    ? [
+        [groups.filter((group) => knownInline.has(group)), GROUPS_PER_WRITE],
+        [groups.filter((group) => !knownInline.has(group)), GROUPS_BESIDE_PER_WRITE],
+      ]
+    : [[groups, GROUPS_PER_WRITE]];
   const chunks: PendingMessage[][] = [];
-  for (let start = 0; start < groups.length; start += GROUPS_PER_WRITE) {
-    const chunk = new Set(groups.slice(start, start + GROUPS_PER_WRITE));
-    chunks.push(pending.filter((message) => chunk.has(message.group)));
-  }
+  for (const [list, size] of lists)
+    for (let start = 0; start < list.length; start += size) {
+      const chunk = new Set(list.slice(start, start + size));
+      chunks.push(pending.filter((message) => chunk.has(message.group)));
+    }
   return chunks;
 };
 
@@ -89,7 +99,14 @@ const keptBeside = new WarmCache<ReadonlySet<string>>();
 const itemName = (store: TableStore, key: ItemKey) => `${store.tableName}|${itemKeyText(key)}`;
 
 /** What the container learns from a write planned from the item: whether, and which groups, it keeps inline. */
-const rememberPlacement = (store: TableStore, key: ItemKey, state: CounterState, write: CounterWrite, now: Date) => {
+/** A write planned from the item as read, at `now`. */
+interface PlannedFrom {
+  state: CounterState;
+  write: CounterWrite;
+  now: Date;
+}
+
+const rememberPlacement = (store: TableStore, key: ItemKey, { state, write, now }: PlannedFrom) => {
   const pruned = new Set(write.prune.map(({ group }) => group));
   const inline = [...Object.keys(state.applied), ...Object.keys(write.sequences)].filter((group) => !pruned.has(group));
   const clock = { now: () => now };
@@ -102,12 +119,11 @@ const applyOnce = async (
   store: TableStore,
   { key, periods, metrics }: CounterItem,
   pending: readonly PendingMessage[],
-  options: CounterItemWrite,
+  options: CounterItemWrite & { knownInline?: ReadonlySet<string> },
 ): Promise<AppliedCounterWrite> => {
-  const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
+  const { now, caps, requireUnsharded = false, tallyAt, floors, knownInline } = options;
   const groups = [...new Set(pending.map((message) => message.group))];
   let state: CounterState | undefined;
-  const knownInline = now && !floors ? keptBeside.get(itemName(store, key), { now: () => now }) : undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
@@ -118,7 +134,7 @@ const applyOnce = async (
     });
     try {
       const after = await sent(store, request, write);
-      if (state && now) rememberPlacement(store, key, state, write, now);
+      if (state && now) rememberPlacement(store, key, { state, write, now });
       return { write, after, skipped: write.skipped };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
@@ -148,8 +164,11 @@ export const applyToCounterItem = async (
 ): Promise<AppliedCounterWrite> => {
   let applied: AppliedCounterWrite = { after: {}, skipped: [] };
   const skipped: PendingMessage[] = [];
-  for (const chunk of byGroupChunks(pending)) {
-    const result = await applyOnce(store, item, chunk, options);
+  const { now, floors } = options;
+  // a shard n ≥ 1 reads its groups' floors once it fails: its first write never guesses
+  const knownInline = now && !floors ? keptBeside.get(itemName(store, item.key), { now: () => now }) : undefined;
+  for (const chunk of byGroupChunks(pending, knownInline)) {
+    const result = await applyOnce(store, item, chunk, { ...options, ...(knownInline ? { knownInline } : {}) });
     skipped.push(...result.skipped);
     if (result.write) applied = result;
   }

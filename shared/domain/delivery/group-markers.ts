@@ -9,7 +9,10 @@ const DAY_MS = 86_400_000;
  */
 export const MARKER_HORIZON_MS = 15 * DAY_MS;
 
-/** Each pruned marker adds a condition: a write prunes this many at most (the next ones, the next writes). */
+/**
+ * Each pruned marker adds a condition: a write prunes this many at most, less one per group it writes (the next
+ * ones, the next writes).
+ */
 export const MARKERS_PRUNED_PER_WRITE = 100;
 
 /** The markers a counter item holds itself (`~<group>`); every other group's marker is in a marker item beside it. */
@@ -113,7 +116,9 @@ const unreadMarkers = (
   if (now && Object.keys(beside).length > 0)
     return { ...writes, overflow: { upTo: markerDay(now), set: markerDay(now) } };
   // a shard n ≥ 1 never takes the new-item branch: a group new there must fail once, so that its floor is read
-  return unread === 'presentBelow' || knownInline ? writes : { ...writes, newItemInline: groups.size };
+  return unread === 'presentBelow' || knownInline || groups.size > INLINE_MARKERS_PER_ITEM
+    ? writes
+    : { ...writes, newItemInline: groups.size };
 };
 
 const prunedMarkers = (state: CounterState, groups: ReadonlyMap<string, unknown>, now: Date | undefined) =>
@@ -123,7 +128,7 @@ const prunedMarkers = (state: CounterState, groups: ReadonlyMap<string, unknown>
       const idle = now !== undefined && seenAt !== undefined && now.getTime() - seenAt > MARKER_HORIZON_MS;
       return idle && !groups.has(group) ? [{ group, marker }] : [];
     })
-    .slice(0, MARKERS_PRUNED_PER_WRITE);
+    .slice(0, Math.max(0, MARKERS_PRUNED_PER_WRITE - groups.size));
 
 /**
  * Where each group's marker goes, planned from the item as read (`state`, with the marker items of its groups that
