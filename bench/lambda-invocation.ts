@@ -27,6 +27,8 @@ export interface PreparedInvocation {
 export interface Invoked {
   result: APIGatewayProxyResult;
   functionsMs: number;
+  /** The process's processor time (user and system, µs) over the same two invocations. */
+  functionsCpuUs: number;
 }
 
 /** API Gateway's part of a request: the route it matches, the events it builds, the Lambda context. */
@@ -75,19 +77,23 @@ export const lambdaInvocations = (service: LocalService, aws: { store: TableStor
      */
     async invoke({ route, event, authorizerEvent, context }: PreparedInvocation): Promise<Invoked> {
       let functionsMs = 0;
+      let functionsCpuUs = 0;
       const timed = async <T>(work: () => Promise<T>): Promise<T> => {
         const started = performance.now();
+        const cpu = process.cpuUsage();
         try {
           return await work();
         } finally {
           functionsMs += performance.now() - started;
+          const { user, system } = process.cpuUsage(cpu);
+          functionsCpuUs += user + system;
         }
       };
       const refusal = authorizerEvent
         ? await authorize((input) => timed(() => authorizer(input)), event, authorizerEvent)
         : undefined;
       const result = refusal ?? (await timed(() => handlers[route.family](event, context)));
-      return { result, functionsMs };
+      return { result, functionsMs, functionsCpuUs };
     },
   };
 };
