@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { counterAttribute } from '../../shared/adapters/dynamodb/counter-attributes';
 import { apiClient, importCatalog, postJson, setClock } from '../support/http';
 import { probingRequests, useTestService } from '../support/local-service';
+import { runToolInProcess } from '../support/tool-run';
 
 /**
  * Raising a shard count mid-stream through the local server: every batch delivered twice, one delivery racing the
@@ -57,7 +58,7 @@ const deliverTwice = async (batch: readonly Message[]) => {
 
 beforeAll(async () => {
   await importCatalog(ctx.service.url, {
-    advertisers: [{ id: 80 }],
+    advertisers: [{ id: 80 }, { id: 81 }],
     campaigns: [{ id: 800, advertiserId: 80 }],
     banners: [{ id: 8000, campaignId: 800 }],
     users: [
@@ -134,5 +135,23 @@ describe('a shard count raised mid-stream', () => {
     await deliverTwice(nextBatch());
     expect(await totalClicks()).toBe(sent);
     expect(sent).toBeGreaterThan(before);
+  });
+
+  it('is raised by npm run shards, which says what it did and refuses to lower it', async () => {
+    // in this worker: the spawned tool's wiring is cli-failures.test.ts's
+    const shards = (count: number) =>
+      runToolInProcess('scripts/shards.ts', ['--type', 'advertiser', '--id', '81', '--count', String(count)], {
+        ...process.env,
+        TABLE_NAME: ctx.service.dependencies.store.tableName,
+        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      });
+    expect((await shards(2)).stdout).toBe('advertiser 81: counters in 2 shards (were one item).\n');
+    expect((await shards(4)).stdout).toBe('advertiser 81: counters in 4 shards (were 2 shards).\n');
+    expect((await shards(4)).stdout).toBe('advertiser 81: counters in 4 shards already; nothing changed.\n');
+    const lower = await shards(3);
+    expect(lower.code).toBe(1);
+    expect(lower.stderr).toContain('--count 3: advertiser 81 has 4 shards, and a count is never lowered.');
+    const items = await ctx.service.dependencies.store.queryPartition('ADVERTISER#81', 'COUNTERS');
+    expect(items.map((item) => Number(item.shards ?? item.sc))).toEqual([4, 4, 4, 4]);
   });
 });
