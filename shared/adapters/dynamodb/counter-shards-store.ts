@@ -21,7 +21,12 @@ import {
   type ItemKey,
 } from '../../table/keys';
 import type { TransactItem, UpdateInput } from './attribute-values';
-import { applyToCounterItem, ShardCountChanged, type AppliedCounterWrite, type CounterItemWrite } from './counter-store';
+import {
+  applyToCounterItem,
+  ShardCountChanged,
+  type AppliedCounterWrite,
+  type CounterItemWrite,
+} from './counter-store';
 import { groupMarkerOn } from './counter-item-state';
 import {
   SHARD_BASE_ATTRIBUTE,
@@ -59,7 +64,8 @@ export const rememberShardLayout = (
   layout: ShardLayout,
   clock: Clock,
 ): void => {
-  if (layout.shards > knownShardCount(store, type, id, clock)) knownLayouts.set(cacheKey(store, type, id), layout, clock);
+  if (layout.shards > knownShardCount(store, type, id, clock))
+    knownLayouts.set(cacheKey(store, type, id), layout, clock);
 };
 
 /** The layout shard 0 holds: its count (absent: 1) and the count first set (absent: the count). */
@@ -181,7 +187,9 @@ export const applyToEntityCounters = async (
   clock: Clock,
   options: Omit<CounterItemWrite, 'epoch' | 'floors'>,
 ): Promise<AppliedEntityWrite> => {
-  const { tallyAt, ...write } = options;
+  // only an unsharded entity's one item tallies its writes
+  const write: CounterItemWrite = { ...options };
+  delete write.tallyAt;
   const done: AppliedCounterWrite[] = [];
   let left = pending;
   let layout = knownShardLayout(store, type, id, clock);
