@@ -18,6 +18,7 @@ import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
 import { DynamoDbWebhookStore } from '../adapters/dynamodb/webhook-store';
 import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
+import type { TransactItem } from '../adapters/dynamodb/attribute-values';
 
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */
@@ -39,7 +40,7 @@ export interface Dependencies {
   resetQueue: ResetQueue;
   events: EventPublisher;
   deadLetters: DeadLetterSink;
-  webhooks: WebhookSubscriptions;
+  webhooks: WebhookSubscriptions<TransactItem>;
   config: ServiceConfig;
   cors: CorsPolicy;
 }
@@ -55,8 +56,9 @@ export const storeFromEnvironment = (env: Environment = process.env): TableStore
   );
 
 /** Webhook subscriptions, in the function's table through its client: pass the function's store to share both. */
-export const webhooksFromEnvironment = (store: TableStore = storeFromEnvironment()): WebhookSubscriptions =>
-  new DynamoDbWebhookStore(store);
+export const webhooksFromEnvironment = (
+  store: TableStore = storeFromEnvironment(),
+): WebhookSubscriptions<TransactItem> => new DynamoDbWebhookStore(store);
 
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
   new SesMailer(new SESv2Client(LAMBDA_CLIENT_OPTIONS), env.MAIL_FROM ?? 'no-reply@example.invalid');
@@ -70,12 +72,38 @@ export const resetSourceFromEnvironment = (env: { RESET_QUEUE_URL: string }): Re
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
   new EventBridgePublisher(new EventBridgeClient(LAMBDA_CLIENT_OPTIONS), env.EVENT_BUS_NAME ?? 'default');
 
+/**
+ * A dead-letter queue whose SQS client is built when it is first used: most containers never dead-letter anything,
+ * and building the client at load cost every cold start of the recorder some 2 ms (bench/README.md, "Cold start").
+ */
+class DeadLetterQueue implements DeadLetterSink {
+  private built?: { client: SQSClient; sink: SqsDeadLetters };
+
+  constructor(private readonly queueUrl: string) {}
+
+  get client(): SQSClient {
+    return this.adapter().client;
+  }
+
+  send(...message: Parameters<DeadLetterSink['send']>): Promise<void> {
+    return this.adapter().sink.send(...message);
+  }
+
+  private adapter() {
+    if (!this.built) {
+      const client = new SQSClient(LAMBDA_CLIENT_OPTIONS);
+      this.built = { client, sink: new SqsDeadLetters(client, this.queueUrl) };
+    }
+    return this.built;
+  }
+}
+
 export const deadLettersFromEnvironment = (env: { DELIVERY_DLQ_URL: string }): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL);
+  new DeadLetterQueue(env.DELIVERY_DLQ_URL);
 
 /** Where the table stream's consumer sends the records it cannot decode or judge (the trigger's on-failure queue). */
 export const streamDeadLettersFromEnvironment = (env: { HISTORY_DLQ_URL: string }): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL);
+  new DeadLetterQueue(env.HISTORY_DLQ_URL);
 
 export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
   allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),

@@ -7,12 +7,11 @@ import type { Metric, Period } from '../../domain/limits/cap-axes';
 import { itemKeyText, type ItemKey } from '../../table/keys';
 import { WarmCache } from '../../support/warm-cache';
 import type { Item, TableStore } from './table-store';
-import { shardCountOf } from '../../domain/delivery/counter-shards';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
-import { SHARDS_ATTRIBUTE } from './counter-attributes';
 import { counterState } from './counter-item-state';
 import { counterWriteRequest, counterWriteTransaction } from './counter-requests';
 import { readMarkersOf } from './group-marker-items';
+import { epochHolds, type ShardEpoch } from './shard-epoch';
 import type { UpdateInput } from './attribute-values';
 import type { CounterWrite } from '../../domain/delivery/counter-plan';
 
@@ -54,11 +53,17 @@ const byGroupChunks = (pending: readonly PendingMessage[], knownInline?: Readonl
   return chunks;
 };
 
-/** Shard 0 of an entity the writer took as unsharded has shards: the write is to be planned again, by shard. */
-export class EntityIsSharded extends Error {
-  constructor(readonly shards: number) {
-    super(`The entity's counters have ${shards} shards`);
-    this.name = 'EntityIsSharded';
+/**
+ * The entity's shard count is no longer the one the write routed its groups with: its messages are to be routed
+ * again. `done` is what the item's earlier requests of the same call applied, `left` the messages not applied.
+ */
+export class ShardCountChanged extends Error {
+  constructor(
+    readonly done: AppliedCounterWrite = { after: {}, skipped: [] },
+    readonly left: readonly PendingMessage[] = [],
+  ) {
+    super("The entity's shard count changed");
+    this.name = 'ShardCountChanged';
   }
 }
 
@@ -74,18 +79,16 @@ export interface CounterItemWrite {
   now?: Date;
   /** The caps the write is judged against, stored with it (see `counterWriteRequest`). */
   caps?: readonly CapOnCounter[];
-  /** Shard 0 written by a recorder that takes the entity as unsharded: fails with `EntityIsSharded` if it is not. */
-  requireUnsharded?: boolean;
+  /** An entity's counter item: the shard count the write routed with; another fails it with `ShardCountChanged`. */
+  epoch?: ShardEpoch;
   /** Counts the write in the item's write tally, at this instant (ms). */
   tallyAt?: number;
   /**
-   * A shard n ≥ 1: reads the markers its groups left on shard 0 before the entity was sharded. Its first write
+   * A shard n ≥ 1: reads the highest marker each of the groups has on any shard of the entity. Its first write
    * requires each group's marker on the shard; a group new there makes it fail, and the floors are read then.
    */
   floors?: (groups: readonly string[]) => Promise<Readonly<Record<string, string>>>;
 }
-
-const shardsOf = (current: Item | undefined): number => shardCountOf(current?.[SHARDS_ATTRIBUTE]);
 
 /** Sends a planned write: one UpdateItem, or, when some groups' markers go beside the item, one transaction. */
 const sent = async (store: TableStore, request: UpdateInput, write: CounterWrite): Promise<Item> => {
@@ -98,7 +101,6 @@ const sent = async (store: TableStore, request: UpdateInput, write: CounterWrite
 const keptBeside = new WarmCache<ReadonlySet<string>>();
 const itemName = (store: TableStore, key: ItemKey) => `${store.tableName}|${itemKeyText(key)}`;
 
-/** What the container learns from a write planned from the item: whether, and which groups, it keeps inline. */
 /** A write planned from the item as read, at `now`. */
 interface PlannedFrom {
   state: CounterState;
@@ -106,6 +108,7 @@ interface PlannedFrom {
   now: Date;
 }
 
+/** What the container learns from a write planned from the item: whether, and which groups, it keeps inline. */
 const rememberPlacement = (store: TableStore, key: ItemKey, { state, write, now }: PlannedFrom) => {
   const pruned = new Set(write.prune.map(({ group }) => group));
   const inline = [...Object.keys(state.applied), ...Object.keys(write.sequences)].filter((group) => !pruned.has(group));
@@ -121,7 +124,7 @@ const applyOnce = async (
   pending: readonly PendingMessage[],
   options: CounterItemWrite & { knownInline?: ReadonlySet<string> },
 ): Promise<AppliedCounterWrite> => {
-  const { now, caps, requireUnsharded = false, tallyAt, floors, knownInline } = options;
+  const { now, caps, epoch, tallyAt, floors, knownInline } = options;
   const groups = [...new Set(pending.map((message) => message.group))];
   let state: CounterState | undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
@@ -129,7 +132,7 @@ const applyOnce = async (
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps, {
-      requireUnsharded,
+      ...(epoch ? { epoch } : {}),
       ...(tallyAt !== undefined ? { tallyAt } : {}),
     });
     try {
@@ -142,11 +145,11 @@ const applyOnce = async (
       // an UpdateItem's failure returns the item; a cancelled transaction's is read with the markers
       const returned = Object.keys(write.beside).length === 0 ? { item: error.current } : undefined;
       const { item: current, markers } = await readMarkersOf(store, key, groups, returned);
-      if (requireUnsharded && shardsOf(current) > 1) throw new EntityIsSharded(shardsOf(current));
+      if (epoch && !epochHolds(epoch, current)) throw new ShardCountChanged();
       state = { ...counterState(current, periods, metrics), ...markers };
       if (shard.knownInline) shard = {};
       const unmarked = groups.filter((group) => (markers.applied[group] ?? markers.beside?.[group]) === undefined);
-      if (floors && !shard.floors && unmarked.length > 0) shard = { floors: await floors(groups) };
+      if (floors && !shard.floors && unmarked.length > 0) shard = { floors: await floors(unmarked) };
     }
   }
 };
@@ -167,10 +170,16 @@ export const applyToCounterItem = async (
   const { now, floors } = options;
   // a shard n ≥ 1 reads its groups' floors once it fails: its first write never guesses
   const knownInline = now && !floors ? keptBeside.get(itemName(store, item.key), { now: () => now }) : undefined;
-  for (const chunk of byGroupChunks(pending, knownInline)) {
-    const result = await applyOnce(store, item, chunk, { ...options, ...(knownInline ? { knownInline } : {}) });
-    skipped.push(...result.skipped);
-    if (result.write) applied = result;
+  const chunks = byGroupChunks(pending, knownInline);
+  for (const [index, chunk] of chunks.entries()) {
+    try {
+      const result = await applyOnce(store, item, chunk, { ...options, ...(knownInline ? { knownInline } : {}) });
+      skipped.push(...result.skipped);
+      if (result.write) applied = result;
+    } catch (error) {
+      if (!(error instanceof ShardCountChanged)) throw error;
+      throw new ShardCountChanged({ ...applied, skipped }, chunks.slice(index).flat());
+    }
   }
   return { ...applied, skipped };
 };

@@ -47,19 +47,27 @@ export const readMarkersOf = async (
 };
 
 /**
- * The markers the groups left on a counter item, wherever each is (on the item or beside it), in one strongly
- * consistent read: the floors a shard n ≥ 1 takes from shard 0.
+ * Per group, the highest marker it has on any of the counter items (the shards of an entity), on the item or beside
+ * it, in one strongly consistent batch read (none: left out): the floors a shard n ≥ 1 takes.
  */
-export const groupMarkersOn = async (
+export const highestGroupMarkers = async (
   store: TableStore,
-  counterItem: ItemKey,
+  counterItems: readonly ItemKey[],
   groups: readonly string[],
 ): Promise<Record<string, string>> => {
-  const { markers } = await readMarkersOf(store, counterItem, groups, undefined);
-  const found: Record<string, string> = {};
-  for (const group of groups) {
-    const marker = markers.applied[group] ?? markers.beside?.[group];
-    if (marker !== undefined) found[group] = marker;
+  const items = await store.batchGet([
+    ...counterItems,
+    ...counterItems.flatMap((key) => groups.map((group) => groupMarkerKey(key, group))),
+  ]);
+  const byKey = new Map(items.map((item) => [itemKeyText({ PK: String(item.PK), SK: String(item.SK) }), item]));
+  const floors: Record<string, string> = {};
+  for (const key of counterItems) {
+    const { applied } = inlineMarkerState(byKey.get(itemKeyText(key)));
+    const beside = besideMarkers(key, groups, items);
+    for (const group of groups) {
+      const marker = applied[group] ?? beside[group];
+      if (marker !== undefined && (floors[group] === undefined || marker > floors[group])) floors[group] = marker;
+    }
   }
-  return found;
+  return floors;
 };
