@@ -15,7 +15,7 @@ const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
 
 const ADVERTISER = 41;
 const FIRST_BANNER = 4100;
-const BANNERS = 3;
+const BANNERS = 4;
 const CAP = 60;
 
 type Answer = { failedMessageIds: string[]; recordedEvents: number; deadLettered: unknown[] };
@@ -129,5 +129,27 @@ describe.each(EDGES)("at $name's edge", ({ edge: edgeText, ends, banner }) => {
     const item = (await storedCounterItems(ctx.service)).get(`BANNER#${banner}/COUNTERS`)!;
     expect(item[keyAttribute('daily', 'previous')]).toBe(`D#${at(edge, -60).slice(0, 10)}`);
     expect(Number(item[counterAttribute('daily', 'impressions', 'previous')])).toBe(CAP + 6);
+  });
+});
+
+describe('a reset between an early event and midnight', () => {
+  it("zeroes today's counters, the slot read now, and keeps tomorrow's early event for tomorrow", async () => {
+    const edge = Date.parse('2026-11-20T00:00:00Z');
+    const banner = 4103;
+    await setClock(ctx.service.url, { now: at(edge, -150) });
+    const caps = { dailyImpressionsLimit: `${CAP}`, totalImpressionsLimit: '1000000' };
+    expect((await demo().post(`/rest-api/banner/${banner}/limits/set.do`, caps)).status).toBe(200);
+    await deliver([impression(banner, CAP), impression(banner, 2, at(edge, 100))]);
+    expect(await counters(banner)).toMatchObject({ dailyImpressions: CAP, totalImpressions: CAP + 2 });
+    const asked = await demo().post(`/rest-api/banner/${banner}/limits/reset.do`, {
+      limitCounters: 'DAILY_IMPRESSIONS',
+    });
+    expect(asked.status).toBe(200);
+    const flushed = (await (await postJson(`${ctx.service.url}/_local/flush`, {})).json()) as { applied: number };
+    expect(flushed.applied).toBe(1);
+    expect(await counters(banner)).toMatchObject({ dailyImpressions: 0, totalImpressions: CAP + 2 });
+    expect((await status(banner)).deliverable).toBe(true);
+    await setClock(ctx.service.url, { now: at(edge, 180) });
+    expect(await counters(banner)).toMatchObject({ dailyImpressions: 2 });
   });
 });
