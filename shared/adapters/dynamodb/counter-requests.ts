@@ -40,19 +40,12 @@ const keyCondition = (keyName: string, expect: KeyExpectation) =>
       : equals(keyName, expect.key);
 
 /** A slot's counters as read, which a write copies into the other slot: each as read, or still absent. */
-const countersAsRead = (
-  update: UpdateBuilder,
-  period: Period,
-  slot: Slot,
-  tally: Tally,
-  metrics: readonly Metric[],
-) => {
-  for (const metric of metrics) {
-    const attribute = counterAttribute(period, metric, slot);
+const countersAsRead = (period: Period, { from, tally }: { from: Slot; tally: Tally }, metrics: readonly Metric[]) =>
+  metrics.map((metric) => {
+    const attribute = counterAttribute(period, metric, from);
     const units = tally[metric];
-    update.require(units === undefined ? attributeAbsent(attribute) : equals(attribute, exactValue(units, metric)));
-  }
-};
+    return units === undefined ? attributeAbsent(attribute) : equals(attribute, exactValue(units, metric));
+  });
 
 const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
   for (const [period, change] of Object.entries(write.periods) as [Period, PeriodWrite][]) {
@@ -67,7 +60,8 @@ const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
     }
     for (const [slot, expect] of Object.entries(change.expect) as [Slot, KeyExpectation][])
       update.require(keyCondition(keyAttribute(period, slot), expect));
-    for (const { from, tally } of change.copied ?? []) countersAsRead(update, period, from, tally, write.metrics);
+    for (const copied of change.copied ?? [])
+      for (const condition of countersAsRead(period, copied, write.metrics)) update.require(condition);
   }
 };
 
