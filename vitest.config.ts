@@ -10,16 +10,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST_FILES = [
   'test/robustness/counter-model.test.ts',
+  'test/integration/epom-clients.test.ts',
+  'test/integration/limit-history.test.ts',
+  'test/integration/webhook-delivery.test.ts',
+  'test/integration/limits-rules.test.ts',
+  'test/infra/stack.test.ts',
+  'test/infra/deployment.test.ts',
+  'test/integration/writes-and-history.test.ts',
+  'test/robustness/event-time.test.ts',
   'test/integration/npm-start.test.ts',
   'test/integration/cli-failures.test.ts',
   'test/infra/bundles.test.ts',
-  'test/robustness/group-markers.test.ts',
-  'test/robustness/all-or-nothing.test.ts',
   'test/unit/simulate/capacity.test.ts',
-  'test/integration/auth-endpoints.test.ts',
-  'test/integration/typed-client.test.ts',
-  'test/integration/reference-samples.test.ts',
-  'test/robustness/authorization-matrix.test.ts',
+  'test/unit/adapters/dynamodb/counter-requests.test.ts',
 ];
 
 /** vitest's order (projects apart, failed and slow first when it knows), with each project's longest files first. */
@@ -76,7 +79,7 @@ const integration = {
 /**
  * Two layers: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server; the
  * files that need fresh modules in `unit-isolated`) and `integration` (everything else, on the run's DynamoDB
- * Local). `npm test` runs them all.
+ * Local; the files that need fresh modules in `integration-isolated`). `npm test` runs them all.
  */
 export default defineConfig({
   test: {
