@@ -1,9 +1,7 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { freshMessages } from './hidden-receive';
 import { deadLetterOfSqsMessage } from '../shared/adapters/sqs/sqs-dead-letter-reader';
 import type { DeadLetter, RedriveOutcome } from '../shared/delivery/redrive';
-
-/** How long a received dead letter stays hidden from other readers while this run replays it. */
-const HIDDEN_SECONDS = 300;
 
 export interface RedriveRun {
   replayed: number;
@@ -14,19 +12,6 @@ export interface RedriveRun {
   /** Dry run: what would be replayed, by message id, with the items it would go to. */
   wouldReplay: { messageId: string; targets: string[] }[];
 }
-
-const received = async (client: SQSClient, queueUrl: string): Promise<Message[]> =>
-  (
-    await client.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        VisibilityTimeout: HIDDEN_SECONDS,
-        MessageAttributeNames: ['All'],
-      }),
-    )
-  ).Messages ?? [];
 
 /**
  * Reads the delivery DLQ until it answers nothing new and replays each dead letter the store refused (`replay`:
@@ -41,13 +26,9 @@ export const redriveQueue = async (
   dryRun = false,
 ): Promise<RedriveRun> => {
   const run: RedriveRun = { replayed: 0, deadLetteredAgain: 0, failed: 0, notReplayable: 0, wouldReplay: [] };
-  const seen = new Set<string>();
-  for (;;) {
-    const fresh = (await received(client, queueUrl)).filter((message) => !seen.has(message.MessageId ?? ''));
-    if (fresh.length === 0) return run;
+  for await (const fresh of freshMessages(client, queueUrl, { withAttributes: true })) {
     const letters = new Map<string, { letter: DeadLetter; receipts: string[] }>();
     for (const message of fresh) {
-      seen.add(message.MessageId ?? '');
       const letter = deadLetterOfSqsMessage(message);
       if (!letter) run.notReplayable++;
       else if (dryRun) run.wouldReplay.push({ messageId: letter.details.messageId, targets: letter.details.targets });
@@ -68,4 +49,5 @@ export const redriveQueue = async (
         for (const receipt of receipts)
           await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: receipt }));
   }
+  return run;
 };

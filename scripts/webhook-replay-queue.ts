@@ -1,13 +1,5 @@
-import {
-  DeleteMessageBatchCommand,
-  ReceiveMessageCommand,
-  SendMessageBatchCommand,
-  type Message,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
-
-/** How long a received dead letter stays hidden from other readers while this run moves it. */
-const HIDDEN_SECONDS = 300;
+import { DeleteMessageBatchCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { freshMessages } from './hidden-receive';
 
 export interface ReplayRun {
   replayed: number;
@@ -15,18 +7,6 @@ export interface ReplayRun {
   notDeleted: number;
   failed: number;
 }
-
-const received = async (client: SQSClient, queueUrl: string): Promise<Message[]> =>
-  (
-    await client.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        VisibilityTimeout: HIDDEN_SECONDS,
-      }),
-    )
-  ).Messages ?? [];
 
 /**
  * Moves every dead-lettered webhook delivery back to the deliveries queue, body unchanged (so each keeps its
@@ -38,11 +18,7 @@ export const replayWebhookDeadLetters = async (
   { from, to, dryRun = false }: { from: string; to: string; dryRun?: boolean },
 ): Promise<ReplayRun> => {
   const run: ReplayRun = { replayed: 0, notDeleted: 0, failed: 0 };
-  const seen = new Set<string>();
-  for (;;) {
-    const fresh = (await received(client, from)).filter((message) => !seen.has(message.MessageId!));
-    if (fresh.length === 0) return run;
-    fresh.forEach((message) => seen.add(message.MessageId!));
+  for await (const fresh of freshMessages(client, from)) {
     if (dryRun) {
       run.replayed += fresh.length;
       continue;
@@ -65,4 +41,5 @@ export const replayWebhookDeadLetters = async (
     run.replayed += moved.length;
     run.notDeleted += deleted.Failed?.length ?? 0;
   }
+  return run;
 };

@@ -2,8 +2,12 @@
 
 /** A conditional write found the item other than expected: a lost optimistic-locking race, a used token. */
 export class WriteConflict extends Error {
-  /** The item as it stood, when the store returned it. */
-  constructor(readonly current?: Record<string, unknown>) {
+  constructor(
+    /** The item as it stood, when the store returned it. */
+    readonly current?: Record<string, unknown>,
+    /** In a transaction: the positions of the items whose condition failed, when the store names them. */
+    readonly failedItems?: readonly number[],
+  ) {
     super('The item changed or exists');
     this.name = 'WriteConflict';
   }

@@ -5,6 +5,7 @@ import { jsonResponse } from '../http/response';
 import { principalOf, type OperationHandler } from '../pipeline/family-handler';
 import type { Ports } from '../runtime/dependencies';
 import { isDryRun } from './request-values';
+import { answerItems } from './idempotent-answer';
 import { ownedSubscription, subscriptionNotFound, webhookIdOf } from './webhook-target';
 
 type ChangePorts = Ports<'clock' | 'webhooks'>;
@@ -26,8 +27,10 @@ export const deleteSubscription =
       await ownedSubscription({ webhooks }, request);
       return jsonResponse(200, { success: true, dryRun: true, id });
     }
-    if (!(await webhooks.delete(principalOf(request).userId, id))) throw subscriptionNotFound(id);
-    return jsonResponse(200, { success: true, id });
+    const answer = jsonResponse(200, { success: true, id });
+    const written = { alongside: answerItems(request, answer) };
+    if (!(await webhooks.delete(principalOf(request).userId, id, written))) throw subscriptionNotFound(id);
+    return answer;
   };
 
 /** rotate-secret.do: a new secret, shown once; the ones before it keep signing for the overlap. */
@@ -41,14 +44,16 @@ export const rotateSecret =
     const previousSecretExpiresAt = secrets[1]?.expiresAt;
     const view = subscriptionView(subscription);
     if (isDryRun(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
-    if (!(await webhooks.replaceSecrets(subscription.userId, subscription.id, secrets)))
-      throw subscriptionNotFound(subscription.id);
-    return jsonResponse(200, {
+    const answer = jsonResponse(200, {
       success: true,
       webhook: view,
       secret: fresh.value,
       ...(previousSecretExpiresAt ? { previousSecretExpiresAt } : {}),
     });
+    const written = { alongside: answerItems(request, answer) };
+    if (!(await webhooks.replaceSecrets(subscription.userId, subscription.id, secrets, written)))
+      throw subscriptionNotFound(subscription.id);
+    return answer;
   };
 
 /** A subscription as enable.do leaves it: active, with no reason to be off and no failure run. */
@@ -66,6 +71,9 @@ export const enableSubscription =
     const subscription = await ownedSubscription({ webhooks }, request);
     const view = subscriptionView(enabled(subscription));
     if (isDryRun(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
-    if (!(await webhooks.enable(subscription.userId, subscription.id))) throw subscriptionNotFound(subscription.id);
-    return jsonResponse(200, { success: true, webhook: view });
+    const answer = jsonResponse(200, { success: true, webhook: view });
+    const written = { alongside: answerItems(request, answer) };
+    if (!(await webhooks.enable(subscription.userId, subscription.id, written)))
+      throw subscriptionNotFound(subscription.id);
+    return answer;
   };

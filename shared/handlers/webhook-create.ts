@@ -11,6 +11,7 @@ import { principalOf, type ApiRequest, type OperationHandler } from '../pipeline
 import type { Ports, ServiceConfig } from '../runtime/dependencies';
 import { requireReadableFilters } from './webhook-filter-access';
 import { isDryRun } from './request-values';
+import { answerItems } from './idempotent-answer';
 
 export type WebhookPorts = Ports<'store' | 'clock' | 'webhooks'> & { config?: Pick<ServiceConfig, 'loopbackWebhooks'> };
 
@@ -57,12 +58,13 @@ export const createSubscription =
       if (subscriptionCapProblem(held)) throw capRefusal(held);
       return jsonResponse(200, { success: true, dryRun: true, webhook: subscriptionView(subscription) });
     }
+    const answer = jsonResponse(200, { success: true, webhook: subscriptionView(subscription), secret: secret.value });
     try {
-      await ports.webhooks.create(subscription);
+      await ports.webhooks.create(subscription, { alongside: answerItems(request, answer) });
     } catch (error) {
       // the store refuses a create past the cap atomically, concurrent creates included
       if (error instanceof WriteConflict) throw capRefusal(MAX_SUBSCRIPTIONS_PER_USER);
       throw error;
     }
-    return jsonResponse(200, { success: true, webhook: subscriptionView(subscription), secret: secret.value });
+    return answer;
   };

@@ -18,6 +18,7 @@ import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
 import { DynamoDbWebhookStore } from '../adapters/dynamodb/webhook-store';
 import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
+import type { TransactItem } from '../adapters/dynamodb/attribute-values';
 
 export interface ServiceConfig {
   /** Base URL of the UI; password reset links point there. */
@@ -39,7 +40,7 @@ export interface Dependencies {
   resetQueue: ResetQueue;
   events: EventPublisher;
   deadLetters: DeadLetterSink;
-  webhooks: WebhookSubscriptions;
+  webhooks: WebhookSubscriptions<TransactItem>;
   config: ServiceConfig;
   cors: CorsPolicy;
 }
@@ -55,8 +56,9 @@ export const storeFromEnvironment = (env: Environment = process.env): TableStore
   );
 
 /** Webhook subscriptions, in the function's table through its client: pass the function's store to share both. */
-export const webhooksFromEnvironment = (store: TableStore = storeFromEnvironment()): WebhookSubscriptions =>
-  new DynamoDbWebhookStore(store);
+export const webhooksFromEnvironment = (
+  store: TableStore = storeFromEnvironment(),
+): WebhookSubscriptions<TransactItem> => new DynamoDbWebhookStore(store);
 
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
   new SesMailer(new SESv2Client(LAMBDA_CLIENT_OPTIONS), env.MAIL_FROM ?? 'no-reply@example.invalid');

@@ -7,7 +7,7 @@ import { scanTable, useTestService } from '../support/local-service';
  * A write sent with an Idempotency-Key, made to fail at any of its write requests (the write refused, or applied and
  * its answer lost: a timeout after the commit), then retried under the same key as a client whose answer never came
  * would: one write, one history entry, and from then on the same answer with `Idempotent-Replayed: true`. One
- * property per write family (limit, per-action, reset). `RETRY_SEED=S` replays a printed seed.
+ * property per write family (limit, per-action, reset, webhook subscriptions). `RETRY_SEED=S` replays a printed seed.
  */
 const seed = Number(process.env.RETRY_SEED ?? Date.now() % 2 ** 31);
 const ctx = useTestService();
@@ -153,6 +153,31 @@ describe('a retried write with an Idempotency-Key, after a fault at any write re
     },
     // the answer's store (write 2, after the enqueue) refused: the reset queued twice, applied once
     [[{ kind: 'fail', nth: 2 }], [{ kind: 'lose', nth: 2 }]],
+  );
+});
+
+describe('a webhook subscription created with an Idempotency-Key, after a fault at any write request', () => {
+  const listed = async () =>
+    ((await (await demo().get('/rest-api/webhooks.do')).json()) as { webhooks: { id: string }[] }).webhooks;
+
+  property(
+    'one subscription, its secret answered again, replayed',
+    async (fault) => {
+      const [path, key] = ['/rest-api/webhooks/create.do', newKey()];
+      const fields = { url: 'http://127.0.0.1:9/hooks', events: 'limit.reached' };
+      const before = (await listed()).length;
+      const landed = async () => (await listed()).length > before;
+      const retried = await sendWithFaultAndRetry({ path, fields, key }, fault, landed);
+      const answered = await retried.text();
+      const created = JSON.parse(answered) as { webhook: { id: string }; secret: string };
+      expect(created.secret).toMatch(/^whsec_/);
+      expect(await listed()).toHaveLength(before + 1);
+      await expectReplayed(path, fields, key, answered);
+      expect(await listed()).toHaveLength(before + 1);
+      expect((await demo().delete(`/rest-api/webhooks/${created.webhook.id}.do`)).status).toBe(200);
+    },
+    // the claim's answer lost; the create's transaction applied and its answer lost
+    [[{ kind: 'lose', nth: 1 }], [{ kind: 'lose', nth: 2 }]],
   );
 });
 

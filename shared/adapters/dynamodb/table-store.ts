@@ -69,7 +69,11 @@ const LOAD_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded'
 const translateCancellation = (error: TransactionCanceledException): unknown => {
   const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
   if (reasons.some((code) => LOAD_REASONS.has(code))) return new ServiceBusy(error);
-  if (reasons.some((code) => RACE_REASONS.has(code))) return new WriteConflict();
+  if (reasons.some((code) => RACE_REASONS.has(code)))
+    return new WriteConflict(
+      undefined,
+      reasons.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : [])),
+    );
   return error;
 };
 

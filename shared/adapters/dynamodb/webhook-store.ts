@@ -1,4 +1,4 @@
-import { WriteConflict } from '../../domain/errors';
+import { ServiceBusy, WriteConflict } from '../../domain/errors';
 import { MAX_SUBSCRIPTIONS_PER_USER } from '../../domain/webhooks/subscription-cap';
 import type {
   WebhookEntityFilter,
@@ -6,7 +6,8 @@ import type {
   WebhookSecret,
   WebhookSubscription,
 } from '../../domain/webhooks/subscription';
-import type { WebhookAttemptOutcome, WebhookSubscriptions } from '../../ports/webhook-subscriptions';
+import type { WebhookAttemptOutcome, WebhookSubscriptions, WrittenWith } from '../../ports/webhook-subscriptions';
+import type { TransactItem } from './attribute-values';
 import {
   WEBHOOK_SUBSCRIPTIONS_BELOW,
   WEBHOOKS_PK,
@@ -71,22 +72,23 @@ const exists = conditionExpression(attributeExists('PK'));
  * its owner (the dispatcher knows the id alone) and a `COUNT#<userId>` item that keeps the per-user cap exact
  * under concurrent creates.
  */
-export class DynamoDbWebhookStore implements WebhookSubscriptions {
+export class DynamoDbWebhookStore implements WebhookSubscriptions<TransactItem> {
   constructor(private readonly store: TableStore) {}
 
-  async create(subscription: WebhookSubscription): Promise<void> {
+  async create(subscription: WebhookSubscription, written: WrittenWith<TransactItem> = {}): Promise<void> {
     const { tableName } = this.store;
     const count = new UpdateBuilder()
       .add('count', 1)
       .require(anyOf(attributeAbsent('count'), below('count', MAX_SUBSCRIPTIONS_PER_USER)))
       .build();
-    await this.store.transactWrite({
-      TransactItems: [
+    await this.transact(
+      [
         this.store.insertItem(subscriptionItem(subscription)),
         this.store.insertItem({ ...webhookIdKey(subscription.id), userId: subscription.userId }),
         { Update: { TableName: tableName, Key: webhookCountKey(subscription.userId), ...count } },
       ],
-    });
+      written,
+    );
   }
 
   async listOwn(userId: number): Promise<WebhookSubscription[]> {
@@ -99,33 +101,39 @@ export class DynamoDbWebhookStore implements WebhookSubscriptions {
     return item && subscriptionFromItem(item);
   }
 
-  async delete(userId: number, id: string): Promise<boolean> {
+  async delete(userId: number, id: string, written: WrittenWith<TransactItem> = {}): Promise<boolean> {
     const { tableName } = this.store;
     const count = new UpdateBuilder().add('count', -1).build();
     return this.unlessAbsent(() =>
-      this.store.transactWrite({
-        TransactItems: [
+      this.transact(
+        [
           { Delete: { TableName: tableName, Key: webhookKey(userId, id), ...exists } },
           { Delete: { TableName: tableName, Key: webhookIdKey(id) } },
           { Update: { TableName: tableName, Key: webhookCountKey(userId), ...count } },
         ],
-      }),
+        written,
+      ),
     );
   }
 
-  async replaceSecrets(userId: number, id: string, secrets: WebhookSecret[]): Promise<boolean> {
+  async replaceSecrets(
+    userId: number,
+    id: string,
+    secrets: WebhookSecret[],
+    written: WrittenWith<TransactItem> = {},
+  ): Promise<boolean> {
     const update = new UpdateBuilder().set('secrets', secrets).require(attributeExists('PK'));
-    return this.unlessAbsent(() => this.store.update({ Key: webhookKey(userId, id), ...update.build() }));
+    return this.unlessAbsent(() => this.updateOwn(webhookKey(userId, id), update, written));
   }
 
-  async enable(userId: number, id: string): Promise<boolean> {
+  async enable(userId: number, id: string, written: WrittenWith<TransactItem> = {}): Promise<boolean> {
     const update = new UpdateBuilder()
       .set('status', 'active')
       .remove('disabledReason')
       .remove('failureSince')
       .remove('failureAttempts')
       .require(attributeExists('PK'));
-    return this.unlessAbsent(() => this.store.update({ Key: webhookKey(userId, id), ...update.build() }));
+    return this.unlessAbsent(() => this.updateOwn(webhookKey(userId, id), update, written));
   }
 
   /** One paged query of the partition: subscriptions are few (at most ten per user). */
@@ -161,6 +169,26 @@ export class DynamoDbWebhookStore implements WebhookSubscriptions {
       return item && subscriptionFromItem(item);
     } catch (error) {
       if (error instanceof WriteConflict) return undefined;
+      throw error;
+    }
+  }
+
+  /** One update of an owned subscription; in a transaction only when something is written alongside it. */
+  private async updateOwn(key: ItemKey, update: UpdateBuilder, written: WrittenWith<TransactItem>): Promise<void> {
+    if (!written.alongside?.length) await this.store.update({ Key: key, ...update.build() });
+    else await this.transact([{ Update: { TableName: this.store.tableName, Key: key, ...update.build() } }], written);
+  }
+
+  /**
+   * The write and what goes alongside it, all or nothing. An item alongside whose condition fails (the answer's:
+   * another invocation took the Idempotency-Key over) is not the subscription's refusal: the caller is told to retry.
+   */
+  private async transact(items: TransactItem[], { alongside = [] }: WrittenWith<TransactItem>): Promise<void> {
+    try {
+      await this.store.transactWrite({ TransactItems: [...items, ...alongside] });
+    } catch (error) {
+      if (error instanceof WriteConflict && error.failedItems?.some((index) => index >= items.length))
+        throw new ServiceBusy(error);
       throw error;
     }
   }

@@ -28,6 +28,11 @@ describe('a cancelled transaction', () => {
     await expect(write()).rejects.toBeInstanceOf(expected);
   });
 
+  it('names the items whose condition failed', async () => {
+    dynamo.on(TransactWriteItemsCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'ConditionalCheckFailed'));
+    await expect(write()).rejects.toMatchObject({ failedItems: [1, 2] });
+  });
+
   it('for any other reason stays the SDK error (a fault, not a race or load)', async () => {
     dynamo.on(TransactWriteItemsCommand).rejects(cancelled('ValidationError', 'None'));
     await expect(write()).rejects.toBeInstanceOf(TransactionCanceledException);
