@@ -64,7 +64,7 @@ describe('the Lambda bundles', () => {
       bundles.set(name, built.files);
       code.set(name, built.code);
     }
-  }, 60_000);
+  }, 300_000);
 
   it('are deployed with exactly the environment variables their code reads, of those the stack sets', () => {
     const environments = deployedEnvironments();
