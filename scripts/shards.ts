@@ -6,8 +6,8 @@ import { CommandFailure, readArguments, runTool } from './command-line';
 
 const USAGE = `Usage: npm run shards -- --type TYPE --id ID --count N
   Shards the delivery counters of one entity (advertiser, campaign, banner, site, placement) into N items
-  (2 to 96), in TABLE_NAME (the stack output TableName). Once only: a count set before stays. AWS credentials
-  come from the environment.`;
+  (2 to 96), in TABLE_NAME (the stack output TableName), or raises the count it has to N. A count is never
+  lowered. AWS credentials come from the environment.`;
 
 const { values } = readArguments(USAGE, {
   type: { type: 'string' },
@@ -28,10 +28,13 @@ await runTool(async () => {
   const store = storeFromEnvironment();
   if (!(await entityExists(store, type, id)))
     throw new CommandFailure(`--id ${id}: there is no ${type.toLowerCase()} ${id}.`);
-  const now = await setShardCount(store, type, id, shards);
+  const entity = `${type.toLowerCase()} ${id}`;
+  const answer = await setShardCount(store, type, id, shards);
+  if (answer.refused)
+    throw new CommandFailure(`--count ${shards}: ${entity} has ${answer.shards} shards, and a count is never lowered.`);
   console.log(
-    now === shards
-      ? `${type.toLowerCase()} ${id}: counters in ${shards} shards.`
-      : `${type.toLowerCase()} ${id} already has ${now} shards: a shard count is set once and stays.`,
+    answer.from === shards
+      ? `${entity}: counters in ${shards} shards already; nothing changed.`
+      : `${entity}: counters in ${shards} shards (were ${answer.from === 1 ? 'one item' : `${answer.from} shards`}).`,
   );
 });

@@ -8,8 +8,8 @@ const failure = (message: string, errors: Record<string, string> = {}) =>
   jsonResponse(400, { success: false, code: errorCodeOf(400), message, errors });
 
 /**
- * `POST /_local/shards` with `{"type":"advertiser","id":1,"shards":16}`: shards the entity's counters (once: a
- * count set before stays, and is answered).
+ * `POST /_local/shards` with `{"type":"advertiser","id":1,"shards":16}`: shards the entity's counters, or raises
+ * their count; answers the count now and the one before (`from`). A lower count is refused, naming `shards`.
  */
 export const shardsEndpoint = (dependencies: Dependencies) => async (body: string) => {
   let value: unknown;
@@ -23,6 +23,10 @@ export const shardsEndpoint = (dependencies: Dependencies) => async (body: strin
   const { type, id, shards } = parsed.request;
   if (!(await entityExists(dependencies.store, type, id)))
     return failure(`There is no ${type.toLowerCase()} ${id}`, { id: `no ${type.toLowerCase()} has this id` });
-  const now = await setShardCount(dependencies.store, type, id, shards);
-  return jsonResponse(200, { type: type.toLowerCase(), id, shards: now });
+  const answer = await setShardCount(dependencies.store, type, id, shards);
+  if (answer.refused)
+    return failure(`The ${type.toLowerCase()} has ${answer.shards} shards, and a shard count is never lowered`, {
+      shards: `must be at least ${answer.shards}, the count the ${type.toLowerCase()} has`,
+    });
+  return jsonResponse(200, { type: type.toLowerCase(), id, shards: answer.shards, from: answer.from });
 };

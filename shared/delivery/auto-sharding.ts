@@ -1,5 +1,5 @@
 import {
-  rememberShardCount,
+  rememberShardLayout,
   restartTallyRequest,
   setShardCount,
   type AppliedEntityWrite,
@@ -40,8 +40,10 @@ export const followTally = async (
     if (decision === 'restart')
       await store.update(restartTallyRequest(target.type, target.id, applied.tally.since, now));
     if (decision !== 'shard') return;
-    const shards = await setShardCount(store, target.type, target.id, auto.shards);
-    rememberShardCount(store, target.type, target.id, shards, clock);
+    // the same count change as an operator's: one transaction marking every shard with the count
+    const { from, shards } = await setShardCount(store, target.type, target.id, auto.shards);
+    if (from !== 1) return; // sharded meanwhile, by an operator or another container: its count stands
+    rememberShardLayout(store, target.type, target.id, { shards, base: shards }, clock);
     logger.info('counters sharded automatically', { ...target, shards, tally: applied.tally });
   } catch (error) {
     if (!(error instanceof WriteConflict))

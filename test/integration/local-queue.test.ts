@@ -103,7 +103,7 @@ describe('POST /_local/shards, strictly', () => {
   it('takes whole numbers as JSON numbers or decimal text', async () => {
     expect(await shard({ type: 'Advertiser', id: '81', shards: '4' })).toEqual({
       status: 200,
-      body: { type: 'advertiser', id: 81, shards: 4 },
+      body: { type: 'advertiser', id: 81, shards: 4, from: 1 },
     });
   });
 });

@@ -31,7 +31,7 @@ const deliver = async (messages: { id: string; group: string; clicks: number; ba
 const shard = async (type: string, id: number, shards: number) => {
   const response = await postJson(`${ctx.service.url}/_local/shards`, { type, id, shards });
   expect(response.status).toBe(200);
-  return (await response.json()) as { type: string; id: number; shards: number };
+  return (await response.json()) as { type: string; id: number; shards: number; from: number };
 };
 const read = async (path: string) => (await (await caller().get(path)).json()) as Record<string, number>;
 const DAILY_CLICKS = counterAttribute('daily', 'clicks');
@@ -85,9 +85,20 @@ afterEach(async () => {
 });
 
 describe('sharded counters', () => {
-  it('are set once: a second, different count is refused by answering the count set', async () => {
-    expect(await shard('advertiser', 72, 3)).toEqual({ type: 'advertiser', id: 72, shards: 3 });
-    expect(await shard('ADVERTISER', 72, 5)).toEqual({ type: 'advertiser', id: 72, shards: 3 });
+  it('are set, raised and never lowered: each answer names the count before', async () => {
+    expect(await shard('advertiser', 72, 3)).toEqual({ type: 'advertiser', id: 72, shards: 3, from: 1 });
+    expect(await shard('ADVERTISER', 72, 5)).toEqual({ type: 'advertiser', id: 72, shards: 5, from: 3 });
+    expect(await shard('advertiser', 72, 5)).toEqual({ type: 'advertiser', id: 72, shards: 5, from: 5 });
+    const lower = await postJson(`${ctx.service.url}/_local/shards`, { type: 'advertiser', id: 72, shards: 4 });
+    expect(lower.status).toBe(400);
+    expect(((await lower.json()) as { errors: Record<string, string> }).errors).toEqual({ shards: expect.any(String) });
+    expect((await counterItems('ADVERTISER#72')).map((item) => item.SK)).toEqual([
+      'COUNTERS',
+      'COUNTERS#1',
+      'COUNTERS#2',
+      'COUNTERS#3',
+      'COUNTERS#4',
+    ]);
     const bad = await postJson(`${ctx.service.url}/_local/shards`, { type: 'advert', id: 0, shards: 1 });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { errors: Record<string, string> }).errors).toEqual({
@@ -133,7 +144,8 @@ describe('sharded counters', () => {
     expect(again.duplicateMessages).toBe(1);
     await deliver([{ id: 'switch-2', group, clicks: 2, bannerId: 7100 }]);
     expect(await read('/rest-api/advertiser/71/limits.do')).toMatchObject({ dailyClicks: 7 });
-    expect(await counterItems('ADVERTISER#71')).toEqual([
+    // every shard is made with the count; only the group's shard holds its clicks
+    expect((await counterItems('ADVERTISER#71')).filter((item) => item.dailyClicks !== undefined)).toEqual([
       { SK: 'COUNTERS', dailyClicks: 5 },
       { SK: `COUNTERS#${shardOfGroup(group, 4)}`, dailyClicks: 2 },
     ]);
@@ -156,7 +168,7 @@ describe('sharded counters', () => {
     expect(await read('/rest-api/advertiser/71/limits.do')).toMatchObject({ dailyClicks: 11 });
     expect((await caller().delete('/rest-api/advertiser/71/limits.do')).status).toBe(200);
     const items = await counterItems('ADVERTISER#71');
-    expect(items.map((item) => item.SK)).toEqual(['COUNTERS', `COUNTERS#${shardOfGroup(group, 4)}`]);
+    expect(items.map((item) => item.SK)).toEqual(['COUNTERS', 'COUNTERS#1', 'COUNTERS#2', 'COUNTERS#3']);
     expect(items.every((item) => item.dailyClicks === undefined)).toBe(true);
     // a message counted before the delete, delivered again after it, stays counted once (not again)
     expect((await deliver([{ id: 'stale-2', group, clicks: 4, bannerId: 7100 }])).duplicateMessages).toBe(1);

@@ -45,6 +45,10 @@ export const FIRST_IMPRESSION_ATTRIBUTE = 'qf';
 export const CAPS_ATTRIBUTE = 'cp';
 /** On shard 0 (`COUNTERS`) of a sharded entity: how many shards it has (absent: 1). */
 export const SHARDS_ATTRIBUTE = 'shards';
+/** On shard 0 of an entity whose shard count was raised: the count it was first sharded into (absent: `shards`). */
+export const SHARD_BASE_ATTRIBUTE = 'sb';
+/** On shard n ≥ 1: the shard count it is written under, set by every count change (absent: never raised). */
+export const SHARD_EPOCH_ATTRIBUTE = 'sc';
 /** On shard 0 of an unsharded advertiser, with automatic sharding on: its writes since `tallySince` (ms). */
 export const TALLY_ATTRIBUTE = 'writeTally';
 export const TALLY_SINCE_ATTRIBUTE = 'tallySince';

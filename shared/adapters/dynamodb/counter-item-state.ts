@@ -6,6 +6,7 @@ import {
   counterAttribute,
   keyAttribute,
   MARKER_PREFIX,
+  markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
   FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
@@ -37,6 +38,12 @@ export const appliedMarkers = (item: Item | undefined): Record<string, string> =
     if (marker !== undefined) applied[name.slice(MARKER_PREFIX.length)] = marker;
   }
   return applied;
+};
+
+/** A message group's marker on a counter item, if it has one: the one way to ask for a single group's. */
+export const groupMarkerOn = (item: Item | undefined, group: string): string | undefined => {
+  const stored = item?.[markerAttribute(group)];
+  return stored === undefined ? undefined : markerFromBytes(stored);
 };
 
 /**

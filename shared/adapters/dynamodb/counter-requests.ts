@@ -14,12 +14,12 @@ import {
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
   FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
-  SHARDS_ATTRIBUTE,
   TALLY_ATTRIBUTE,
   TALLY_SINCE_ATTRIBUTE,
   RESET_AT_ATTRIBUTE,
 } from './counter-attributes';
 import { markerBytes } from './marker-bytes';
+import { epochCondition, type ShardEpoch } from './shard-epoch';
 
 type Update = UpdateInput;
 
@@ -100,17 +100,17 @@ const storedCaps = (caps: readonly CapOnCounter[]): Record<string, number> =>
 /**
  * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
  * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
- * crossing; `requireUnsharded` (shard 0 of an entity the writer takes as unsharded) fails it once the entity has
- * shards, and `tallyAt` counts the write in the item's write tally (automatic sharding). Pure.
+ * crossing; `epoch` (an entity's counter item) fails it once the entity's shard count is not the one the writer
+ * routed with, and `tallyAt` counts the write in the item's write tally (automatic sharding). Pure.
  */
 export const counterWriteRequest = (
   key: ItemKey,
   write: CounterWrite,
   caps?: readonly CapOnCounter[],
-  shard: { requireUnsharded?: boolean; tallyAt?: number } = {},
+  shard: { epoch?: ShardEpoch; tallyAt?: number } = {},
 ): Update => {
   const update = new UpdateBuilder();
-  if (shard.requireUnsharded) update.require(attributeAbsent(SHARDS_ATTRIBUTE));
+  if (shard.epoch) update.require(epochCondition(shard.epoch));
   if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
   periodWrites(update, write);
   sequenceWrites(update, write);

@@ -5,11 +5,10 @@ import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
 import type { Item, TableStore } from './table-store';
-import { shardCountOf } from '../../domain/delivery/counter-shards';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
-import { SHARDS_ATTRIBUTE } from './counter-attributes';
 import { appliedMarkers, counterState } from './counter-item-state';
 import { counterWriteRequest } from './counter-requests';
+import { epochHolds, type ShardEpoch } from './shard-epoch';
 import type { CounterWrite } from '../../domain/delivery/counter-plan';
 
 /** Races on one item are short: each lost one brings the item back, and the next write is planned from it. */
@@ -40,11 +39,17 @@ const byGroupChunks = (pending: readonly PendingMessage[]): PendingMessage[][] =
   return chunks;
 };
 
-/** Shard 0 of an entity the writer took as unsharded has shards: the write is to be planned again, by shard. */
-export class EntityIsSharded extends Error {
-  constructor(readonly shards: number) {
-    super(`The entity's counters have ${shards} shards`);
-    this.name = 'EntityIsSharded';
+/**
+ * The entity's shard count is no longer the one the write routed its groups with: its messages are to be routed
+ * again. `done` is what the item's earlier requests of the same call applied, `left` the messages not applied.
+ */
+export class ShardCountChanged extends Error {
+  constructor(
+    readonly done: AppliedCounterWrite = { after: {}, skipped: [] },
+    readonly left: readonly PendingMessage[] = [],
+  ) {
+    super("The entity's shard count changed");
+    this.name = 'ShardCountChanged';
   }
 }
 
@@ -60,18 +65,16 @@ export interface CounterItemWrite {
   now?: Date;
   /** The caps the write is judged against, stored with it (see `counterWriteRequest`). */
   caps?: readonly CapOnCounter[];
-  /** Shard 0 written by a recorder that takes the entity as unsharded: fails with `EntityIsSharded` if it is not. */
-  requireUnsharded?: boolean;
+  /** An entity's counter item: the shard count the write routed with; another fails it with `ShardCountChanged`. */
+  epoch?: ShardEpoch;
   /** Counts the write in the item's write tally, at this instant (ms). */
   tallyAt?: number;
   /**
-   * A shard n ≥ 1: reads the markers its groups left on shard 0 before the entity was sharded. Its first write
+   * A shard n ≥ 1: reads the highest marker each of the groups has on any shard of the entity. Its first write
    * requires each group's marker on the shard; a group new there makes it fail, and the floors are read then.
    */
-  floors?: () => Promise<Readonly<Record<string, string>>>;
+  floors?: (groups: readonly string[]) => Promise<Readonly<Record<string, string>>>;
 }
-
-const shardsOf = (current: Item | undefined): number => shardCountOf(current?.[SHARDS_ATTRIBUTE]);
 
 const applyOnce = async (
   store: TableStore,
@@ -79,14 +82,14 @@ const applyOnce = async (
   pending: readonly PendingMessage[],
   options: CounterItemWrite,
 ): Promise<AppliedCounterWrite> => {
-  const { now, caps, requireUnsharded = false, tallyAt, floors } = options;
+  const { now, caps, epoch, tallyAt, floors } = options;
   let state: CounterState | undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : {};
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps, {
-      requireUnsharded,
+      ...(epoch ? { epoch } : {}),
       ...(tallyAt !== undefined ? { tallyAt } : {}),
     });
     try {
@@ -94,11 +97,11 @@ const applyOnce = async (
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
-      if (requireUnsharded && shardsOf(error.current) > 1) throw new EntityIsSharded(shardsOf(error.current));
+      if (epoch && !epochHolds(epoch, error.current)) throw new ShardCountChanged();
       state = { ...counterState(error.current, periods, metrics), applied: appliedMarkers(error.current) };
       const applied = state.applied;
-      if (floors && !shard.floors && pending.some((message) => applied[message.group] === undefined))
-        shard = { floors: await floors() };
+      const unmarked = [...new Set(pending.map((message) => message.group))].filter((group) => !(group in applied));
+      if (floors && !shard.floors && unmarked.length > 0) shard = { floors: await floors(unmarked) };
     }
   }
 };
@@ -116,10 +119,16 @@ export const applyToCounterItem = async (
 ): Promise<AppliedCounterWrite> => {
   let applied: AppliedCounterWrite = { after: {}, skipped: [] };
   const skipped: PendingMessage[] = [];
-  for (const chunk of byGroupChunks(pending)) {
-    const result = await applyOnce(store, item, chunk, options);
-    skipped.push(...result.skipped);
-    if (result.write) applied = result;
+  const chunks = byGroupChunks(pending);
+  for (const [index, chunk] of chunks.entries()) {
+    try {
+      const result = await applyOnce(store, item, chunk, options);
+      skipped.push(...result.skipped);
+      if (result.write) applied = result;
+    } catch (error) {
+      if (!(error instanceof ShardCountChanged)) throw error;
+      throw new ShardCountChanged({ ...applied, skipped }, chunks.slice(index).flat());
+    }
   }
   return { ...applied, skipped };
 };

@@ -36,7 +36,8 @@ export type SequenceExpectation =
 /**
  * How a write of a shard n ≥ 1 differs. `unread`: its first write (planned without a read) requires each group's
  * marker present and below, so that a group new on the shard fails once and its floor is read. `floors`: per
- * group, the marker the group left on shard 0 before the entity was sharded: a message at or below it is applied.
+ * group, the highest marker the group has on any shard of the entity (left there before the entity was sharded or
+ * before its count was raised): a message at or below it is applied.
  */
 export interface ShardWriteOptions {
   unread?: 'presentBelow';

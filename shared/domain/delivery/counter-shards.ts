@@ -4,14 +4,14 @@ import { isLaterPeriod } from '../limits/periods';
 
 /**
  * An entity's counters may be sharded: shard 0 is the `COUNTERS` item, shard n ≥ 1 `COUNTERS#<n>`. The shard
- * count is set once (1 → N) and never changes afterwards, so that a recorder that does not know it yet is caught by
- * a condition on shard 0, and a group's shard never moves again.
+ * count only rises (1 → N, then N → M), in one transaction that also marks every shard with the new count, so that a
+ * recorder still routing with an older count is caught by any shard's condition.
  */
 export const MIN_SHARDS = 2;
 /**
  * DELETE limits.do clears every shard with the record and its history entry in one transaction (at most 100
- * items), and a read asks for entity, limit, history head and every shard in one BatchGetItem (at most 100 keys):
- * 96 shards keep both whole.
+ * items), a read asks for entity, limit, history head and every shard in one BatchGetItem (at most 100 keys), and a
+ * count change writes every shard in one transaction (at most 100 items): 96 shards keep all three whole.
  */
 export const MAX_SHARDS = 96;
 
@@ -31,8 +31,50 @@ const fnv1a = (text: string): number => {
   return hash >>> 0;
 };
 
-/** The shard a message group writes, of `shards`: always the same for the same group and count. */
-export const shardOfGroup = (group: string, shards: number): number => (shards <= 1 ? 0 : fnv1a(group) % shards);
+/** murmur3's finaliser: spreads a group's hash and an added shard into an independent draw. */
+const draw = (hash: number, shard: number): number => {
+  let mixed = (hash ^ Math.imul(shard + 1, 0x9e3779b9)) >>> 0;
+  mixed = Math.imul(mixed ^ (mixed >>> 16), 0x85ebca6b);
+  mixed = Math.imul(mixed ^ (mixed >>> 13), 0xc2b2ae35);
+  return (mixed ^ (mixed >>> 16)) >>> 0;
+};
+
+/**
+ * How an entity's groups are spread: over `shards` shards, the entity having first been sharded into `base` (the
+ * count set when it was unsharded; equal to `shards` until the count is raised).
+ */
+export interface ShardLayout {
+  shards: number;
+  base: number;
+}
+
+export const UNSHARDED: ShardLayout = { shards: 1, base: 1 };
+
+/**
+ * The shard a message group writes: `fnv1a32(group) mod base`, then, for each shard added by a raise (base, base + 1,
+ * …), a move to it with probability 1 / (its number + 1), as jump consistent hashing does. So the groups stay evenly
+ * spread, a raise moves a group only onto a shard it adds, and a group never comes back to a shard it left (nor
+ * moves onto shard 0): its marker on its shard, when there is one, is the latest it has on any shard. Always the same
+ * for the same group and layout. Pure.
+ */
+export const shardOfGroup = (group: string, shards: number, base = shards): number => {
+  if (shards <= 1) return 0;
+  const hash = fnv1a(group);
+  let shard = hash % Math.min(base, shards);
+  for (let added = base; added < shards; added++) if (draw(hash, added) % (added + 1) === 0) shard = added;
+  return shard;
+};
+
+/** What a request to set an entity's count to `shards` does from `current`: nothing, a refusal, or a raise. Pure. */
+export const shardCountChange = (
+  current: ShardLayout,
+  shards: number,
+): { kind: 'unchanged' } | { kind: 'lower' } | { kind: 'raise'; layout: ShardLayout } =>
+  shards === current.shards
+    ? { kind: 'unchanged' }
+    : shards < current.shards
+      ? { kind: 'lower' }
+      : { kind: 'raise', layout: { shards, base: current.shards === 1 ? shards : current.base } };
 
 /**
  * The shards' counters as one: per period, the latest period any shard has reached, and the sum of the counters

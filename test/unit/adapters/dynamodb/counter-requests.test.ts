@@ -293,7 +293,7 @@ describe("a shard's counter writes", () => {
         shardWrite(),
         [{ name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value: 5 }],
         {
-          requireUnsharded: true,
+          epoch: { shard: 0, shards: 1, unraised: true },
           tallyAt: 5,
         },
       ),
@@ -301,6 +301,24 @@ describe("a shard's counter writes", () => {
     [
       "a shard's first write, its groups' markers required present",
       counterWriteRequest(counterShardKey('ADVERTISER', 1, 3), shardWrite({ unread: 'presentBelow' })),
+    ],
+    [
+      "a shard's write held to the count it routed with, of an entity never raised",
+      counterWriteRequest(counterShardKey('ADVERTISER', 1, 3), shardWrite({ unread: 'presentBelow' }), undefined, {
+        epoch: { shard: 3, shards: 4, unraised: true },
+      }),
+    ],
+    [
+      "a shard's write held to a raised count",
+      counterWriteRequest(counterShardKey('ADVERTISER', 1, 3), shardWrite(), undefined, {
+        epoch: { shard: 3, shards: 5, unraised: false },
+      }),
+    ],
+    [
+      "shard 0's write held to its count",
+      counterWriteRequest(countersKey('ADVERTISER', 1), shardWrite(), undefined, {
+        epoch: { shard: 0, shards: 5, unraised: false },
+      }),
     ],
   ]);
 });

@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
 import {
+  shardCountChange,
   shardCountOf,
   shardOfGroup,
   sumShardStates,
   tallyDecision,
   MAX_SHARDS,
+  MIN_SHARDS,
 } from '../../../../shared/domain/delivery/counter-shards';
 import type { Tally } from '../../../../shared/domain/delivery/counter-state';
 import { counterStateWith } from './counter-state-fixture';
@@ -31,6 +33,59 @@ describe('the shard of a message group', () => {
         expect(Number.isInteger(shard) && shard >= 0 && shard < shards).toBe(true);
       }),
     );
+  });
+
+  it('after a raise, stays or moves onto a shard the raise added, and never returns to a shard it left', () => {
+    const counts = fc
+      .uniqueArray(fc.integer({ min: MIN_SHARDS, max: MAX_SHARDS }), { minLength: 2, maxLength: 6 })
+      .map((unique) => unique.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 128 }), counts, (group, [base, ...raises]) => {
+        const visited = [shardOfGroup(group, base!)];
+        let count = base!;
+        for (const raised of raises) {
+          const before = visited.at(-1)!;
+          const after = shardOfGroup(group, raised, base);
+          expect(after === before || (after >= count && after < raised)).toBe(true);
+          if (after !== before) expect(visited).not.toContain(after);
+          visited.push(after);
+          count = raised;
+        }
+      }),
+    );
+  });
+
+  it('keeps every group where it was while the count is the one first set', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: MIN_SHARDS, max: MAX_SHARDS }), (group, shards) => {
+        expect(shardOfGroup(group, shards, shards)).toBe(shardOfGroup(group, shards));
+      }),
+    );
+  });
+
+  it('spreads groups as evenly as chance does after raises (chi-square within 4 standard deviations)', () => {
+    const groups = Array.from({ length: 40_000 }, (_, index) => `producer-${index}`);
+    for (const [base, shards] of [
+      [2, 5],
+      [4, 16],
+      [16, 96],
+      [2, 96],
+    ] as const) {
+      const perShard = new Array<number>(shards).fill(0);
+      for (const group of groups) perShard[shardOfGroup(group, shards, base)]!++;
+      const even = groups.length / shards;
+      const chiSquare = perShard.reduce((sum, count) => sum + (count - even) ** 2 / even, 0);
+      const freedom = shards - 1;
+      expect(chiSquare, `${base} → ${shards}`).toBeLessThan(freedom + 4 * Math.sqrt(2 * freedom));
+    }
+  });
+
+  it('is raised, kept or refused when lowered; the count first set stays the base', () => {
+    expect(shardCountChange({ shards: 1, base: 1 }, 4)).toEqual({ kind: 'raise', layout: { shards: 4, base: 4 } });
+    expect(shardCountChange({ shards: 4, base: 4 }, 9)).toEqual({ kind: 'raise', layout: { shards: 9, base: 4 } });
+    expect(shardCountChange({ shards: 9, base: 4 }, 12)).toEqual({ kind: 'raise', layout: { shards: 12, base: 4 } });
+    expect(shardCountChange({ shards: 9, base: 4 }, 9)).toEqual({ kind: 'unchanged' });
+    expect(shardCountChange({ shards: 9, base: 4 }, 5)).toEqual({ kind: 'lower' });
   });
 
   it('reads a stored shard count, and anything else as 1', () => {
@@ -101,7 +156,7 @@ describe("a shard's write", () => {
     expect(write?.sequences.g?.expect).toEqual({ kind: 'presentBelow', sequence: sequenceText(5) });
   });
 
-  it("skips what a group's floor from shard 0 holds, and expects the shard's own marker", () => {
+  it("skips what a group's floor from the other shards holds, and expects the shard's own marker", () => {
     const floors = { g: sequenceText(6) };
     const write = planCounterWrite(state({}), [pending(5), pending(6), pending(7)], PERIODS, METRICS, undefined, {
       floors,
