@@ -66,6 +66,7 @@ const INTEGRATION_FILES_ISOLATED = [
   'test/integration/malformed-requests.test.ts',
   'test/integration/npm-start.test.ts',
   'test/integration/password-reset-mail.test.ts',
+  'test/integration/shard-raises.test.ts',
   'test/integration/sharded-counters.test.ts',
 ];
 
