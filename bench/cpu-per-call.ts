@@ -5,7 +5,10 @@ import { readArguments } from '../scripts/command-line';
 import { startLocalService, type LocalService } from '../infra/local/local-service';
 import { TableStore } from '../shared/adapters/dynamodb/table-store';
 import { SDK_LOGGER } from '../shared/adapters/sdk-client-options';
-import { lambdaInvocations } from './lambda-invocation';
+import { FAMILIES, ROUTES, type Family } from '../shared/api/route-table';
+import { jsonResponse } from '../shared/http/response';
+import { createFamilyHandler } from '../shared/pipeline/family-handler';
+import { lambdaInvocations, type PreparedInvocation } from './lambda-invocation';
 import { BENCH_OPERATIONS, type BenchOperation } from './operations';
 import { ReplayingHandler, type RequestHandler } from './replaying-handler';
 import { recordRequests, type RecordedCommand } from './request-recorder';
@@ -14,8 +17,9 @@ const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --profile PREFIX]
   The processor time the functions add to each operation's AWS requests, in this process: DynamoDB answers from
   answers recorded on DynamoDB Local, so that neither the engine nor the machine's other work is timed. Median
   microseconds of CPU per call (the process's, its GC and compiler threads included), the handler's and the same
-  requests sent raw, taking turns. --profile writes a CPU profile of each operation's calls to PREFIX-<n>.cpuprofile.
-  How to read it: bench/README.md.`;
+  requests sent raw, taking turns; then the handler's parts: the authorizer, the family's function, and the
+  family's pipeline alone (its operation answering at once). --profile writes a CPU profile of each operation's
+  calls to PREFIX-<n>.cpuprofile. How to read it: bench/README.md.`;
 const { values } = readArguments(USAGE, { calls: { type: 'string' }, profile: { type: 'string' } });
 const CALLS = Number(values.calls ?? 1000);
 const WARM_UP_CALLS = 200;
@@ -39,17 +43,42 @@ const COMMANDS = dynamodb as unknown as Record<string, new (input: unknown) => d
 
 interface Measuring {
   service: LocalService;
+  /** Each family's pipeline with every operation answering at once: what a request costs besides its operation. */
+  pipelines: Record<Family, ReturnType<typeof createFamilyHandler>>;
   replaying: ReplayingHandler;
   client: dynamodb.DynamoDBClient;
   lambda: ReturnType<typeof lambdaInvocations>;
   recorder: ReturnType<typeof recordRequests>;
 }
 
-/** One call through the functions, its answer checked. */
+/**
+ * One call through the functions, its answer checked: the processor time of the authorizer's and the family's
+ * invocations, as measure 2 times them (API Gateway's part, routing and building the events, is not counted).
+ */
 const invoke = async ({ lambda }: Measuring, operation: BenchOperation, call: number) => {
-  const { result } = await lambda.invoke(lambda.prepare(operation.request(undefined, call), `cpu-${call}`));
+  const prepared = lambda.prepare(operation.request(undefined, call), `cpu-${call}`);
+  const { result, cpuUs } = await lambda.invoke(prepared);
   if (result.statusCode !== 200) throw new Error(`${operation.name} answered ${result.statusCode}: ${result.body}`);
+  return { ...cpuUs, prepared };
 };
+
+/** The same request, with the principal the authorizer gave, through the family's pipeline alone. */
+const pipelineCpu = async (
+  { lambda, pipelines }: Measuring,
+  operation: BenchOperation,
+  authorized: PreparedInvocation,
+) => {
+  const { route, event, context } = lambda.prepare(operation.request(undefined, 0), 'cpu-pipeline');
+  event.requestContext.authorizer = authorized.event.requestContext.authorizer;
+  return cpuOf(async () => {
+    const { statusCode } = await pipelines[route.family](event, context);
+    if (statusCode !== 200) throw new Error(`${operation.name}'s pipeline answered ${statusCode}`);
+  });
+};
+
+const immediateAnswers = Object.fromEntries(
+  ROUTES.map((route) => [route.operation, async () => jsonResponse(200, { success: true })]),
+);
 
 /** A warm call recorded on DynamoDB Local: the requests it sends, and the answers the replay gives. */
 const recordWarmCall = async (measuring: Measuring, operation: BenchOperation): Promise<RecordedCommand[]> => {
@@ -70,32 +99,39 @@ const recordWarmCall = async (measuring: Measuring, operation: BenchOperation): 
 
 const measureOperation = async (measuring: Measuring, operation: BenchOperation, session: Session) => {
   const sent = await recordWarmCall(measuring, operation);
-  const handler: number[] = [];
-  const raw: number[] = [];
+  const times = { handler: [] as number[], raw: [] as number[], authorizer: [] as number[] };
+  const parts = { family: [] as number[], pipeline: [] as number[] };
   const round = async (call: number) => {
-    handler.push(await cpuOf(() => invoke(measuring, operation, call)));
+    const functions = await invoke(measuring, operation, call);
+    times.handler.push(functions.authorizer + functions.family);
+    times.authorizer.push(functions.authorizer);
+    parts.family.push(functions.family);
+    parts.pipeline.push(await pipelineCpu(measuring, operation, functions.prepared));
     const commands = sent.map(({ commandName, input }) => new COMMANDS[commandName]!(structuredClone(input)));
-    raw.push(
+    times.raw.push(
       await cpuOf(async () => {
         for (const command of commands) await measuring.client.send(command);
       }),
     );
   };
   for (let call = 0; call < WARM_UP_CALLS; call++) await round(call);
-  handler.length = raw.length = 0;
+  for (const each of [...Object.values(times), ...Object.values(parts)]) each.length = 0;
   if (values.profile) await session.post('Profiler.start');
   for (let call = 0; call < CALLS; call++) await round(call);
   if (values.profile) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(`${values.profile}-${MEASURED.indexOf(operation.name)}.cpuprofile`, JSON.stringify(profile));
   }
-  const [functions, replay] = [median(handler), median(raw)];
+  const [functions, replay] = [median(times.handler), median(times.raw)];
   return {
     operation: operation.name,
     requests: sent.length,
     'handler µs': functions,
     'raw µs': replay,
     'added µs': functions - replay,
+    'authorizer µs': median(times.authorizer),
+    'family µs': median(parts.family),
+    'pipeline µs': median(parts.pipeline),
   };
 };
 
@@ -116,7 +152,10 @@ try {
   const recorder = recordRequests(client);
   const store = new TableStore(client, service.dependencies.store.tableName);
   const lambda = lambdaInvocations(service, { store, resetQueue: service.dependencies.resetQueue });
-  const measuring: Measuring = { service, replaying, client, lambda, recorder };
+  const pipelines = Object.fromEntries(
+    FAMILIES.map((family) => [family, createFamilyHandler(family, immediateAnswers, { store, clock: service.clock })]),
+  ) as unknown as Measuring['pipelines'];
+  const measuring: Measuring = { service, pipelines, replaying, client, lambda, recorder };
   const rows = [];
   for (const operation of BENCH_OPERATIONS.filter(({ name }) => MEASURED.includes(name)))
     rows.push(await measureOperation(measuring, operation, session));

@@ -72,12 +72,38 @@ export const resetSourceFromEnvironment = (env: { RESET_QUEUE_URL: string }): Re
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
   new EventBridgePublisher(new EventBridgeClient(LAMBDA_CLIENT_OPTIONS), env.EVENT_BUS_NAME ?? 'default');
 
+/**
+ * A dead-letter queue whose SQS client is built when it is first used: most containers never dead-letter anything,
+ * and building the client at load cost every cold start of the recorder some 2 ms (bench/README.md, "Cold start").
+ */
+class DeadLetterQueue implements DeadLetterSink {
+  private built?: { client: SQSClient; sink: SqsDeadLetters };
+
+  constructor(private readonly queueUrl: string) {}
+
+  get client(): SQSClient {
+    return this.adapter().client;
+  }
+
+  send(...message: Parameters<DeadLetterSink['send']>): Promise<void> {
+    return this.adapter().sink.send(...message);
+  }
+
+  private adapter() {
+    if (!this.built) {
+      const client = new SQSClient(LAMBDA_CLIENT_OPTIONS);
+      this.built = { client, sink: new SqsDeadLetters(client, this.queueUrl) };
+    }
+    return this.built;
+  }
+}
+
 export const deadLettersFromEnvironment = (env: { DELIVERY_DLQ_URL: string }): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.DELIVERY_DLQ_URL);
+  new DeadLetterQueue(env.DELIVERY_DLQ_URL);
 
 /** Where the table stream's consumer sends the records it cannot decode or judge (the trigger's on-failure queue). */
 export const streamDeadLettersFromEnvironment = (env: { HISTORY_DLQ_URL: string }): DeadLetterSink =>
-  new SqsDeadLetters(new SQSClient(LAMBDA_CLIENT_OPTIONS), env.HISTORY_DLQ_URL);
+  new DeadLetterQueue(env.HISTORY_DLQ_URL);
 
 export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
   allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),

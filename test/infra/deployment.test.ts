@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ZodMiniObject } from 'zod/mini';
 import type { FunctionName } from '../../infra/cdk/bundling';
 import { FUNCTION_ENVIRONMENT } from '../../infra/cdk/function-environment';
 import {
@@ -13,6 +12,7 @@ import {
   perActionEnvironment,
   webhooksEnvironment,
   resetFlushEnvironment,
+  type EnvironmentSchema,
 } from '../../shared/runtime/environment';
 import {
   PRODUCTION_CONTEXT,
@@ -272,7 +272,7 @@ describe('the load the stack is sized for', () => {
 });
 
 /** The schema each function's Lambda entry parses its environment with. */
-const SCHEMAS: Record<FunctionName, () => ZodMiniObject> = {
+const SCHEMAS: Record<FunctionName, () => EnvironmentSchema> = {
   authorizer: authorizerEnvironment,
   auth: authEnvironment,
   'demand-limits': limitFamilyEnvironment,
@@ -299,12 +299,12 @@ const deployedEnvironment = (synthesized: SynthesizedTemplate, name: FunctionNam
 describe("each function's environment", () => {
   it('satisfies the schema its Lambda entry parses at cold start, in development and in production', () => {
     for (const synthesized of [dev, production])
-      for (const [name, schema] of Object.entries(SCHEMAS) as [FunctionName, () => ZodMiniObject][])
+      for (const [name, schema] of Object.entries(SCHEMAS) as [FunctionName, () => EnvironmentSchema][])
         expect(() => parseEnvironment(schema(), deployedEnvironment(synthesized, name)), name).not.toThrow();
   });
 
   it('names no variable its schema does not declare, of those the stack sets or could set', () => {
-    for (const [name, schema] of Object.entries(SCHEMAS) as [FunctionName, () => ZodMiniObject][]) {
+    for (const [name, schema] of Object.entries(SCHEMAS) as [FunctionName, () => EnvironmentSchema][]) {
       const declared = Object.keys(schema().shape);
       const given = [...Object.keys(deployedEnvironment(production, name)), ...FUNCTION_ENVIRONMENT[name]];
       expect(

@@ -1,5 +1,6 @@
 import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/adapters/dynamodb/dynamodb-client';
 import type { LimitReached } from '../../../shared/domain/delivery/limit-reached';
@@ -10,6 +11,7 @@ import {
   resetQueueFromEnvironment,
   resetSourceFromEnvironment,
   storeFromEnvironment,
+  streamDeadLettersFromEnvironment,
 } from '../../../shared/runtime/dependencies';
 
 type SdkClient = Pick<DynamoDBClient, 'middlewareStack'>;
@@ -72,6 +74,19 @@ describe('the AWS clients a Lambda function builds', () => {
 
   it.each(calls)("%s: resolve the SDK's middleware once per kind of request", async (_name, client, call) => {
     expect(await requestsOnTheFirstStack(client, call)).toBe(2);
+  });
+
+  it("build a dead-letter queue's SQS client when it is first used, not at cold start", () => {
+    for (const sink of [
+      deadLettersFromEnvironment({ DELIVERY_DLQ_URL: queueUrl }),
+      streamDeadLettersFromEnvironment({ HISTORY_DLQ_URL: queueUrl }),
+    ]) {
+      const clients = () =>
+        JSON.stringify(Object.values(sink), (_key, value) => (value instanceof SQSClient ? 'SQS' : value));
+      expect(clients()).not.toContain('SQS');
+      expect(clientOf(sink)).toBeInstanceOf(SQSClient);
+      expect(clients()).toContain('SQS');
+    }
   });
 
   it('while the local server resolves it on every request, for its fault injection and probes', async () => {

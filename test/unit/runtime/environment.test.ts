@@ -1,11 +1,49 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
 import {
+  authEnvironment,
   deliveryRecorderEnvironment,
   limitFamilyEnvironment,
   parseEnvironment,
 } from '../../../shared/runtime/environment';
 
 const FAMILY = { TABLE_NAME: 'limits', METRICS_NAMESPACE: 'DeliveryLimits/test', STAGE: 'test' };
+const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+
+/** auth's environment as zod/mini declared it before the parser was written by hand: the reference. */
+const required = () => z.string().check(z.minLength(1));
+const optional = () => z.optional(z.string());
+const wholeNumber = () => z.optional(z.string().check(z.regex(/^\d+$/)));
+const AUTH_AS_ZOD_DECLARED_IT = z.object({
+  TABLE_NAME: required(),
+  DYNAMODB_ENDPOINT: optional(),
+  METRICS_NAMESPACE: required(),
+  STAGE: required(),
+  POWERTOOLS_TRACE_ENABLED: z.optional(z.enum(['true', 'false'])),
+  CORS_ORIGINS: optional(),
+  PARTNER_RATE_LIMIT: wholeNumber(),
+  PARTNER_BURST_LIMIT: wholeNumber(),
+  PARTNER_QUOTA_PER_DAY: wholeNumber(),
+  MAIL_FROM: required(),
+  APP_BASE_URL: required(),
+});
+
+/** What zod/mini made of `env`: the parsed variables, or the names of those it refused, in its order. */
+const referenceOutcome = (env: Record<string, string | undefined>) => {
+  const parsed = AUTH_AS_ZOD_DECLARED_IT.safeParse(env);
+  if (parsed.success) return { parsed: parsed.data };
+  return { refused: [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] };
+};
+
+const outcome = (env: Record<string, string | undefined>) => {
+  try {
+    return { parsed: parseEnvironment(authEnvironment(), env) };
+  } catch (error) {
+    const names = /incomplete: (.*)$/.exec((error as Error).message)![1]!.split(', ');
+    return { refused: names.map((problem) => problem.split(' ')[0]!) };
+  }
+};
 
 describe("a function's environment", () => {
   it('is parsed into the variables its schema declares, and nothing else', () => {
@@ -29,6 +67,38 @@ describe("a function's environment", () => {
         'FUTURE_TOLERANCE_SECONDS is malformed',
     );
     expect(parse).not.toThrow(/secret-looking/);
+  });
+
+  it('refuses an empty whole number and a flag that is neither true nor false, and keeps an empty optional text', () => {
+    const env = { ...FAMILY, MAIL_FROM: 'a@b.c', APP_BASE_URL: 'https://x', CORS_ORIGINS: '' };
+    expect(parseEnvironment(authEnvironment(), env)).toEqual(env);
+    expect(() => parseEnvironment(authEnvironment(), { ...env, PARTNER_RATE_LIMIT: '' })).toThrow(
+      /: PARTNER_RATE_LIMIT is malformed$/,
+    );
+    expect(() => parseEnvironment(authEnvironment(), { ...env, POWERTOOLS_TRACE_ENABLED: 'TRUE' })).toThrow(
+      /: POWERTOOLS_TRACE_ENABLED is malformed$/,
+    );
+  });
+
+  it(`accepts and refuses exactly what the zod/mini schema it replaced did (seed ${SEED})`, () => {
+    const value = fc.option(
+      fc.oneof(
+        fc.constantFrom('', '0', '42', '007', '1.5', '-1', ' 1', '1\n', 'true', 'false', 'True', 'x', '\n'),
+        fc.string({ maxLength: 6 }),
+      ),
+      { nil: undefined },
+    );
+    const names = Object.keys(AUTH_AS_ZOD_DECLARED_IT.shape);
+    const env = fc.tuple(...names.map(() => value)).map((values) => ({
+      ...Object.fromEntries(names.map((name, index) => [name, values[index]])),
+      UNRELATED: 'ignored',
+    }));
+    fc.assert(
+      fc.property(env, (generated) => {
+        expect(outcome(generated)).toEqual(referenceOutcome(generated));
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
   });
 });
 
