@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -9,16 +10,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST_FILES = [
   'test/robustness/counter-model.test.ts',
+  'test/integration/epom-clients.test.ts',
+  'test/integration/limit-history.test.ts',
+  'test/integration/webhook-delivery.test.ts',
+  'test/integration/limits-rules.test.ts',
+  'test/infra/stack.test.ts',
+  'test/infra/deployment.test.ts',
+  'test/integration/writes-and-history.test.ts',
+  'test/robustness/event-time.test.ts',
   'test/integration/npm-start.test.ts',
   'test/integration/cli-failures.test.ts',
   'test/infra/bundles.test.ts',
-  'test/robustness/group-markers.test.ts',
-  'test/robustness/all-or-nothing.test.ts',
   'test/unit/simulate/capacity.test.ts',
-  'test/integration/auth-endpoints.test.ts',
-  'test/integration/typed-client.test.ts',
-  'test/integration/reference-samples.test.ts',
-  'test/robustness/authorization-matrix.test.ts',
+  'test/unit/adapters/dynamodb/counter-requests.test.ts',
 ];
 
 /** vitest's order (projects apart, failed and slow first when it knows), with each project's longest files first. */
@@ -50,15 +54,42 @@ const UNIT_FILES_ISOLATED = [
 ];
 
 /**
+ * Integration files that need modules of their own: they set the environment a module reads when it loads (the log
+ * level, auto-sharding), stub it, or evaluate modules afresh themselves (the command-line tools, `tool-run.ts`).
+ */
+const INTEGRATION_FILES_ISOLATED = [
+  'test/infra/observability.test.ts',
+  'test/integration/access-log.test.ts',
+  'test/integration/catalog-import.test.ts',
+  'test/integration/cli-failures.test.ts',
+  'test/integration/log-secrets.test.ts',
+  'test/integration/malformed-requests.test.ts',
+  'test/integration/npm-start.test.ts',
+  'test/integration/password-reset-mail.test.ts',
+  'test/integration/shard-raises.test.ts',
+  'test/integration/sharded-counters.test.ts',
+];
+
+/** What every integration file runs with: the run's DynamoDB Local and contract server, and the contract check. */
+const integration = {
+  globalSetup: ['test/support/global-setup.ts'],
+  // every exchange a test has with the API through fetch is checked against the OpenAPI document
+  setupFiles: ['test/support/contract-setup.ts'],
+};
+
+/**
  * Two layers: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server; the
  * files that need fresh modules in `unit-isolated`) and `integration` (everything else, on the run's DynamoDB
- * Local). `npm test` runs them all.
+ * Local; the files that need fresh modules in `integration-isolated`). `npm test` runs them all.
  */
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'threads',
+    // vitest's default is one worker less than the cores: on two cores, one file at a time, which left a core idle
+    // while a file waited on DynamoDB Local or its server
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // the longest files start first, so none is left running alone at the end
     sequence: { sequencer: LongestFirstSequencer },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
@@ -69,17 +100,19 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_ISOLATED, isolate: false },
       },
       { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED } },
+      // one module registry per worker too: each file spent a second or more of processor time importing
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**'],
-          globalSetup: ['test/support/global-setup.ts'],
-          // every exchange a test has with the API through fetch is checked against the OpenAPI document
-          setupFiles: ['test/support/contract-setup.ts'],
+          exclude: ['test/unit/**', ...INTEGRATION_FILES_ISOLATED],
+          isolate: false,
+          ...integration,
+          setupFiles: [...integration.setupFiles, 'test/support/cold-containers.ts'],
         },
       },
+      { extends: true, test: { name: 'integration-isolated', include: INTEGRATION_FILES_ISOLATED, ...integration } },
     ],
   },
 });

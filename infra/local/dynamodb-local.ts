@@ -81,17 +81,18 @@ const installExitHook = (): void => {
 
 /**
  * Starts DynamoDB Local in memory, or persisting to `dataDir`, on a free loopback port; it must answer within
- * `readyTimeoutMs` (30 s by default).
+ * `readyTimeoutMs` (30 s by default). With `sharedDb: false` it keeps a database for each access key (the tests give
+ * each service its own, `ClientOptions.accessKeyId`); by default one for all.
  */
 export const startDynamoDbLocal = async (
-  options: { dataDir?: string; port?: number; readyTimeoutMs?: number } = {},
+  options: { dataDir?: string; port?: number; readyTimeoutMs?: number; sharedDb?: boolean } = {},
 ): Promise<RunningDynamoDb> => {
   const major = javaMajorVersion();
   if (major === undefined || major < 17) throw new JavaMissingError();
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child = spawnDynamoDbLocal({ port, path, sharedDb: true, stdio: 'pipe' });
+  const child = spawnDynamoDbLocal({ port, path, sharedDb: options.sharedDb ?? true, stdio: 'pipe' });
   running.add(child);
   installExitHook();
   let output = '';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
 import { webhooksFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
-import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
+import { createDynamoDbClient, type ClientOptions } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { ControllableClock } from './controllable-clock';
@@ -46,6 +46,8 @@ export interface LocalServiceOptions {
   catalogFile?: string | null;
   /** Use an already running DynamoDB (tests share one); otherwise DynamoDB Local is started and owned. */
   dynamoEndpoint?: string;
+  /** The access key every client of the service gives DynamoDB Local (`ClientOptions.accessKeyId`). */
+  dynamoAccessKeyId?: string;
   tableName?: string;
   /** Browser origins allowed by CORS, as the stack's `corsOrigins`; none, no CORS. */
   corsOrigins?: string[];
@@ -130,13 +132,17 @@ interface StreamPorts {
 }
 
 /** The table's stream, read in the background by the history-events handler as Lambda would, by the same rules. */
-const openTableStream = async (endpoint: string, streamArn: string, ports: StreamPorts) => {
+const openTableStream = async (
+  { endpoint, accessKeyId = 'local' }: ClientOptions,
+  streamArn: string,
+  ports: StreamPorts,
+) => {
   const { events, store, streamDeadLetters } = ports;
   const tableStream = await LocalTableStream.open(
     new DynamoDBStreamsClient({
       endpoint,
       region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: { accessKeyId, secretAccessKey: 'local' },
     }),
     streamArn,
     {
@@ -168,8 +174,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
-  const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
-  const dispatcherClient = createDynamoDbClient({ endpoint: dynamo.endpoint });
+  const clientOptions = { endpoint: dynamo.endpoint, accessKeyId: options.dynamoAccessKeyId };
+  const client = createDynamoDbClient(clientOptions);
+  const dispatcherClient = createDynamoDbClient(clientOptions);
   for (const each of [client, dispatcherClient]) recordTableRequests(each);
   let tableStream: LocalTableStream | undefined;
   let webhookDispatcher: LocalWebhooks | undefined;
@@ -188,7 +195,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     webhookDispatcher = ports.webhookDispatcher.poll(WEBHOOK_POLL_MS);
     const faults = new WriteFaults(store.client);
-    tableStream = await openTableStream(dynamo.endpoint, streamArn, {
+    tableStream = await openTableStream(clientOptions, streamArn, {
       events: dependencies.events,
       store,
       streamDeadLetters,

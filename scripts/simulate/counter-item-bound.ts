@@ -43,6 +43,8 @@ export const largestCounterItem = (): Record<string, unknown> => {
   for (const period of PERIODS)
     for (const metric of METRICS) {
       item[counterAttribute(period, metric)] = LARGEST_NUMBER;
+      // the previous period's counters (the total has none)
+      if (period !== 'total') item[counterAttribute(period, metric, 'previous')] = LARGEST_NUMBER;
       // the largest cap: a budget of 9,999,999,999.999
       caps[counterAttribute(period, metric)] = 9_999_999_999.999;
     }
@@ -50,6 +52,9 @@ export const largestCounterItem = (): Record<string, unknown> => {
     [keyAttribute('daily')]: 'D#9999-12-31',
     [keyAttribute('weekly')]: 'W#9999-W52',
     [keyAttribute('monthly')]: 'M#9999-12',
+    [keyAttribute('daily', 'previous')]: 'D#9999-12-30',
+    [keyAttribute('weekly', 'previous')]: 'W#9999-W51',
+    [keyAttribute('monthly', 'previous')]: 'M#9999-11',
     [QUIET_SINCE_ATTRIBUTE]: LAST_INSTANT,
     [QUIET_IMPRESSIONS_ATTRIBUTE]: LARGEST_NUMBER,
     [FIRST_IMPRESSION_ATTRIBUTE]: LAST_INSTANT,

@@ -1,10 +1,11 @@
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../../infra/cdk/bundling';
 import { synthesizedTemplate } from './template';
+import { cachedByContent, fileHash } from '../support/content-cache';
 
 /** A function's bundle, built as the stack deploys it: its code, and the source files it holds code of. */
-const bundle = async (entry: string): Promise<{ code: string; files: string[] }> => {
+const buildBundle = async (entry: string) => {
   const result = await build({
     ...FUNCTION_BUNDLE_OPTIONS,
     entryPoints: [entry],
@@ -16,8 +17,14 @@ const bundle = async (entry: string): Promise<{ code: string; files: string[] }>
   const files = Object.entries(output!.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file);
-  return { code: result.outputFiles[0]!.text, files };
+  return { value: { code: result.outputFiles[0]!.text, files }, inputs: Object.keys(result.metafile.inputs) };
 };
+
+/** The bundle as `buildBundle` makes it, taken from the last run when esbuild would read the same files. */
+const bundle = (name: string, entry: string): Promise<{ code: string; files: string[] }> =>
+  cachedByContent(`bundle-${name}`, [esbuildVersion, FUNCTION_BUNDLE_OPTIONS, entry, fileHash('tsconfig.json')], () =>
+    buildBundle(entry),
+  );
 
 /** Each function's environment variables as the default stack sets them. */
 const deployedEnvironments = (): Map<FunctionName, string[]> => {
@@ -53,11 +60,11 @@ describe('the Lambda bundles', () => {
   const code = new Map<FunctionName, string>();
   beforeAll(async () => {
     for (const [name, entry] of Object.entries(FUNCTION_ENTRIES) as [FunctionName, string][]) {
-      const built = await bundle(entry);
+      const built = await bundle(name, entry);
       bundles.set(name, built.files);
       code.set(name, built.code);
     }
-  }, 60_000);
+  }, 300_000);
 
   it('are deployed with exactly the environment variables their code reads, of those the stack sets', () => {
     const environments = deployedEnvironments();

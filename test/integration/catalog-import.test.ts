@@ -6,7 +6,8 @@ import { DEMO_CATALOG_FILE } from '../../infra/local/local-service';
 import { scanTable, useTestService } from '../support/local-service';
 import { runToolInProcess } from '../support/tool-run';
 
-const ctx = useTestService();
+// the key a tool's client gives DynamoDB Local (`DYNAMODB_ENDPOINT`): the CLI below writes to this service's table
+const ctx = useTestService({ dynamoAccessKeyId: 'local' });
 const demo = JSON.parse(readFileSync(DEMO_CATALOG_FILE, 'utf8'));
 
 const postCatalog = (body: string) =>

@@ -9,7 +9,8 @@ import { runToolInProcess } from '../support/tool-run';
  * Raising a shard count mid-stream through the local server: every batch delivered twice, one delivery racing the
  * raise with the count it read before it, and the counts stay exact. The truth is summed here from what was sent.
  */
-const ctx = useTestService({ catalogFile: null });
+// the key a tool's client gives DynamoDB Local (`DYNAMODB_ENDPOINT`): `npm run shards` below writes to this table
+const ctx = useTestService({ catalogFile: null, dynamoAccessKeyId: 'local' });
 const caller = () => apiClient(ctx.service.url, 'raises-key-0001');
 
 type Delivered = { duplicateMessages: number; failedMessageIds: string[]; deadLettered: unknown[] };

@@ -28,9 +28,21 @@ export interface ModelMessage {
 
 export type ModelCounts = Partial<Record<ModelMetric, bigint>>;
 
+/** One period's counters on an item: the period they count in, and the counters (budget in thousandths). */
+export interface ModelSlot {
+  key: string;
+  counts: ModelCounts;
+}
+
+/** A period's two slots: the period the item is in, and the one it was in just before (none yet: absent). */
+export interface ModelSlots {
+  current: ModelSlot;
+  previous?: ModelSlot;
+}
+
 export interface ModelItem {
-  /** Per period: the period its counters count in, and the counters (budget in thousandths). */
-  periods: Partial<Record<ModelPeriod, { key: string; counts: ModelCounts }>>;
+  /** Per period: its current and previous periods with their counters. */
+  periods: Partial<Record<ModelPeriod, ModelSlots>>;
   /** Demand entities: every impression and conversion instant, from which the no-conversion state follows. */
   impressions: { at: number; count: bigint }[];
   conversions: number[];
@@ -105,6 +117,31 @@ export const noConversionState = (
   };
 };
 
+const addTo = (into: ModelCounts, counts: ModelCounts): ModelCounts => {
+  for (const [metric, units] of Object.entries(counts) as [ModelMetric, bigint][])
+    into[metric] = (into[metric] ?? 0n) + units;
+  return into;
+};
+
+/**
+ * One event's counts in a period's two slots. An event of the current or the previous period adds there; a later
+ * period than the current one becomes current (the current one previous, the previous one dropped); a period
+ * between the two becomes the previous one (the older one dropped); an older one than both is not counted there.
+ * So the item holds the two latest periods of its events, whatever their order. Keys compare as text: they are
+ * written with four-digit years.
+ */
+export const countInSlots = (slots: ModelSlots | undefined, key: string, counts: ModelCounts): ModelSlots => {
+  const fresh = () => ({ key, counts: addTo({}, counts) });
+  if (!slots) return { current: fresh() };
+  const { current, previous } = slots;
+  if (key === current.key)
+    return { current: { key, counts: addTo(current.counts, counts) }, ...(previous ? { previous } : {}) };
+  if (key > current.key) return { current: fresh(), previous: current };
+  if (key === previous?.key) return { current, previous: { key, counts: addTo(previous.counts, counts) } };
+  if (previous === undefined || key > previous.key) return { current, previous: fresh() };
+  return slots;
+};
+
 export class CounterModel {
   /** By `PK/SK` of the counter item: `BANNER#9100/COUNTERS`, `BANNER#9100/ACTCTR#7`. */
   readonly items = new Map<string, ModelItem>();
@@ -118,17 +155,18 @@ export class CounterModel {
 
   /**
    * A reset applied by the flush at `now`: the named counters (`DAILY_IMPRESSIONS`, `TOTAL_REVENUE`, or every one
-   * with `ALL_LIMITS`) of the entity's own item to 0, in the periods the item is in now; a period the item has
-   * not reached or has left already reads as 0.
+   * with `ALL_LIMITS`) of the entity's own item to 0, in the periods that hold `now`, in whichever slot holds each;
+   * a period the item holds in neither slot already reads as 0, and the other slot is left as it is.
    */
   reset(entity: string, name: string, now: number): void {
     const item = this.items.get(`${entity}/COUNTERS`);
     if (!item) return;
     for (const period of MODEL_PERIODS) {
-      const current = item.periods[period];
-      if (!current || current.key !== periodKey(period, now)) continue;
-      for (const metric of Object.keys(current.counts) as ModelMetric[])
-        if (name === 'ALL_LIMITS' || name === resetName(period, metric)) current.counts[metric] = 0n;
+      const slots = item.periods[period];
+      const shown = [slots?.current, slots?.previous].find((slot) => slot?.key === periodKey(period, now));
+      if (!shown) continue;
+      for (const metric of Object.keys(shown.counts) as ModelMetric[])
+        if (name === 'ALL_LIMITS' || name === resetName(period, metric)) shown.counts[metric] = 0n;
     }
   }
 
@@ -150,22 +188,11 @@ export class CounterModel {
         this.count(`${entity}/ACTCTR#${event.actionId}`, ACTION_PERIODS, at, { conversions: units });
   }
 
-  /**
-   * A period's counters move to a later period when an event of it comes (the earlier one's are dropped); an
-   * event of an earlier period than the item's is not counted in that period; the total takes everything.
-   */
   private count(name: string, periods: readonly ModelPeriod[], at: number, counts: ModelCounts): ModelItem {
     const item = this.items.get(name) ?? { periods: {}, impressions: [], conversions: [] };
     this.items.set(name, item);
-    for (const period of periods) {
-      const key = periodKey(period, at);
-      const current = item.periods[period];
-      if (current !== undefined && key < current.key) continue;
-      const kept = current?.key === key ? current.counts : {};
-      for (const [metric, units] of Object.entries(counts) as [ModelMetric, bigint][])
-        kept[metric] = (kept[metric] ?? 0n) + units;
-      item.periods[period] = { key, counts: kept };
-    }
+    for (const period of periods)
+      item.periods[period] = countInSlots(item.periods[period], periodKey(period, at), counts);
     return item;
   }
 }

@@ -64,17 +64,32 @@ const ANCHORS = ['2026-11-29T12:00:00Z', '2026-11-30T12:00:00Z', '2026-12-31T12:
 
 const DAY = 24 * 60 * MINUTE;
 
+/**
+ * Midnights (UTC) where periods end: a day alone (a Thursday), an ISO week (Sunday to Monday), a month, a year (and
+ * its month, in ISO week 53), an ISO week-numbering year. A case starting minutes before one has events dated a
+ * little either side of it, arriving in either order.
+ */
+const EDGES = [
+  '2026-11-26T00:00:00Z',
+  '2026-11-30T00:00:00Z',
+  '2026-12-01T00:00:00Z',
+  '2027-01-01T00:00:00Z',
+  '2027-01-04T00:00:00Z',
+].map(Date.parse);
+
 /** An event's `at`: absent, an offset (ms) from its message's receipt, or an instant of its own (ms). */
 type AtChoice = undefined | number | { instant: number };
 
 /**
  * How an event's `at` relates to its message's receipt: absent, late (within hours, or anywhere in the 14 days the
- * window accepts), a little ahead, too far ahead (counted at receipt), the window's very edges, just outside it, or
+ * window accepts), seconds either side of it (across a period's edge when the receipt is near one), a little
+ * ahead, too far ahead (counted at receipt), the window's very edges, just outside it, or
  * any instant of the years 0001–9999 (outside it: its message is dead-lettered).
  */
 const atChoice: fc.Arbitrary<AtChoice> = fc.oneof(
   { weight: 8, arbitrary: fc.constant(undefined) },
   { weight: 6, arbitrary: fc.integer({ min: 0, max: 72 * 60 }).map((minutes) => -minutes * MINUTE) },
+  { weight: 4, arbitrary: fc.integer({ min: -10 * 60, max: 5 * 60 }).map((seconds) => seconds * 1000) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 14 * DAY }).map((ms) => -ms) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 5 }).map((minutes) => minutes * MINUTE) },
   { weight: 2, arbitrary: fc.integer({ min: 5 * 60 + 1, max: 24 * 3600 }).map((seconds) => seconds * 1000) },
@@ -123,18 +138,20 @@ const event = (withAt: boolean) =>
 const messages = (orderly: boolean, size: CaseSize) =>
   fc
     .record({
-      start: fc.constantFrom(...ANCHORS),
-      startShift: fc.integer({ min: -36 * 60, max: 36 * 60 }),
+      start: fc.oneof(
+        fc.tuple(fc.constantFrom(...ANCHORS), fc.integer({ min: -36 * 60, max: 36 * 60 })),
+        fc.tuple(fc.constantFrom(...EDGES), fc.integer({ min: -10, max: 3 })),
+      ),
       list: fc.array(
         fc.record({
           group: orderly ? fc.constant(0) : fc.integer({ min: 0, max: 2 }),
-          gapMinutes: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20 * 60 })),
+          gapMinutes: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 20 * 60 })),
           events: fc.array(event(!orderly), { minLength: 1, maxLength: size.events }),
         }),
         { minLength: 1, maxLength: size.messages },
       ),
     })
-    .map(({ start, startShift, list }) => {
+    .map(({ start: [start, startShift], list }) => {
       let sentAt = start + startShift * MINUTE;
       return list.map(({ group, gapMinutes, events }): GeneratedMessage => {
         sentAt += gapMinutes * MINUTE;

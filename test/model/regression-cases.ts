@@ -1,6 +1,7 @@
 import type { GeneratedCase } from './generated-case';
 
 const NOV_29_NOON = Date.parse('2026-11-29T12:00:00Z');
+const SUNDAY_2357 = Date.parse('2026-11-29T23:57:00Z');
 const ONE_BATCH = { size: 10, firstGroup: 0, timedOut: false, raced: false };
 const ONE_BY_ONE = { ...ONE_BATCH, size: 1 };
 
@@ -106,5 +107,29 @@ export const REGRESSION_CASES: Record<string, GeneratedCase> = {
       },
     ],
     steps: [ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE],
+  },
+  // an event dated just past Sunday's midnight, received before it, took the day's and the week's counters away
+  // from the rest of Sunday; a late one of Sunday received after midnight counted only in the total
+  'events either side of a week edge, early and late': {
+    orderly: false,
+    messages: [
+      { group: 0, sentAt: SUNDAY_2357, events: [{ kind: 'impression', bannerId: 9100, count: 60 }] },
+      {
+        group: 1,
+        sentAt: SUNDAY_2357,
+        events: [{ kind: 'impression', bannerId: 9100, count: 1, at: '2026-11-30T00:02:00.000Z' }],
+      },
+      {
+        group: 0,
+        sentAt: SUNDAY_2357 + 60_000,
+        events: [{ kind: 'click', bannerId: 9100, count: 2, at: '2026-11-29T23:58:00.000Z' }],
+      },
+      {
+        group: 2,
+        sentAt: SUNDAY_2357 + 240_000,
+        events: [{ kind: 'impression', bannerId: 9101, count: 5, at: '2026-11-29T23:59:00.000Z' }],
+      },
+    ],
+    steps: [ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE],
   },
 };

@@ -13,7 +13,10 @@ import type { Verdict } from './request-contract';
 const exchanges: SentExchange[] = [];
 const refused: Verdict[] = [];
 let checked = 0;
-const realFetch = globalThis.fetch;
+/** The platform's fetch, kept on first load: a worker that runs several files evaluates this setup for each. */
+const REAL_FETCH = Symbol.for('contract-setup.realFetch');
+const kept = globalThis as unknown as Record<symbol, typeof fetch | undefined>;
+const realFetch = (kept[REAL_FETCH] ??= globalThis.fetch);
 
 const headersOf = (headers: Headers): Record<string, string> => Object.fromEntries(headers.entries());
 

@@ -5,10 +5,16 @@ import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { plainItem } from '../../shared/adapters/dynamodb/attribute-values';
 
-/** A local service on the shared DynamoDB Local, in a table of its own, on a free port. */
+/**
+ * A local service on the run's DynamoDB Local, on a free port, in a table of its own and in a database of its own
+ * (an access key of its own; the run's DynamoDB Local has no `-sharedDb`). A write to DynamoDB Local costs more the
+ * more stream records its database holds, every table's, deleted ones' too: in one database for the whole run, the
+ * last files' writes cost several times the first ones' (CONTRIBUTING.md, "Test speed").
+ */
 export const startTestService = (options: LocalServiceOptions = {}): Promise<LocalService> =>
   startLocalService({
     dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoAccessKeyId: `test${randomUUID().replaceAll('-', '')}`,
     tableName: `test-${randomUUID()}`,
     port: 0,
     ...options,

@@ -9,11 +9,15 @@ import {
 } from '../../shared/adapters/dynamodb/counter-attributes';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import type { LocalService } from '../../infra/local/local-service';
-import { MODEL_PERIODS } from '../model/calendar';
+import { MODEL_PERIODS, type ModelPeriod } from '../model/calendar';
+import type { Slot } from '../../shared/domain/delivery/counter-state';
 import { periodOrdinal } from '../../shared/domain/limits/periods';
-import { millisOf, noConversionState, type ModelItem, type ModelMetric } from '../model/counter-model';
+import { millisOf, noConversionState, type ModelItem, type ModelMetric, type ModelSlots } from '../model/counter-model';
 
-/** A counter item as both sides are compared: per period its key and its non-zero counters as decimal text. */
+/**
+ * A counter item as both sides are compared: per period and slot (`daily`, `previous daily`) its key and its non-zero
+ * counters as decimal text.
+ */
 export interface CounterView {
   periods: Record<string, { key: string; counts: Record<string, string> }>;
   noConversion?: { quietSince: number; impressions: string };
@@ -60,17 +64,27 @@ export const deleteCounterItems = async (service: LocalService, items: Iterable<
 const unitsText = (metric: ModelMetric, value: unknown): string =>
   String(metric === 'budget' ? millisOf(String(value)) : BigInt(String(value)));
 
+/** A view's name of a period's slot: `daily`, and `previous daily` for the period before it. */
+const slotName = (period: ModelPeriod, slot: Slot): string => (slot === 'current' ? period : `previous ${period}`);
+const SLOTS: readonly Slot[] = ['current', 'previous'];
+
 export const storedView = (item: Item): CounterView => {
   const periods: CounterView['periods'] = {};
-  for (const period of MODEL_PERIODS) {
-    const counts: Record<string, string> = {};
-    for (const metric of METRICS) {
-      const value = item[counterAttribute(period, metric)];
-      if (value !== undefined && unitsText(metric, value) !== '0') counts[metric] = unitsText(metric, value);
+  for (const period of MODEL_PERIODS)
+    for (const slot of SLOTS) {
+      const counts: Record<string, string> = {};
+      for (const metric of METRICS) {
+        const value = item[counterAttribute(period, metric, slot)];
+        if (value !== undefined && unitsText(metric, value) !== '0') counts[metric] = unitsText(metric, value);
+      }
+      const key =
+        period !== 'total'
+          ? item[keyAttribute(period, slot)]
+          : slot === 'current' && Object.keys(counts).length > 0
+            ? 'T'
+            : undefined;
+      if (key !== undefined) periods[slotName(period, slot)] = { key: String(key), counts };
     }
-    const key = period === 'total' ? (Object.keys(counts).length > 0 ? 'T' : undefined) : item[keyAttribute(period)];
-    if (key !== undefined) periods[period] = { key: String(key), counts };
-  }
   const quietSince = item[QUIET_SINCE_ATTRIBUTE] ?? item[FIRST_IMPRESSION_ATTRIBUTE];
   const noConversion =
     quietSince !== undefined
@@ -86,12 +100,17 @@ export const storedView = (item: Item): CounterView => {
  */
 export const modelView = (item: ModelItem, orderly: boolean, stored?: CounterView): CounterView => {
   const periods: CounterView['periods'] = {};
-  for (const [period, { key, counts }] of Object.entries(item.periods)) {
-    const nonZero = Object.entries(counts).filter(([, units]) => units !== 0n);
-    // the total has no key of its own: all its counters at 0 (reset) look like none
-    if (period !== 'total' || nonZero.length > 0)
-      periods[period] = { key, counts: Object.fromEntries(nonZero.map(([metric, units]) => [metric, String(units)])) };
-  }
+  for (const [period, slots] of Object.entries(item.periods) as [ModelPeriod, ModelSlots][])
+    for (const slot of SLOTS) {
+      const held = slots[slot];
+      const nonZero = Object.entries(held?.counts ?? {}).filter(([, units]) => units !== 0n);
+      // the total has no key of its own: all its counters at 0 (reset) look like none
+      if (held && (period !== 'total' || nonZero.length > 0))
+        periods[slotName(period, slot)] = {
+          key: held.key,
+          counts: Object.fromEntries(nonZero.map(([metric, units]) => [metric, String(units)])),
+        };
+    }
   const state = noConversionState(item);
   if (!state) return { periods };
   const { most } = state.impressions;
@@ -107,8 +126,8 @@ const holdsCounters = (item: Item): boolean => Object.keys(item).some((name) => 
 
 /**
  * The stored counters as one view per counter item of the model (`PK/COUNTERS`, `PK/ACTCTR#…`): an entity's
- * shards summed as the service's reads define it, written out here on its own: per period the latest period any
- * shard is in, and the sum of the counters of the shards in it. The no-conversion state is compared where one shard
+ * shards summed as the service's reads define it, written out here on its own: per period the two latest periods
+ * any shard holds (in either slot), and the sum of the counters the shards hold of each. The no-conversion state is compared where one shard
  * holds it (across shards it is a bound: `sumShardStates`); `spread` names the entities where it is not.
  */
 export const summedViews = (stored: ReadonlyMap<string, Item>) => {
@@ -123,17 +142,16 @@ export const summedViews = (stored: ReadonlyMap<string, Item>) => {
   for (const [name, shards] of byItem) {
     const periods: CounterView['periods'] = {};
     for (const period of MODEL_PERIODS) {
-      const keys = shards.flatMap((view) => (view.periods[period] ? [view.periods[period].key] : []));
-      if (keys.length === 0) continue;
-      const key = keys.reduce((latest, candidate) =>
-        periodOrdinal(candidate) > periodOrdinal(latest) ? candidate : latest,
-      );
-      const counts: Record<string, bigint> = {};
-      for (const view of shards.filter((shard) => shard.periods[period]?.key === key))
-        for (const [metric, units] of Object.entries(view.periods[period]!.counts))
-          counts[metric] = (counts[metric] ?? 0n) + BigInt(units);
-      const text = Object.fromEntries(Object.entries(counts).map(([metric, units]) => [metric, String(units)]));
-      periods[period] = { key, counts: text };
+      const held = shards.flatMap((view) => SLOTS.flatMap((slot) => view.periods[slotName(period, slot)] ?? []));
+      const keys = [...new Set(held.map(({ key }) => key))].sort((a, b) => periodOrdinal(b) - periodOrdinal(a));
+      keys.slice(0, 2).forEach((key, index) => {
+        const counts: Record<string, bigint> = {};
+        for (const slot of held.filter((candidate) => candidate.key === key))
+          for (const [metric, units] of Object.entries(slot.counts))
+            counts[metric] = (counts[metric] ?? 0n) + BigInt(units);
+        const text = Object.fromEntries(Object.entries(counts).map(([metric, units]) => [metric, String(units)]));
+        periods[slotName(period, SLOTS[index]!)] = { key, counts: text };
+      });
     }
     const holders = shards.filter((view) => view.noConversion);
     if (holders.length > 1) spread.add(name);

@@ -1,10 +1,12 @@
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import { METRICS, PERIODS } from '../../domain/limits/cap-axes';
+import type { Slot } from '../../domain/delivery/counter-state';
 
 /**
  * The attribute names of a counter item. They are short because DynamoDB bills a write by the item's size, names
  * included, and a hot entity's counter item is written by every delivery batch: two letters a counter (period,
- * then metric), `~` and the message group for a group's marker.
+ * then metric; the period's letter in capitals for the previous period's), `~` and the message group for a group's
+ * marker.
  */
 const PERIOD_LETTERS: Record<Period, string> = { daily: 'd', weekly: 'w', monthly: 'm', total: 't' };
 const METRIC_LETTERS: Record<Metric, string> = {
@@ -23,11 +25,19 @@ const COUNTER_ATTRIBUTES = Object.fromEntries(
   ]),
 ) as Record<Period, Record<Metric, string>>;
 
-/** `di` (daily impressions), `tb` (total budget): a counter's attribute, and its cap's key in `CAPS_ATTRIBUTE`. */
-export const counterAttribute = (period: Period, metric: Metric): string => COUNTER_ATTRIBUTES[period][metric];
+const inSlot = (name: string, slot: Slot): string =>
+  slot === 'current' ? name : name[0]!.toUpperCase() + name.slice(1);
 
-/** `dk`, `wk`, `mk`: the period the item's counters of a period count in (the total has none). */
-export const keyAttribute = (period: Period): string => `${PERIOD_LETTERS[period]}k`;
+/**
+ * `di` (daily impressions), `tb` (total budget): a counter's attribute, and its cap's key in `CAPS_ATTRIBUTE`; of the
+ * previous period, `Di`, `Wc`, `Mb` (the total has no previous period).
+ */
+export const counterAttribute = (period: Period, metric: Metric, slot: Slot = 'current'): string =>
+  inSlot(COUNTER_ATTRIBUTES[period][metric], slot);
+
+/** `dk`, `wk`, `mk`: the period the item's counters of a period count in (the total has none); `Dk`… the previous. */
+export const keyAttribute = (period: Period, slot: Slot = 'current'): string =>
+  inSlot(`${PERIOD_LETTERS[period]}k`, slot);
 
 /** A message group's marker: `~<group>`. */
 export const MARKER_PREFIX = '~';

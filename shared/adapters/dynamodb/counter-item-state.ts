@@ -1,4 +1,4 @@
-import { EMPTY_COUNTERS, type CounterState, type Tally } from '../../domain/delivery/counter-state';
+import { EMPTY_COUNTERS, type CounterState, type Slot, type Tally } from '../../domain/delivery/counter-state';
 import { unitScale, unitsFromText } from '../../domain/delivery/exact-units';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { Item } from './table-store';
@@ -28,6 +28,16 @@ const storedUnits = (value: unknown, scale: bigint): bigint | undefined =>
     : value === undefined || value === null
       ? undefined
       : unitsFromText(String(value), scale);
+
+/** The counters of one slot of a period, as stored: a counter not stored is left out. */
+const storedTally = (item: Item, period: Period, slot: Slot, metrics: readonly Metric[]): Tally => {
+  const tally: Tally = {};
+  for (const metric of metrics) {
+    const units = storedUnits(item[counterAttribute(period, metric, slot)], unitScale(metric));
+    if (units !== undefined) tally[metric] = units;
+  }
+  return tally;
+};
 
 /**
  * The markers of the message groups a counter item applied, by group. Only a write needs them (a read needs the
@@ -75,12 +85,12 @@ export const counterState = (
   for (const period of periods) {
     const key = period === 'total' ? TOTAL_KEY : item[keyAttribute(period)];
     if (typeof key === 'string') state.keys[period] = key;
-    const tally: Tally = {};
-    for (const metric of metrics) {
-      const units = storedUnits(item[counterAttribute(period, metric)], unitScale(metric));
-      if (units !== undefined) tally[metric] = units;
-    }
+    const tally = storedTally(item, period, 'current', metrics);
     if (Object.keys(tally).length > 0) state.counters[period] = tally;
+    // an item written before it kept its previous period has none: it reads as it did
+    const previousKey = period === 'total' ? undefined : item[keyAttribute(period, 'previous')];
+    if (typeof previousKey === 'string')
+      (state.previous ??= {})[period] = { key: previousKey, tally: storedTally(item, period, 'previous', metrics) };
   }
   const quietSince = Number(numberText(item[QUIET_SINCE]));
   if (Number.isFinite(quietSince)) state.quietSince = quietSince;

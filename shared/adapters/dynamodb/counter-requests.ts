@@ -1,6 +1,13 @@
 import { NumberValue, type TransactItem, type TransactWriteInput, type UpdateInput } from './attribute-values';
-import type { CounterWrite, InstantExpectation, NoConversionWrite } from '../../domain/delivery/counter-plan';
-import type { CounterState } from '../../domain/delivery/counter-state';
+import type {
+  CounterWrite,
+  InstantExpectation,
+  KeyExpectation,
+  NoConversionWrite,
+  PeriodWrite,
+  SlotWrite,
+} from '../../domain/delivery/counter-plan';
+import { slotsOf, type CounterState, type Slot, type Tally } from '../../domain/delivery/counter-state';
 import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
@@ -24,28 +31,36 @@ type Update = UpdateInput;
 
 const exactValue = (units: bigint, metric: Metric) => NumberValue.from(textFromUnits(units, unitScale(metric)));
 
+const keyCondition = (keyName: string, expect: KeyExpectation) =>
+  expect.kind === 'absentOr'
+    ? anyOf(attributeAbsent(keyName), equals(keyName, expect.key))
+    : expect.key === null
+      ? attributeAbsent(keyName)
+      : equals(keyName, expect.key);
+
+/** A slot's counters as read, which a write copies into the other slot: each as read, or still absent. */
+const countersAsRead = (period: Period, { from, tally }: { from: Slot; tally: Tally }, metrics: readonly Metric[]) =>
+  metrics.map((metric) => {
+    const attribute = counterAttribute(period, metric, from);
+    const units = tally[metric];
+    return units === undefined ? attributeAbsent(attribute) : equals(attribute, exactValue(units, metric));
+  });
+
 const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
-  for (const [period, change] of Object.entries(write.periods) as [
-    Period,
-    NonNullable<CounterWrite['periods'][Period]>,
-  ][]) {
-    if (change.mode === 'add')
-      for (const [metric, units] of Object.entries(change.tally) as [Metric, bigint][])
-        update.add(counterAttribute(period, metric), exactValue(units, metric));
-    else
-      for (const metric of write.metrics)
-        update.set(counterAttribute(period, metric), exactValue(change.tally[metric] ?? 0n, metric));
-    if (period === 'total') continue;
-    const keyName = keyAttribute(period);
-    update.set(keyName, change.key);
-    const expected = change.expect.key;
-    update.require(
-      change.expect.kind === 'absentOr'
-        ? anyOf(attributeAbsent(keyName), equals(keyName, expected))
-        : expected === null
-          ? attributeAbsent(keyName)
-          : equals(keyName, expected),
-    );
+  for (const [period, change] of Object.entries(write.periods) as [Period, PeriodWrite][]) {
+    for (const [slot, { mode, key, tally }] of Object.entries(change.slots) as [Slot, SlotWrite][]) {
+      if (mode === 'add')
+        for (const [metric, units] of Object.entries(tally) as [Metric, bigint][])
+          update.add(counterAttribute(period, metric, slot), exactValue(units, metric));
+      else
+        for (const metric of write.metrics)
+          update.set(counterAttribute(period, metric, slot), exactValue(tally[metric] ?? 0n, metric));
+      if (period !== 'total') update.set(keyAttribute(period, slot), key);
+    }
+    for (const [slot, expect] of Object.entries(change.expect) as [Slot, KeyExpectation][])
+      update.require(keyCondition(keyAttribute(period, slot), expect));
+    for (const copied of change.copied ?? [])
+      for (const condition of countersAsRead(period, copied, write.metrics)) update.require(condition);
   }
 };
 
@@ -140,8 +155,8 @@ export interface CounterReset {
 }
 
 /**
- * Sets named counters of the periods the item is in now to 0 (a reset), conditioned on the periods read, and
- * records when (`resetAt`).
+ * Sets named counters of the periods the item is in now to 0 (a reset), in the slot (current or previous) that holds
+ * that period, conditioned on the slot's period as read, and records when (`resetAt`).
  */
 export const zeroCountersRequest = (
   key: ItemKey,
@@ -151,14 +166,17 @@ export const zeroCountersRequest = (
   const update = new UpdateBuilder();
   const zeroed = new Set<string>();
   for (const { period, metric } of zeroes) {
-    // a period the item has not reached yet, or has left, already reads as 0
-    const stored = state.keys[period];
-    const attribute = counterAttribute(period, metric);
-    if (stored === undefined || stored !== currentKeys[period] || zeroed.has(attribute)) continue;
+    // only the slot of the period the item is in now: a period it holds in neither slot already reads as 0, the
+    // other slot holds a period no longer read (earlier) or events dated after the reset (later)
+    const slot = slotsOf(state, period).find(({ key }) => key === currentKeys[period])?.slot;
+    if (slot === undefined) continue;
+    const attribute = counterAttribute(period, metric, slot);
+    if (zeroed.has(attribute)) continue;
     zeroed.add(attribute);
     update.set(attribute, 0);
-    if (period !== 'total' && !zeroed.has(period)) update.require(equals(keyAttribute(period), stored));
-    zeroed.add(period);
+    const keyName = keyAttribute(period, slot);
+    if (period !== 'total' && !zeroed.has(keyName)) update.require(equals(keyName, currentKeys[period]!));
+    zeroed.add(keyName);
   }
   if (noConversion.quietSince !== undefined) update.set(QUIET_SINCE, noConversion.quietSince);
   if (noConversion.impressions) update.set(QUIET_IMPRESSIONS, 0);

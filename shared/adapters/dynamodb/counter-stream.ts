@@ -54,7 +54,11 @@ const snapshotOf = (image: unknown, isAction: boolean) => {
   const item = streamItem(image);
   const state = isAction ? counterState(item, ACTION_PERIODS, ACTION_METRICS) : counterState(item, PERIODS, METRICS);
   const resetAt = Number(String(item[RESET_AT_ATTRIBUTE]));
-  const snapshot: CounterSnapshot = { keys: state.keys, counters: state.counters };
+  const snapshot: CounterSnapshot = {
+    keys: state.keys,
+    counters: state.counters,
+    ...(state.previous ? { previous: state.previous } : {}),
+  };
   return { item, snapshot: Number.isFinite(resetAt) ? { ...snapshot, resetAt } : snapshot };
 };
 
@@ -105,6 +109,7 @@ const summedShards = async (store: TableStore, partition: string): Promise<Count
   return {
     keys: summed.keys,
     counters: summed.counters,
+    ...(summed.previous ? { previous: summed.previous } : {}),
     ...(resets.length > 0 ? { resetAt: Math.max(...resets) } : {}),
   };
 };

@@ -6,6 +6,11 @@ export interface ClientOptions {
   endpoint?: string;
   region?: string;
   /**
+   * The access key given to DynamoDB Local (`local` by default). Started without `-sharedDb`, DynamoDB Local keeps
+   * a database for each key: the tests give each file's service one of its own.
+   */
+  accessKeyId?: string;
+  /**
    * Resolve the SDK's middleware stack once per kind of request rather than on every request (some 0.1 ms each).
    * Middleware added after a kind's first request is then ignored for it: a Lambda function adds none, but the
    * local server's fault injection, the tests' probes and the bench's recorder do.
@@ -20,11 +25,12 @@ export interface ClientOptions {
 export const createDynamoDbClient = ({
   endpoint,
   region,
+  accessKeyId = 'local',
   cacheMiddleware = false,
 }: ClientOptions = {}): DynamoDBClient =>
   new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'us-east-1',
     logger: SDK_LOGGER,
     cacheMiddleware,
-    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(endpoint ? { endpoint, credentials: { accessKeyId, secretAccessKey: 'local' } } : {}),
   });

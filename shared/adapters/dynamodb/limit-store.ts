@@ -181,7 +181,11 @@ export const deleteLimitRequest = (type: EntityType, id: number, version: number
 
 const CLEARED_COUNTERS = [
   ...PERIODS.flatMap((period) => METRICS.map((metric) => counterAttribute(period, metric))),
-  ...PERIODS.filter((period) => period !== 'total').map(keyAttribute),
+  ...PERIODS.filter((period) => period !== 'total').flatMap((period) => [
+    keyAttribute(period),
+    keyAttribute(period, 'previous'),
+    ...METRICS.map((metric) => counterAttribute(period, metric, 'previous')),
+  ]),
   QUIET_SINCE_ATTRIBUTE,
   QUIET_IMPRESSIONS_ATTRIBUTE,
 ];

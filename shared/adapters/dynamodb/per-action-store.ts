@@ -178,7 +178,9 @@ export const deletePerActionRequest = (tableName: string, limits: readonly PerAc
 
 const CLEARED_ACTION_COUNTERS = [
   ...ACTION_PERIODS.flatMap((period) => ACTION_METRICS.map((metric) => counterAttribute(period, metric))),
+  ...ACTION_METRICS.map((metric) => counterAttribute('daily', metric, 'previous')),
   keyAttribute('daily'),
+  keyAttribute('daily', 'previous'),
 ];
 
 /**

@@ -1,7 +1,6 @@
 import type { Metric, Period } from '../limits/cap-axes';
 import type { Contribution } from './contributions';
-import { add, type CounterState, type Tally } from './counter-state';
-import { isLaterPeriod, latestPeriod } from '../limits/periods';
+import { add, latestTwo, slotsOf, type CounterState, type Slot, type Tally } from './counter-state';
 import { planGroupMarkers, type MarkerWrites, type ShardWriteOptions } from './group-markers';
 
 /** A delivery message not yet known to be applied to a counter item, with its place in its message group. */
@@ -21,12 +20,24 @@ export const sequenceText = (sequence: string | number | bigint): string => Stri
 
 export type KeyExpectation = { kind: 'absentOr'; key: string } | { kind: 'exactly'; key: string | null };
 
-export interface PeriodWrite {
-  /** `add` to the period's counters; `set` them (the item moves to a new period: old counters are pruned). */
+/** What one slot of a period gets: `add` to its counters, or `set` them all (the slot takes another period). */
+export interface SlotWrite {
   mode: 'add' | 'set';
   key: string;
   tally: Tally;
-  expect: KeyExpectation;
+}
+
+/**
+ * One period's change on an item that keeps its current and its previous period. `slots`: what each slot written
+ * gets (the total has only `current`, with no key); `expect`: the key each written slot must hold; `copied`: when
+ * the current period becomes the previous one, its counters as read, set in the previous slot, which the current
+ * slot must still hold (a write that added to them since makes this one fail and plan again), and in an item whose
+ * slots were ever out of order, the same the other way.
+ */
+export interface PeriodWrite {
+  slots: Partial<Record<Slot, SlotWrite>>;
+  expect: Partial<Record<Slot, KeyExpectation>>;
+  copied?: { from: Slot; tally: Tally }[];
 }
 
 /** What the item's stored instant must be for the write to be the right one: absent or at most `at`, or exactly. */
@@ -68,26 +79,67 @@ export interface CounterWrite extends MarkerWrites {
   metrics: readonly Metric[];
 }
 
+/** A batch's counters of one period, by the period each message's events count in. */
+const batchTallies = (period: Period, kept: readonly PendingMessage[]): Map<string, Tally> => {
+  const byKey = new Map<string, Tally>();
+  for (const message of kept)
+    for (const [key, tally] of message.contribution.periods[period] ?? new Map<string, Tally>())
+      byKey.set(key, add(byKey.get(key) ?? {}, tally));
+  return byKey;
+};
+
+const SLOTS: readonly Slot[] = ['current', 'previous'];
+
+/**
+ * Unread, the write assumes the item holds the batch's latest period as its current one and its second latest (if
+ * the batch has one) as the previous one, or nothing there yet, and says so in its conditions.
+ */
+const unreadPeriodWrite = (batch: Map<string, Tally>): PeriodWrite => {
+  const write: PeriodWrite = { slots: {}, expect: {} };
+  latestTwo(batch.keys()).forEach((key, index) => {
+    const slot = SLOTS[index]!;
+    write.slots[slot] = { mode: 'add', key, tally: batch.get(key)! };
+    write.expect[slot] = { kind: 'absentOr', key };
+  });
+  return write;
+};
+
+/**
+ * Read, the item keeps the two latest periods of those it holds and the batch's: a slot that keeps its period adds,
+ * a slot that takes the period the other held sets its counters as read plus the batch's (the current one becomes
+ * the previous one), and a slot that takes a period the item did not hold sets the batch's (the older one is pruned).
+ * Every slot written, or copied from, is conditioned on its key as read.
+ */
+const readPeriodWrite = (batch: Map<string, Tally>, period: Period, state: CounterState): PeriodWrite | undefined => {
+  const stored = slotsOf(state, period);
+  const write: PeriodWrite = { slots: {}, expect: {} };
+  latestTwo([...stored.map(({ key }) => key), ...batch.keys()]).forEach((key, index) => {
+    const slot = SLOTS[index]!;
+    const held = stored.find((candidate) => candidate.key === key);
+    const added = batch.get(key) ?? {};
+    if (held?.slot === slot) {
+      if (Object.keys(added).length > 0) write.slots[slot] = { mode: 'add', key, tally: added };
+    } else {
+      write.slots[slot] = { mode: 'set', key, tally: add({ ...held?.tally }, added) };
+      if (held) (write.copied ??= []).push({ from: held.slot, tally: held.tally });
+    }
+  });
+  for (const slot of SLOTS)
+    if (write.slots[slot] || write.copied?.some(({ from }) => from === slot))
+      write.expect[slot] = { kind: 'exactly', key: stored.find((held) => held.slot === slot)?.key ?? null };
+  return Object.keys(write.slots).length > 0 ? write : undefined;
+};
+
 const periodWrite = (
   period: Period,
   kept: readonly PendingMessage[],
   state: CounterState | undefined,
 ): PeriodWrite | undefined => {
-  const keys = kept.flatMap((message) => [...(message.contribution.periods[period]?.keys() ?? [])]);
-  const latest = latestPeriod(keys);
-  if (latest === undefined) return undefined;
-  const stored = state?.keys[period];
-  const target = stored !== undefined && isLaterPeriod(stored, latest) ? stored : latest;
-  const tally: Tally = {};
-  for (const message of kept) add(tally, message.contribution.periods[period]?.get(target) ?? {});
-  if (Object.keys(tally).length === 0) return undefined;
-  if (!state) return { mode: 'add', key: target, tally, expect: { kind: 'absentOr', key: target } };
-  return {
-    mode: stored === target ? 'add' : 'set',
-    key: target,
-    tally,
-    expect: { kind: 'exactly', key: stored ?? null },
-  };
+  const batch = batchTallies(period, kept);
+  for (const [key, tally] of batch) if (Object.keys(tally).length === 0) batch.delete(key);
+  if (batch.size === 0) return undefined;
+  if (period === 'total') return { slots: { current: { mode: 'add', key: 'T', tally: batch.get('T')! } }, expect: {} };
+  return state ? readPeriodWrite(batch, period, state) : unreadPeriodWrite(batch);
 };
 
 const sumOf = (impressions: readonly { at: number; count: bigint }[], since: number | undefined) =>

@@ -1,6 +1,5 @@
 import type { Period } from '../limits/cap-axes';
-import { add, quietTimeStart, type CounterState, type Tally } from './counter-state';
-import { isLaterPeriod } from '../limits/periods';
+import { add, countersOf, latestTwo, quietTimeStart, slotsOf, type CounterState, type Tally } from './counter-state';
 
 /**
  * An entity's counters may be sharded: shard 0 is the `COUNTERS` item, shard n ≥ 1 `COUNTERS#<n>`. The shard
@@ -77,8 +76,9 @@ export const shardCountChange = (
       : { kind: 'raise', layout: { shards, base: current.shards === 1 ? shards : current.base } };
 
 /**
- * The shards' counters as one: per period, the latest period any shard has reached, and the sum of the counters
- * of the shards in it (a shard still in an older period holds nothing of the latest one). The no-conversion state
+ * The shards' counters as one: per period, the two latest periods any shard holds (in either slot: each shard may
+ * have moved on or not), each with the sum of the counters the shards hold of it (a shard that holds neither has
+ * nothing of them; one that dropped a period holds two later ones, so the sum drops it too). The no-conversion state
  * is exact when one shard holds it. Across shards it is bounded, never in the entity's favour: the quiet time
  * begins at the earliest shard's (no later than the last conversion, or the first impression) and the impressions
  * are summed (a shard whose last conversion is older also counts impressions before a later one), so a cap on
@@ -88,15 +88,17 @@ export const sumShardStates = (states: readonly CounterState[], periods: readonl
   if (states.length === 1) return states[0]!;
   const summed: CounterState = { keys: {}, counters: {}, applied: {}, impressionsSinceConversion: 0n };
   for (const period of periods) {
-    const key = states.reduce<string | undefined>((latest, state) => {
-      const stored = state.keys[period];
-      return stored !== undefined && (latest === undefined || isLaterPeriod(stored, latest)) ? stored : latest;
-    }, undefined);
-    if (key === undefined) continue;
-    summed.keys[period] = key;
-    const tally: Tally = {};
-    for (const state of states) if (state.keys[period] === key) add(tally, state.counters[period] ?? {});
+    const [current, previous] = latestTwo(states.flatMap((state) => slotsOf(state, period).map(({ key }) => key)));
+    if (current === undefined) continue;
+    const sumOf = (key: string): Tally => {
+      const tally: Tally = {};
+      for (const state of states) add(tally, countersOf(state, period, key) ?? {});
+      return tally;
+    };
+    summed.keys[period] = current;
+    const tally = sumOf(current);
     if (Object.keys(tally).length > 0) summed.counters[period] = tally;
+    if (previous !== undefined) (summed.previous ??= {})[period] = { key: previous, tally: sumOf(previous) };
   }
   for (const state of states) {
     const quietSince = quietTimeStart(state);

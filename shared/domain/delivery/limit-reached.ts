@@ -1,7 +1,7 @@
 import { entityName, type EntityType } from '../levels';
 import type { CapGrid } from '../limits/cap-grid';
 import type { Metric, Period } from '../limits/cap-axes';
-import type { Tally } from './counter-state';
+import { countersOf, type PeriodSlot, type Tally } from './counter-state';
 import { ExactNumber, unitScale, unitsFromCap } from './exact-units';
 
 /** Told at least once when a write makes a counter reach its cap (counter ≥ cap > 0); `id` tells repeats apart. */
@@ -39,6 +39,8 @@ export interface CapOnCounter {
 export interface CounterSnapshot {
   keys: Partial<Record<Period, string>>;
   counters: Partial<Record<Period, Tally>>;
+  /** The period each period's counters were in before their current one, and its counters. */
+  previous?: Partial<Record<Period, PeriodSlot>>;
   resetAt?: number;
 }
 
@@ -56,9 +58,13 @@ export const actionCaps = (limit: { dailyConversionsLimit: number; totalConversi
   { name: 'totalConversionsLimit', period: 'total', metric: 'conversions', value: limit.totalConversionsLimit },
 ];
 
-/** A counter of one period in a snapshot; a snapshot in another period (rolled over since, or not yet) reads 0. */
-const counterIn = (snapshot: CounterSnapshot | undefined, period: Period, key: string | undefined, metric: Metric) =>
-  snapshot && snapshot.keys[period] === key ? (snapshot.counters[period]?.[metric] ?? 0n) : 0n;
+/** A counter of one period in a snapshot, in either slot; a period it holds in neither slot reads 0. */
+const counterIn = (snapshot: CounterSnapshot | undefined, period: Period, key: string, metric: Metric): bigint =>
+  (snapshot && countersOf(snapshot, period, key)?.[metric]) ?? 0n;
+
+/** The periods a snapshot holds of a cap's period: its current one and the one before. */
+const keysOf = (snapshot: CounterSnapshot, period: Period): string[] =>
+  [snapshot.keys[period], snapshot.previous?.[period]?.key].filter((key) => key !== undefined);
 
 export const crossingId = (
   target: { type: EntityType; id: number; actionId?: number },
@@ -87,37 +93,39 @@ export const limitCrossings = (
   after: CounterSnapshot,
   at: Date,
 ): LimitReached[] =>
-  caps.flatMap((cap) => {
-    const key = after.keys[cap.period];
-    if (key === undefined) return [];
-    const scale = unitScale(cap.metric);
-    const afterUnits = counterIn(after, cap.period, key, cap.metric);
-    if (!crosses(unitsFromCap(cap.value, scale), counterIn(before, cap.period, key, cap.metric), afterUnits)) return [];
-    return [
-      {
-        id: crossingId(target, cap, key, after.resetAt),
-        entity: entityName(target.type, target.id),
-        entityType: target.type,
-        entityId: target.id,
-        cap: cap.name,
-        capValue: cap.value,
-        counter: ExactNumber.of(afterUnits, scale),
-        ...(target.actionId !== undefined ? { actionId: target.actionId } : {}),
-        bucket: key,
-        at: at.toISOString(),
-      },
-    ];
-  });
-
-/** Whether a write raised the counter a cap is on (in the period it wrote). */
-const raises = (cap: CapOnCounter, before: CounterSnapshot | undefined, after: CounterSnapshot): boolean => {
-  const key = after.keys[cap.period];
-  return (
-    cap.value > 0 &&
-    key !== undefined &&
-    counterIn(after, cap.period, key, cap.metric) > counterIn(before, cap.period, key, cap.metric)
+  caps.flatMap((cap) =>
+    keysOf(after, cap.period).flatMap((key) => {
+      const scale = unitScale(cap.metric);
+      const afterUnits = counterIn(after, cap.period, key, cap.metric);
+      if (!crosses(unitsFromCap(cap.value, scale), counterIn(before, cap.period, key, cap.metric), afterUnits))
+        return [];
+      return [
+        {
+          id: crossingId(target, cap, key, after.resetAt),
+          entity: entityName(target.type, target.id),
+          entityType: target.type,
+          entityId: target.id,
+          cap: cap.name,
+          capValue: cap.value,
+          counter: ExactNumber.of(afterUnits, scale),
+          ...(target.actionId !== undefined ? { actionId: target.actionId } : {}),
+          bucket: key,
+          at: at.toISOString(),
+        },
+      ];
+    }),
   );
-};
+
+/** The periods of a cap's counter a write raised (of the two the item holds after it). */
+const raisedKeys = (cap: CapOnCounter, before: CounterSnapshot | undefined, after: CounterSnapshot): string[] =>
+  cap.value > 0
+    ? keysOf(after, cap.period).filter(
+        (key) => counterIn(after, cap.period, key, cap.metric) > counterIn(before, cap.period, key, cap.metric),
+      )
+    : [];
+
+const raises = (cap: CapOnCounter, before: CounterSnapshot | undefined, after: CounterSnapshot): boolean =>
+  raisedKeys(cap, before, after).length > 0;
 
 /** Whether a write raised a counter one of its set caps is on: only such a write can make a sum cross. Pure. */
 export const raisesCappedCounter = (
@@ -141,25 +149,25 @@ export const crossingsOnSum = (
   summed: CounterSnapshot,
   at: Date,
 ): LimitReached[] =>
-  caps.flatMap((cap) => {
-    const key = after.keys[cap.period];
-    if (key === undefined || summed.keys[cap.period] !== key) return [];
-    const scale = unitScale(cap.metric);
-    const raised = raises(cap, before, after);
-    const sum = counterIn(summed, cap.period, key, cap.metric);
-    const capUnits = unitsFromCap(cap.value, scale);
-    if (!raised || capUnits <= 0n || sum < capUnits) return [];
-    return [
-      {
-        id: crossingId(target, cap, key, summed.resetAt),
-        entity: entityName(target.type, target.id),
-        entityType: target.type,
-        entityId: target.id,
-        cap: cap.name,
-        capValue: cap.value,
-        counter: ExactNumber.of(sum, scale),
-        bucket: key,
-        at: at.toISOString(),
-      },
-    ];
-  });
+  caps.flatMap((cap) =>
+    raisedKeys(cap, before, after).flatMap((key) => {
+      if (!keysOf(summed, cap.period).includes(key)) return [];
+      const scale = unitScale(cap.metric);
+      const sum = counterIn(summed, cap.period, key, cap.metric);
+      const capUnits = unitsFromCap(cap.value, scale);
+      if (capUnits <= 0n || sum < capUnits) return [];
+      return [
+        {
+          id: crossingId(target, cap, key, summed.resetAt),
+          entity: entityName(target.type, target.id),
+          entityType: target.type,
+          entityId: target.id,
+          cap: cap.name,
+          capValue: cap.value,
+          counter: ExactNumber.of(sum, scale),
+          bucket: key,
+          at: at.toISOString(),
+        },
+      ];
+    }),
+  );

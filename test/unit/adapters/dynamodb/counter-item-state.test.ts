@@ -37,6 +37,26 @@ describe('reading a counter item', () => {
     expect(state.impressionsSinceConversion).toBe(12n);
   });
 
+  it("reads each period's previous period and its counters under their own names, and an item without them as none", () => {
+    const state = counterState(
+      stored({
+        [keyAttribute('daily')]: { S: 'D#2026-11-25' },
+        [counter('daily', 'clicks')]: { N: '1' },
+        [keyAttribute('daily', 'previous')]: { S: 'D#2026-11-24' },
+        [counter('daily', 'clicks', 'previous')]: { N: '60' },
+        [counter('daily', 'budget', 'previous')]: { N: '0.125' },
+      }),
+      PERIODS,
+      METRICS,
+    );
+    expect([keyAttribute('daily', 'previous'), counter('weekly', 'budget', 'previous')]).toEqual(['Dk', 'Wb']);
+    expect(state.counters.daily).toEqual({ clicks: 1n });
+    expect(state.previous).toEqual({ daily: { key: 'D#2026-11-24', tally: { clicks: 60n, budget: 125n } } });
+    expect(counterState(stored({ [keyAttribute('daily')]: { S: 'D#2026-11-25' } }), PERIODS, METRICS).previous).toBe(
+      undefined,
+    );
+  });
+
   it('reads a whole number handed over as a number as it reads its decimal text', () => {
     fc.assert(
       fc.property(fc.nat(), fc.constantFrom(...METRICS), (value, metric) => {

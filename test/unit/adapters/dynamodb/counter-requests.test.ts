@@ -11,7 +11,11 @@ import { messageContributions, type Ancestry } from '../../../../shared/domain/d
 import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
 import { markerText, type ShardWriteOptions } from '../../../../shared/domain/delivery/group-markers';
 import { EMPTY_COUNTERS, type CounterState } from '../../../../shared/domain/delivery/counter-state';
-import { CAPS_ATTRIBUTE, counterAttribute } from '../../../../shared/adapters/dynamodb/counter-attributes';
+import {
+  CAPS_ATTRIBUTE,
+  counterAttribute,
+  keyAttribute,
+} from '../../../../shared/adapters/dynamodb/counter-attributes';
 import { METRICS, PERIODS, type Metric, type Period } from '../../../../shared/domain/limits/cap-axes';
 import { bucketOf } from '../../../../shared/domain/limits/periods';
 import { counterShardKey, countersKey } from '../../../../shared/table/keys';
@@ -59,6 +63,7 @@ type GeneratedMessage = { group: string; sequence: number; sentAt: number; event
 type GeneratedState = {
   keys: Partial<Record<string, number>>;
   counters: Partial<Record<string, Partial<Record<string, bigint>>>>;
+  previous: Partial<Record<string, { at: number; tally: Partial<Record<string, bigint>> }>>;
   applied: Partial<Record<string, number>>;
   quietSince?: number;
   impressionsSinceConversion: bigint;
@@ -107,6 +112,11 @@ const toPending = (messages: GeneratedMessage[], action: boolean): PendingMessag
     return contribution ? [{ messageId: `m${index}`, group, sequence: sequenceText(sequence), contribution }] : [];
   });
 
+const tallyArbitrary = (metrics: readonly Metric[]) =>
+  fc.record(Object.fromEntries(metrics.map((metric) => [metric, fc.bigInt({ min: 0n, max: 10n ** 16n })])), {
+    requiredKeys: [],
+  });
+
 const stateArbitrary = (
   periods: readonly Period[],
   metrics: readonly Metric[],
@@ -114,14 +124,15 @@ const stateArbitrary = (
   fc.option(
     fc.record({
       keys: fc.record(Object.fromEntries(periods.map((period) => [period, instant])), { requiredKeys: [] }),
-      counters: fc.record(
+      counters: fc.record(Object.fromEntries(periods.map((period) => [period, tallyArbitrary(metrics)])), {
+        requiredKeys: [],
+      }),
+      // the previous period of each (any, even one in the wrong order), or none: an item written before it had one
+      previous: fc.record(
         Object.fromEntries(
-          periods.map((period) => [
-            period,
-            fc.record(Object.fromEntries(metrics.map((metric) => [metric, fc.bigInt({ min: 0n, max: 10n ** 16n })])), {
-              requiredKeys: [],
-            }),
-          ]),
+          periods
+            .filter((period) => period !== 'total')
+            .map((period) => [period, fc.record({ at: instant, tally: tallyArbitrary(metrics) })]),
         ),
         { requiredKeys: [] },
       ),
@@ -152,6 +163,12 @@ const asState = (generated: GeneratedState | undefined): CounterState | undefine
       ]),
     ),
     counters: generated.counters as CounterState['counters'],
+    previous: Object.fromEntries(
+      Object.entries(generated.previous).map(([period, slot]) => [
+        period,
+        { key: bucketOf(period as Period, new Date(slot!.at)), tally: slot!.tally },
+      ]),
+    ),
     // markers with the time the item last applied their group, some of them idle past the horizon
     applied: Object.fromEntries(
       Object.entries(generated.applied).map(([group, n]) => [
@@ -286,6 +303,28 @@ describe('a reset', () => {
     })!;
     expect(valueSet(request, 'resetAt')).toBe(1_764_000_000_000);
     expect(valueSet(request, counterAttribute('daily', 'clicks'))).toBe(0);
+    expect(expressionProblems(request)).toEqual([]);
+  });
+
+  it("zeroes the slot that holds the reset's period, and leaves the other slot's period as it is", () => {
+    // at 23:58 an early event moved the item into tomorrow: today is its previous period
+    const state = {
+      ...EMPTY_COUNTERS,
+      keys: { daily: 'D#2026-11-23' },
+      counters: { daily: { clicks: 2n } },
+      previous: { daily: { key: 'D#2026-11-22', tally: { clicks: 60n } } },
+    };
+    const request = zeroCountersRequest(key, state, {
+      zeroes: [{ period: 'daily', metric: 'clicks' }],
+      noConversion: {},
+      currentKeys: { daily: 'D#2026-11-22' },
+      resetAt: 1_764_000_000_000,
+    })!;
+    expect(valueSet(request, counterAttribute('daily', 'clicks', 'previous'))).toBe(0);
+    const named = Object.values(request.ExpressionAttributeNames!);
+    expect(named).not.toContain(counterAttribute('daily', 'clicks'));
+    expect(named).toContain(keyAttribute('daily', 'previous'));
+    expect(request.ConditionExpression).toBeDefined();
     expect(expressionProblems(request)).toEqual([]);
   });
 });

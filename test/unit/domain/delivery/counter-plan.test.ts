@@ -35,10 +35,8 @@ describe('planning a counter write', () => {
       message(7, { daily: ['D#2026-11-22', { clicks: 3n }] }),
     ])!;
     expect(write.periods.daily).toEqual({
-      mode: 'add',
-      key: 'D#2026-11-22',
-      tally: { clicks: 5n },
-      expect: { kind: 'absentOr', key: 'D#2026-11-22' },
+      slots: { current: { mode: 'add', key: 'D#2026-11-22', tally: { clicks: 5n } } },
+      expect: { current: { kind: 'absentOr', key: 'D#2026-11-22' } },
     });
     // every group's marker on the item and below the batch, or no item at all (then it starts counting its markers)
     expect(write.sequences).toEqual({
@@ -54,10 +52,9 @@ describe('planning a counter write', () => {
     const write = plan(state({ keys: { total: 'T' }, applied: { g: sequenceText(5) } }), pending)!;
     expect(write.applies.map((m) => m.messageId)).toEqual(['m7']);
     expect(write.skipped.map((m) => m.messageId)).toEqual(['m5']);
-    expect(write.periods.total).toMatchObject({
-      mode: 'add',
-      tally: { clicks: 3n },
-      expect: { kind: 'exactly', key: 'T' },
+    expect(write.periods.total).toEqual({
+      slots: { current: { mode: 'add', key: 'T', tally: { clicks: 3n } } },
+      expect: {},
     });
     expect(write.sequences.g!.expect).toEqual({ kind: 'exactly', sequence: sequenceText(5) });
     expect(plan(state({ applied: { g: sequenceText(7) } }), pending)).toBeUndefined();
@@ -71,29 +68,65 @@ describe('planning a counter write', () => {
     expect(write.sequences.h!.expect).toEqual({ kind: 'exactly', sequence: null });
   });
 
-  it('replaces a period the batch has moved past, and counts late events only where the item still is', () => {
+  it('moves the current period to the previous slot, with its counters as read and the late events of it', () => {
     const pending = [
       message(1, { daily: ['D#2026-11-21', { clicks: 4n }] }),
       message(2, { daily: ['D#2026-11-22', { clicks: 1n }] }),
     ];
     const yesterday = state({ keys: { daily: 'D#2026-11-21' }, counters: { daily: { clicks: 50n } } });
     expect(plan(yesterday, pending)!.periods.daily).toEqual({
-      mode: 'set',
-      key: 'D#2026-11-22',
-      tally: { clicks: 1n },
-      expect: { kind: 'exactly', key: 'D#2026-11-21' },
+      slots: {
+        current: { mode: 'set', key: 'D#2026-11-22', tally: { clicks: 1n } },
+        previous: { mode: 'set', key: 'D#2026-11-21', tally: { clicks: 54n } },
+      },
+      expect: {
+        current: { kind: 'exactly', key: 'D#2026-11-21' },
+        previous: { kind: 'exactly', key: null },
+      },
+      copied: [{ from: 'current', tally: { clicks: 50n } }],
     });
-    // an item already on the 22nd: yesterday's late event never reaches today's daily counter
-    expect(plan(undefined, pending)!.periods.daily).toMatchObject({ mode: 'add', tally: { clicks: 1n } });
-    const onlyLate = plan(state({ keys: { daily: 'D#2026-11-22' } }), [
-      message(3, { daily: ['D#2026-11-21', { clicks: 9n }] }),
-    ]);
-    expect(onlyLate!.periods.daily).toBeUndefined();
-    // …and a late event still counts in its own day while that day is the item's current one
-    expect(plan(yesterday, [message(4, { daily: ['D#2026-11-21', { clicks: 9n }] })])!.periods.daily).toMatchObject({
-      mode: 'add',
-      key: 'D#2026-11-21',
-      tally: { clicks: 9n },
+    // unread, the batch's two days go to the two slots, each on condition that it holds that day or none
+    expect(plan(undefined, pending)!.periods.daily).toEqual({
+      slots: {
+        current: { mode: 'add', key: 'D#2026-11-22', tally: { clicks: 1n } },
+        previous: { mode: 'add', key: 'D#2026-11-21', tally: { clicks: 4n } },
+      },
+      expect: {
+        current: { kind: 'absentOr', key: 'D#2026-11-22' },
+        previous: { kind: 'absentOr', key: 'D#2026-11-21' },
+      },
+    });
+  });
+
+  it("counts a late event in its own day while that is the item's previous one, and nowhere older than both", () => {
+    const twoDays = state({
+      keys: { daily: 'D#2026-11-22' },
+      counters: { daily: { clicks: 7n } },
+      previous: { daily: { key: 'D#2026-11-21', tally: { clicks: 50n } } },
+    });
+    expect(plan(twoDays, [message(3, { daily: ['D#2026-11-21', { clicks: 9n }] })])!.periods.daily).toEqual({
+      slots: { previous: { mode: 'add', key: 'D#2026-11-21', tally: { clicks: 9n } } },
+      expect: { previous: { kind: 'exactly', key: 'D#2026-11-21' } },
+    });
+    const older = plan(twoDays, [message(4, { daily: ['D#2026-11-20', { clicks: 9n }] })]);
+    expect(older!.periods.daily).toBeUndefined();
+    // a day between the two slots' is later than the previous one: it takes its slot, and the older is pruned
+    const gap = state({ ...twoDays, previous: { daily: { key: 'D#2026-11-19', tally: { clicks: 50n } } } });
+    expect(plan(gap, [message(5, { daily: ['D#2026-11-20', { clicks: 2n }] })])!.periods.daily).toEqual({
+      slots: { previous: { mode: 'set', key: 'D#2026-11-20', tally: { clicks: 2n } } },
+      expect: { previous: { kind: 'exactly', key: 'D#2026-11-19' } },
+    });
+    // an event early for tomorrow moves both: today to the previous slot, yesterday pruned
+    expect(plan(twoDays, [message(6, { daily: ['D#2026-11-23', { clicks: 1n }] })])!.periods.daily).toEqual({
+      slots: {
+        current: { mode: 'set', key: 'D#2026-11-23', tally: { clicks: 1n } },
+        previous: { mode: 'set', key: 'D#2026-11-22', tally: { clicks: 7n } },
+      },
+      expect: {
+        current: { kind: 'exactly', key: 'D#2026-11-22' },
+        previous: { kind: 'exactly', key: 'D#2026-11-21' },
+      },
+      copied: [{ from: 'current', tally: { clicks: 7n } }],
     });
   });
 

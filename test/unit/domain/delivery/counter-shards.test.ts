@@ -10,7 +10,7 @@ import {
   MAX_SHARDS,
   MIN_SHARDS,
 } from '../../../../shared/domain/delivery/counter-shards';
-import type { Tally } from '../../../../shared/domain/delivery/counter-state';
+import { currentCounters, type Tally } from '../../../../shared/domain/delivery/counter-state';
 import { counterStateWith } from './counter-state-fixture';
 import { crossingsOnSum, type CapOnCounter } from '../../../../shared/domain/delivery/limit-reached';
 import { parseShardRequest } from '../../../../shared/domain/delivery/shard-request';
@@ -123,6 +123,32 @@ describe('the sum of the shards', () => {
           expect(summed.counters.total?.clicks ?? 0n).toBe(sum(shards.map(({ total }) => total)));
         },
       ),
+    );
+  });
+
+  it("reads, at an instant of either of the two latest days any shard holds, the sum of the shards' readings", () => {
+    const days = ['D#2026-11-23', 'D#2026-11-24', 'D#2026-11-25', 'D#2026-11-26'];
+    const slots = fc
+      .uniqueArray(fc.constantFrom(...days), { minLength: 1, maxLength: 2 })
+      .map((held) => held.sort().reverse());
+    fc.assert(
+      fc.property(fc.array(fc.tuple(slots, tally, tally), { minLength: 1, maxLength: 5 }), (shards) => {
+        const states = shards.map(([[current, previous], today, before]) =>
+          state({
+            keys: { daily: current },
+            counters: { daily: today },
+            ...(previous ? { previous: { daily: { key: previous, tally: before } } } : {}),
+          }),
+        );
+        const summed = sumShardStates(states, PERIODS);
+        const latest = [...new Set(shards.flatMap(([held]) => held))].sort().reverse().slice(0, 2);
+        expect([summed.keys.daily, summed.previous?.daily?.key].filter(Boolean)).toEqual(latest);
+        for (const key of latest) {
+          const now = new Date(`${key.slice(2)}T12:00:00Z`);
+          const read = (one: (typeof states)[number]) => currentCounters(one, now).daily?.clicks ?? 0n;
+          expect(read(summed)).toBe(states.reduce((sum, one) => sum + read(one), 0n));
+        }
+      }),
     );
   });
 

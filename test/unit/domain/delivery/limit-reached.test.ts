@@ -89,6 +89,19 @@ describe('limitCrossings (from a counter item before and after one write)', () =
     expect(limitCrossings(campaign, dailyClicks(10), snapshot(21, 15n), snapshot(22, 9n), at)).toEqual([]);
   });
 
+  it("tells a late event's crossing in the previous slot as a crossing of that period, and a move as none", () => {
+    // an early event moved the item into the 23rd; the 22nd, at its cap already, became the previous slot
+    const moved = snapshot(23, 1n, { previous: { daily: { key: 'D#2026-11-22', tally: { clicks: 10n } } } });
+    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 10n), moved, at)).toEqual([]);
+    const below = snapshot(23, 1n, { previous: { daily: { key: 'D#2026-11-22', tally: { clicks: 9n } } } });
+    const events = limitCrossings(campaign, dailyClicks(10), below, moved, at);
+    expect(events).toMatchObject([
+      { id: 'CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22', bucket: 'D#2026-11-22', counter: new ExactNumber('10') },
+    ]);
+    // the move itself, from a 22nd below the cap: the 22nd's counter does not change, so it crosses nothing
+    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 9n), below, at)).toEqual([]);
+  });
+
   it('tells a raised cap reached later in the same period under its own id, and a lowered cap not at all', () => {
     expect(
       limitCrossings(campaign, dailyClicks(20), snapshot(22, 15n), snapshot(22, 20n), at).map((event) => event.id),
