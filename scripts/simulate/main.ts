@@ -1,18 +1,24 @@
 import { readArguments } from '../command-line';
 import { writeUnitsByMarkers } from './counter-item';
+import { COUNTER_ITEM_BOUND } from './counter-item-bound';
+import { manyGroupsDay } from './many-groups';
+import { INLINE_MARKERS_PER_ITEM } from '../../shared/domain/delivery/group-markers';
 import { BASELINE, simulate } from './model';
 import { DELIVERY_QUEUE } from '../../infra/cdk/delivery-settings';
 import { quotaChecklistOf, stackSettings } from './quotas';
 
 const USAGE = `Usage: npm run simulate
   Simulates the delivery path at 1×, 10× and 100× the baseline load, with and without sharded counters, and
-  prints the tables of docs/capacity.md. SIMULATE_SECONDS (default 2) sets the seconds of events simulated.`;
+  prints the tables of docs/capacity.md. SIMULATE_SECONDS (default 2) sets the seconds of events simulated,
+  SIMULATE_GROUPS (default 1000000) the message groups of the one-day run.`;
 readArguments(USAGE, {});
 
 /** On-demand prices, us-east-1, as published on the DynamoDB pricing page in November 2026 [D2]. */
 const DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;
 
 const SEED = 33;
+/** A recorder invocation's batch from SQS FIFO: at most 10 messages, here each of its own group. */
+const GROUPS_BATCH = 10;
 const SECONDS = Number(process.env.SIMULATE_SECONDS ?? 2);
 const RUNS: readonly (readonly [scale: number, shards: number])[] = [
   [1, 1],
@@ -30,10 +36,24 @@ console.log(`${quotaChecklistOf(process.argv.slice(2))}\n`);
 const { deliveryMaxConcurrency } = stackSettings(process.argv.slice(2));
 
 const { units, sizes } = writeUnitsByMarkers(BASELINE.groupsPerScale * 100, new Date('2026-11-25T12:00:00Z'));
-console.log('Counter item after a long run (real planner and request builder), by message groups that wrote it:');
+console.log(
+  'Counter item after a long run (real planner and request builder), by message groups that wrote it, each group’s marker on the item (as before markers could be kept beside it; the rows past 32 groups are what an item written before still holds until its markers are pruned):',
+);
 console.log('| groups on the item | item size (bytes) | write units per write |\n|---|---|---|');
 for (const markers of [1, 10, 16, 20, 32, 63, 200, 2000])
   console.log(`| ${markers} | ${sizes[markers]} | ${units[markers]} |`);
+
+const GROUPS_A_DAY = Number(process.env.SIMULATE_GROUPS ?? 1_000_000);
+const day = manyGroupsDay(GROUPS_A_DAY, GROUPS_BATCH, new Date('2026-11-25T12:00:00Z'));
+console.log(
+  `\nMessage groups: ${GROUPS_A_DAY.toLocaleString('en-US')} a day of 128-character names, one message of one impression each, in batches of ${GROUPS_BATCH} groups, on one advertiser's counter item (real planner and request builders; at most ${INLINE_MARKERS_PER_ITEM} markers on the item, the others beside it):`,
+);
+console.log(
+  '| impressions counted | largest counter item (bytes) | bound (bytes) | marker item (bytes) | write units per batch | batches in transactions |\n|---|---|---|---|---|---|',
+);
+console.log(
+  `| ${day.counted.toLocaleString('en-US')} | ${day.largestItem.toLocaleString('en-US')} | ${COUNTER_ITEM_BOUND.toLocaleString('en-US')} | ${day.markerItemBytes} | ${day.unitsPerBatch} | ${day.transactions.toLocaleString('en-US')} of ${day.batches.toLocaleString('en-US')} |`,
+);
 
 console.log(
   `\nSimulation: ${SECONDS} s of events then the drain, seed ${SEED}, Zipf s=${BASELINE.zipfExponent} over ${BASELINE.advertisers} advertisers; batches of ${BASELINE.messagesPerBatch}, visibility timeout ${DELIVERY_QUEUE.visibilityTimeoutSeconds} s, ${deliveryMaxConcurrency} recorders per 1×`,

@@ -38,6 +38,10 @@ export class WarmCache<Value> {
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** The value, resolved with `resolve` when it is not fresh in memory. */
   async through(key: string, clock: Clock, resolve: () => Promise<Value>): Promise<Value> {
     const known = this.get(key, clock);

@@ -106,6 +106,15 @@ export const countersKey = (type: EntityType, id: number): ItemKey => ({ PK: ent
 export const COUNTER_SHARD_PREFIX = `${COUNTERS_SK}#`;
 export const counterShardKey = (type: EntityType, id: number, shard: number): ItemKey =>
   shard === 0 ? countersKey(type, id) : { PK: entityPK(type, id), SK: `${COUNTER_SHARD_PREFIX}${shard}` };
+/**
+ * A message group's marker kept beside a counter item (`GM#<the counter item's SK>#<group>`), in the counter item's
+ * partition: no query of an entity's partition starts with `GM#` (`COUNTERS`, `ACT`, `ACTION#`, `HISTORY#`).
+ */
+export const GROUP_MARKER_PREFIX = 'GM#';
+export const groupMarkerKey = (counterItem: ItemKey, group: string): ItemKey => ({
+  PK: counterItem.PK,
+  SK: `${GROUP_MARKER_PREFIX}${counterItem.SK}#${group}`,
+});
 /** That a sharded entity's crossing (its LimitReached id) was told: it is told once, as far as the stream can. */
 export const reachedKey = (type: EntityType, id: number, crossing: string): ItemKey => ({
   PK: entityPK(type, id),

@@ -16,7 +16,7 @@ const BANNERS = Array.from({ length: 10 }, (_, i) => 7000 + i);
 const campaignOf = (banner: number) => CAMPAIGNS[banner % 3]!;
 
 type Event = { kind: 'impression' | 'click'; bannerId: number; count: number; revenue: string };
-type Message = { messageId: string; body: Event[] };
+type Message = { messageId: string; body: Event[]; group?: string };
 type Answer = {
   failedMessageIds: string[];
   duplicateMessages: number;
@@ -134,6 +134,35 @@ describe('exactly-once recording', () => {
     }
     await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [] });
   });
+
+  it('stays exact with more groups than an item holds, a write failing or its answer lost at every index in turn', async () => {
+    // 40 groups a batch, a message each: the advertiser's item holds 32 markers and keeps the others beside it, the
+    // campaigns' from the third batch, the banners' from the eighth, so most writes are transactions; each of the
+    // 14 items is written at least once a batch: a lost answer after commit at each index, a fault before it at
+    // every other one
+    let batch = 0;
+    let lostAfterCommit = 0;
+    for (let index = 1; index <= 14; index++)
+      for (const fault of index % 2 ? (['failWrites', 'loseAnswers'] as const) : (['loseAnswers'] as const)) {
+        const messages = batchOf20()
+          .concat(batchOf20())
+          .map((message, i) => ({ ...message, group: `groups-${++batch}-${i}-`.padEnd(128, 'g') }));
+        addTruth(messages.flatMap((message) => message.body));
+        await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [], [fault]: [index] });
+        let answer = await deliver(messages);
+        // a write refused on its condition has no answer to lose: a lost answer fails a message when it hits a commit
+        if (fault === 'failWrites') expect(answer.failedMessageIds.length, `failWrites at ${index}`).toBeGreaterThan(0);
+        else if (answer.failedMessageIds.length > 0) lostAfterCommit++;
+        for (let round = 0; answer.failedMessageIds.length > 0; round++) {
+          expect(round, 'redeliveries until none fail').toBeLessThan(5);
+          const failed = new Set(answer.failedMessageIds);
+          answer = await deliver(messages.filter((message) => failed.has(message.messageId)));
+        }
+        await expectTruth();
+      }
+    expect(lostAfterCommit, 'batches that lost the answer to a write that committed').toBeGreaterThan(5);
+    await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [] });
+  }, 600_000);
 
   it('changes nothing when all 20 messages are delivered again, and says they were duplicates', async () => {
     const messages = batchOf20();

@@ -43,6 +43,13 @@ export const keyAttribute = (period: Period, slot: Slot = 'current'): string =>
 export const MARKER_PREFIX = '~';
 export const markerAttribute = (group: string): string => `${MARKER_PREFIX}${group}`;
 
+/** How many markers the item holds itself (exact: every write that adds or removes one sets it, as read). */
+export const INLINE_COUNT_ATTRIBUTE = 'gn';
+/** The day (since 1970) of the item's last write that put a group's marker beside it: only ever raised. */
+export const OVERFLOW_DAY_ATTRIBUTE = 'ov';
+/** A marker item's marker (the bytes of `marker-bytes.ts`); the item expires by the table's TTL attribute. */
+export const BESIDE_MARKER_ATTRIBUTE = 'm';
+
 /**
  * The no-conversion state: the last conversion's (or quiet-time reset's) instant (ms), the impressions dated since,
  * and the first impression's instant (ms), when the quiet time began while no conversion came.

@@ -10,6 +10,8 @@ import {
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
   FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
+  INLINE_COUNT_ATTRIBUTE,
+  OVERFLOW_DAY_ATTRIBUTE,
 } from './counter-attributes';
 import { markerFromBytes } from './marker-bytes';
 
@@ -48,6 +50,19 @@ export const appliedMarkers = (item: Item | undefined): Record<string, string> =
     if (marker !== undefined) applied[name.slice(MARKER_PREFIX.length)] = marker;
   }
   return applied;
+};
+
+/** Where a counter item's markers stand: those it holds, their count (`gn`) and the day of its last beside write. */
+export const inlineMarkerState = (
+  item: Item | undefined,
+): Pick<CounterState, 'applied' | 'inlineCount' | 'overflowDay'> => {
+  const inlineCount = Number(numberText(item?.[INLINE_COUNT_ATTRIBUTE]));
+  const overflowDay = Number(numberText(item?.[OVERFLOW_DAY_ATTRIBUTE]));
+  return {
+    applied: appliedMarkers(item),
+    ...(Number.isSafeInteger(inlineCount) ? { inlineCount } : {}),
+    ...(Number.isSafeInteger(overflowDay) ? { overflowDay } : {}),
+  };
 };
 
 /** A message group's marker on a counter item, if it has one: the one way to ask for a single group's. */

@@ -1,4 +1,4 @@
-import { NumberValue, type UpdateInput } from './attribute-values';
+import { NumberValue, type TransactItem, type TransactWriteInput, type UpdateInput } from './attribute-values';
 import type {
   CounterWrite,
   InstantExpectation,
@@ -11,13 +11,12 @@ import { slotsOf, type CounterState, type Slot, type Tally } from '../../domain/
 import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
-import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder, allOf, attributeExists } from './expressions';
+import { anyOf, atMost, attributeAbsent, equals, UpdateBuilder } from './expressions';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import {
   CAPS_ATTRIBUTE,
   counterAttribute,
   keyAttribute,
-  markerAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
   FIRST_IMPRESSION_ATTRIBUTE as FIRST_IMPRESSION,
@@ -25,7 +24,7 @@ import {
   TALLY_SINCE_ATTRIBUTE,
   RESET_AT_ATTRIBUTE,
 } from './counter-attributes';
-import { markerBytes } from './marker-bytes';
+import { besideMarkerRequest, counterMarkerWrites } from './group-marker-requests';
 import { epochCondition, type ShardEpoch } from './shard-epoch';
 
 type Update = UpdateInput;
@@ -62,22 +61,6 @@ const periodWrites = (update: UpdateBuilder, write: CounterWrite) => {
       update.require(keyCondition(keyAttribute(period, slot), expect));
     for (const copied of change.copied ?? [])
       for (const condition of countersAsRead(period, copied, write.metrics)) update.require(condition);
-  }
-};
-
-const sequenceWrites = (update: UpdateBuilder, write: CounterWrite) => {
-  for (const [group, { expect, record }] of Object.entries(write.sequences)) {
-    const attribute = markerAttribute(group);
-    update.set(attribute, markerBytes(record));
-    update.require(
-      expect.kind === 'absentOrBelow'
-        ? anyOf(attributeAbsent(attribute), below(attribute, markerBytes(expect.sequence)))
-        : expect.kind === 'presentBelow'
-          ? allOf(attributeExists(attribute), below(attribute, markerBytes(expect.sequence)))
-          : expect.sequence === null
-            ? attributeAbsent(attribute)
-            : equals(attribute, markerBytes(expect.sequence)),
-    );
   }
 };
 
@@ -128,9 +111,7 @@ export const counterWriteRequest = (
   if (shard.epoch) update.require(epochCondition(shard.epoch));
   if (shard.tallyAt !== undefined) update.add(TALLY_ATTRIBUTE, 1).setIfAbsent(TALLY_SINCE_ATTRIBUTE, shard.tallyAt);
   periodWrites(update, write);
-  sequenceWrites(update, write);
-  for (const { group, marker } of write.prune)
-    update.remove(markerAttribute(group)).require(equals(markerAttribute(group), markerBytes(marker)));
+  counterMarkerWrites(update, write);
   if (write.noConversion) noConversionWrites(update, write.noConversion);
   const stored = caps && storedCaps(caps);
   if (stored && Object.keys(stored).length > 0) update.set(CAPS_ATTRIBUTE, stored);
@@ -140,6 +121,27 @@ export const counterWriteRequest = (
     ...update.build(),
     ReturnValues: 'UPDATED_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+};
+
+/**
+ * A planned write that puts some groups' markers beside the item: one transaction of the item's update (as
+ * `counterWriteRequest` builds it) and the UpdateItem of each of those groups' marker items. Pure.
+ */
+export const counterWriteTransaction = (
+  tableName: string,
+  request: UpdateInput,
+  write: CounterWrite,
+): TransactWriteInput => {
+  // a transaction's update answers nothing: it is read again when the transaction is cancelled
+  const update = Object.fromEntries(Object.entries(request).filter(([field]) => !field.startsWith('ReturnValues')));
+  return {
+    TransactItems: [
+      { Update: { TableName: tableName, ...update } as NonNullable<TransactItem['Update']> },
+      ...Object.entries(write.beside).map(([group, change]) => ({
+        Update: { TableName: tableName, ...besideMarkerRequest(request.Key as ItemKey, group, change) },
+      })),
+    ],
   };
 };
 

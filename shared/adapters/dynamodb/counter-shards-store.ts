@@ -27,7 +27,7 @@ import {
   type AppliedCounterWrite,
   type CounterItemWrite,
 } from './counter-store';
-import { groupMarkerOn } from './counter-item-state';
+import { highestGroupMarkers } from './group-marker-items';
 import {
   SHARD_BASE_ATTRIBUTE,
   SHARD_EPOCH_ATTRIBUTE,
@@ -88,17 +88,6 @@ const combined = (results: readonly AppliedCounterWrite[]): AppliedCounterWrite 
   skipped: results.flatMap((result) => result.skipped),
 });
 
-/** Per group, the highest marker it has on any of the items (none: left out). */
-const highestMarkers = (items: readonly Item[], groups: readonly string[]): Record<string, string> => {
-  const floors: Record<string, string> = {};
-  for (const group of groups)
-    for (const item of items) {
-      const marker = groupMarkerOn(item, group);
-      if (marker !== undefined && (floors[group] === undefined || marker > floors[group])) floors[group] = marker;
-    }
-  return floors;
-};
-
 /** The results of the shards' writes; those whose count changed are collected into one `ShardCountChanged`. */
 const settledShards = (settled: readonly PromiseSettledResult<AppliedCounterWrite>[]): AppliedCounterWrite => {
   const failures = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
@@ -115,8 +104,8 @@ const settledShards = (settled: readonly PromiseSettledResult<AppliedCounterWrit
 
 /**
  * A sharded entity's messages, each group's to its shard, each write held to the layout's count. A shard n ≥ 1
- * takes as floors the highest markers its groups have on any shard (one strongly consistent batch read of every
- * shard, when a group is new on the shard): a message applied on another shard, before the entity was sharded or
+ * takes as floors the highest markers its groups have on any shard, on the item or beside it (one strongly
+ * consistent batch read of every shard and the groups' marker items, when a group is new on the shard): a message applied on another shard, before the entity was sharded or
  * before its count was raised, is not applied again. No other shard takes a group's messages meanwhile: a writer
  * routing with an older count fails its shard's condition, and a group never returns to a shard it left.
  */
@@ -131,9 +120,8 @@ const applyToShards = async (
     const shard = shardOfGroup(message.group, layout.shards, layout.base);
     byShard.set(shard, [...(byShard.get(shard) ?? []), message]);
   }
-  let shards: Promise<Item[]> | undefined;
-  const floors = async (groups: readonly string[]) =>
-    highestMarkers(await (shards ??= store.batchGet(counterShardKeys(type, id, layout.shards))), groups);
+  const floors = (groups: readonly string[]) =>
+    highestGroupMarkers(store, counterShardKeys(type, id, layout.shards), groups);
   const unraised = layout.base === layout.shards;
   const settled = await Promise.allSettled(
     [...byShard].map(([shard, messages]) =>

@@ -1,14 +1,18 @@
-import type { PendingMessage, ShardWriteOptions } from '../../domain/delivery/counter-plan';
+import type { PendingMessage } from '../../domain/delivery/counter-plan';
+import { INLINE_MARKERS_PER_ITEM, type ShardWriteOptions } from '../../domain/delivery/group-markers';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
-import type { ItemKey } from '../../table/keys';
+import { itemKeyText, type ItemKey } from '../../table/keys';
+import { WarmCache } from '../../support/warm-cache';
 import type { Item, TableStore } from './table-store';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
-import { appliedMarkers, counterState } from './counter-item-state';
-import { counterWriteRequest } from './counter-requests';
+import { counterState } from './counter-item-state';
+import { counterWriteRequest, counterWriteTransaction } from './counter-requests';
+import { readMarkersOf } from './group-marker-items';
 import { epochHolds, type ShardEpoch } from './shard-epoch';
+import type { UpdateInput } from './attribute-values';
 import type { CounterWrite } from '../../domain/delivery/counter-plan';
 
 /** Races on one item are short: each lost one brings the item back, and the next write is planned from it. */
@@ -24,18 +28,28 @@ export interface AppliedCounterWrite {
 
 /**
  * Message groups one write takes: each adds its marker and its condition to the request, which DynamoDB holds to
- * 4 KB of condition (a batch from SQS FIFO has at most 10 messages; a larger one is split).
+ * 4 KB of condition and 300 operators (a batch from SQS FIFO has at most 10 messages; a larger one is split). On an
+ * item seen keeping markers beside it, a group guessed beside adds two operators and one item of the transaction
+ * (at most 100): such groups go 64 at a time.
  */
 const GROUPS_PER_WRITE = 16;
+const GROUPS_BESIDE_PER_WRITE = 64;
 
-const byGroupChunks = (pending: readonly PendingMessage[]): PendingMessage[][] => {
+const byGroupChunks = (pending: readonly PendingMessage[], knownInline?: ReadonlySet<string>): PendingMessage[][] => {
   const groups = [...new Set(pending.map((message) => message.group))];
   if (groups.length <= GROUPS_PER_WRITE) return [[...pending]];
+  const lists: [string[], number][] = knownInline
+    ? [
+        [groups.filter((group) => knownInline.has(group)), GROUPS_PER_WRITE],
+        [groups.filter((group) => !knownInline.has(group)), GROUPS_BESIDE_PER_WRITE],
+      ]
+    : [[groups, GROUPS_PER_WRITE]];
   const chunks: PendingMessage[][] = [];
-  for (let start = 0; start < groups.length; start += GROUPS_PER_WRITE) {
-    const chunk = new Set(groups.slice(start, start + GROUPS_PER_WRITE));
-    chunks.push(pending.filter((message) => chunk.has(message.group)));
-  }
+  for (const [list, size] of lists)
+    for (let start = 0; start < list.length; start += size) {
+      const chunk = new Set(list.slice(start, start + size));
+      chunks.push(pending.filter((message) => chunk.has(message.group)));
+    }
   return chunks;
 };
 
@@ -76,15 +90,44 @@ export interface CounterItemWrite {
   floors?: (groups: readonly string[]) => Promise<Readonly<Record<string, string>>>;
 }
 
+/** Sends a planned write: one UpdateItem, or, when some groups' markers go beside the item, one transaction. */
+const sent = async (store: TableStore, request: UpdateInput, write: CounterWrite): Promise<Item> => {
+  if (Object.keys(write.beside).length === 0) return (await store.update(request)) ?? {};
+  await store.transactWrite(counterWriteTransaction(store.tableName, request, write));
+  return {};
+};
+
+/** Counter items this container saw keep markers beside them, each with the groups it held itself then. */
+const keptBeside = new WarmCache<ReadonlySet<string>>();
+const itemName = (store: TableStore, key: ItemKey) => `${store.tableName}|${itemKeyText(key)}`;
+
+/** A write planned from the item as read, at `now`. */
+interface PlannedFrom {
+  state: CounterState;
+  write: CounterWrite;
+  now: Date;
+}
+
+/** What the container learns from a write planned from the item: whether, and which groups, it keeps inline. */
+const rememberPlacement = (store: TableStore, key: ItemKey, { state, write, now }: PlannedFrom) => {
+  const pruned = new Set(write.prune.map(({ group }) => group));
+  const inline = [...Object.keys(state.applied), ...Object.keys(write.sequences)].filter((group) => !pruned.has(group));
+  const clock = { now: () => now };
+  if (Object.keys(write.beside).length > 0 || inline.length >= INLINE_MARKERS_PER_ITEM)
+    keptBeside.set(itemName(store, key), new Set(inline), clock);
+  else keptBeside.forget(itemName(store, key));
+};
+
 const applyOnce = async (
   store: TableStore,
   { key, periods, metrics }: CounterItem,
   pending: readonly PendingMessage[],
-  options: CounterItemWrite,
+  options: CounterItemWrite & { knownInline?: ReadonlySet<string> },
 ): Promise<AppliedCounterWrite> => {
-  const { now, caps, epoch, tallyAt, floors } = options;
+  const { now, caps, epoch, tallyAt, floors, knownInline } = options;
+  const groups = [...new Set(pending.map((message) => message.group))];
   let state: CounterState | undefined;
-  let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : {};
+  let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
   for (let attempt = 1; ; attempt++) {
     const write = planCounterWrite(state, pending, periods, metrics, now, shard);
     if (!write) return { after: {}, skipped: [...pending] };
@@ -93,14 +136,19 @@ const applyOnce = async (
       ...(tallyAt !== undefined ? { tallyAt } : {}),
     });
     try {
-      return { write, after: (await store.update(request)) ?? {}, skipped: write.skipped };
+      const after = await sent(store, request, write);
+      if (state && now) rememberPlacement(store, key, { state, write, now });
+      return { write, after, skipped: write.skipped };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
-      if (epoch && !epochHolds(epoch, error.current)) throw new ShardCountChanged();
-      state = { ...counterState(error.current, periods, metrics), applied: appliedMarkers(error.current) };
-      const applied = state.applied;
-      const unmarked = [...new Set(pending.map((message) => message.group))].filter((group) => !(group in applied));
+      // an UpdateItem's failure returns the item; a cancelled transaction's is read with the markers
+      const returned = Object.keys(write.beside).length === 0 ? { item: error.current } : undefined;
+      const { item: current, markers } = await readMarkersOf(store, key, groups, returned);
+      if (epoch && !epochHolds(epoch, current)) throw new ShardCountChanged();
+      state = { ...counterState(current, periods, metrics), ...markers };
+      if (shard.knownInline) shard = {};
+      const unmarked = groups.filter((group) => (markers.applied[group] ?? markers.beside?.[group]) === undefined);
       if (floors && !shard.floors && unmarked.length > 0) shard = { floors: await floors(unmarked) };
     }
   }
@@ -119,10 +167,13 @@ export const applyToCounterItem = async (
 ): Promise<AppliedCounterWrite> => {
   let applied: AppliedCounterWrite = { after: {}, skipped: [] };
   const skipped: PendingMessage[] = [];
-  const chunks = byGroupChunks(pending);
+  const { now, floors } = options;
+  // a shard n ≥ 1 reads its groups' floors once it fails: its first write never guesses
+  const knownInline = now && !floors ? keptBeside.get(itemName(store, item.key), { now: () => now }) : undefined;
+  const chunks = byGroupChunks(pending, knownInline);
   for (const [index, chunk] of chunks.entries()) {
     try {
-      const result = await applyOnce(store, item, chunk, options);
+      const result = await applyOnce(store, item, chunk, { ...options, ...(knownInline ? { knownInline } : {}) });
       skipped.push(...result.skipped);
       if (result.write) applied = result;
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Metric, Period } from '../limits/cap-axes';
 import type { Contribution } from './contributions';
 import { add, latestTwo, slotsOf, type CounterState, type Slot, type Tally } from './counter-state';
+import { planGroupMarkers, type MarkerWrites, type ShardWriteOptions } from './group-markers';
 
 /** A delivery message not yet known to be applied to a counter item, with its place in its message group. */
 export interface PendingMessage {
@@ -39,22 +40,6 @@ export interface PeriodWrite {
   copied?: { from: Slot; tally: Tally }[];
 }
 
-export type SequenceExpectation =
-  | { kind: 'absentOrBelow'; sequence: string }
-  | { kind: 'presentBelow'; sequence: string }
-  | { kind: 'exactly'; sequence: string | null };
-
-/**
- * How a write of a shard n ≥ 1 differs. `unread`: its first write (planned without a read) requires each group's
- * marker present and below, so that a group new on the shard fails once and its floor is read. `floors`: per
- * group, the highest marker the group has on any shard of the entity (left there before the entity was sharded or
- * before its count was raised): a message at or below it is applied.
- */
-export interface ShardWriteOptions {
-  unread?: 'presentBelow';
-  floors?: Readonly<Record<string, string>>;
-}
-
 /** What the item's stored instant must be for the write to be the right one: absent or at most `at`, or exactly. */
 export type InstantExpectation = { kind: 'absentOrAtMost'; at: number } | { kind: 'exactly'; at: number | null };
 
@@ -81,56 +66,18 @@ const DAY_MS = 86_400_000;
  * recorder refuses it (see `isPastRedeliveryHorizon`).
  */
 export const REDELIVERY_HORIZON_MS = 14 * DAY_MS;
-/**
- * A group's marker on an item is pruned once the item has not applied a message of the group for this long: longer
- * than the redelivery horizon, so that no message the recorder accepts can find its group's marker gone after the
- * item applied it.
- */
-export const MARKER_HORIZON_MS = 15 * DAY_MS;
-
-/** Each pruned marker adds a condition: a write prunes this many at most (the next ones, the next writes). */
-export const MARKERS_PRUNED_PER_WRITE = 100;
-
 export const isPastRedeliveryHorizon = (sentAt: Date, now: Date): boolean =>
   now.getTime() - sentAt.getTime() > REDELIVERY_HORIZON_MS;
 
-/**
- * A marker's text: the sequence, then `@` and the day (base 36, days since 1970) the item last applied a message of
- * the group. Text order stays sequence order: a marker with the same sequence and a day sorts after the bare
- * sequence, so "applied" and "below" compare as they do on bare sequences.
- */
-export const markerText = (sequence: string, now: Date): string =>
-  `${sequence}@${Math.floor(now.getTime() / DAY_MS).toString(36)}`;
-
-/**
- * The latest instant the item can have last applied a message of the marker's group: the end of its day (ms), so
- * that a marker is idle past the horizon only when every instant of that day is; `undefined` without a day.
- */
-export const markerSeenAt = (marker: string): number | undefined => {
-  const at = marker.indexOf('@');
-  const days = at < 0 ? NaN : parseInt(marker.slice(at + 1), 36);
-  return Number.isFinite(days) ? (days + 1) * DAY_MS : undefined;
-};
-
 /** One conditional update of one counter item: applied once, whatever the platform redelivers. */
-export interface CounterWrite {
+export interface CounterWrite extends MarkerWrites {
   applies: PendingMessage[];
   skipped: PendingMessage[];
   periods: Partial<Record<Period, PeriodWrite>>;
-  /** Per message group: the sequence the item must hold for this write to be the right one, and the one it records. */
-  sequences: Record<string, { expect: SequenceExpectation; record: string }>;
   noConversion?: NoConversionWrite;
-  /** Markers this write removes, on condition that they are as read: groups idle on the item past the horizon. */
-  prune: { group: string; marker: string }[];
   /** The metrics a `set` writes, zeros included, so that no counter of a previous period survives. */
   metrics: readonly Metric[];
 }
-
-const maxOf = (texts: Iterable<string>): string | undefined => {
-  let best: string | undefined;
-  for (const text of texts) if (best === undefined || text > best) best = text;
-  return best;
-};
 
 /** A batch's counters of one period, by the period each message's events count in. */
 const batchTallies = (period: Period, kept: readonly PendingMessage[]): Map<string, Tally> => {
@@ -252,8 +199,8 @@ const noConversionWrite = (
  * the batch's messages, and says so in its conditions; when a condition fails, DynamoDB returns the item and the
  * write is planned again from it: messages at or below the item's sequence for their group are skipped, a period
  * the item has moved past keeps its counters (late events do not count there), and a period the batch has moved
- * past is replaced. A shard's write takes `shard` (see `ShardWriteOptions`). Pure; `undefined` when nothing is left
- * to apply.
+ * past is replaced. Each group's marker goes on the item or beside it (`planGroupMarkers`). A shard's write takes
+ * `shard` (see `ShardWriteOptions`). Pure; `undefined` when nothing is left to apply.
  */
 export const planCounterWrite = (
   state: CounterState | undefined,
@@ -264,30 +211,15 @@ export const planCounterWrite = (
   shard: ShardWriteOptions = {},
 ): CounterWrite | undefined => {
   const isApplied = (message: PendingMessage) => {
-    const applied = state?.applied[message.group];
+    const applied = state?.applied[message.group] ?? state?.beside?.[message.group];
     const floor = shard.floors?.[message.group];
     return (applied !== undefined && applied >= message.sequence) || (floor !== undefined && floor >= message.sequence);
   };
   const kept = pending.filter((message) => !isApplied(message));
   if (kept.length === 0) return undefined;
-  const sequences: CounterWrite['sequences'] = {};
-  for (const group of new Set(kept.map((message) => message.group))) {
-    const ofGroup = kept.filter((message) => message.group === group).map((message) => message.sequence);
-    const lowest = ofGroup.reduce((low, sequence) => (sequence < low ? sequence : low));
-    sequences[group] = {
-      expect: state
-        ? { kind: 'exactly', sequence: state.applied[group] ?? null }
-        : { kind: shard.unread ?? 'absentOrBelow', sequence: lowest },
-      record: now ? markerText(maxOf(ofGroup)!, now) : maxOf(ofGroup)!,
-    };
-  }
-  const prune = Object.entries(state?.applied ?? {})
-    .flatMap(([group, marker]) => {
-      const seenAt = markerSeenAt(marker);
-      const idle = now !== undefined && seenAt !== undefined && now.getTime() - seenAt > MARKER_HORIZON_MS;
-      return idle && !(group in sequences) ? [{ group, marker }] : [];
-    })
-    .slice(0, MARKERS_PRUNED_PER_WRITE);
+  const groups = new Map<string, string[]>();
+  for (const { group, sequence } of kept) groups.set(group, [...(groups.get(group) ?? []), sequence]);
+  const markers = planGroupMarkers(state, groups, now, shard);
   const written: Partial<Record<Period, PeriodWrite>> = {};
   for (const period of periods) {
     const write = periodWrite(period, kept, state);
@@ -298,8 +230,7 @@ export const planCounterWrite = (
     applies: kept,
     skipped: pending.filter(isApplied),
     periods: written,
-    sequences,
-    prune,
+    ...markers,
     metrics,
     ...(noConversion ? { noConversion } : {}),
   };

@@ -16,7 +16,7 @@ export interface PeriodSlot {
 /**
  * What one counter item holds: for each period, the period its counters belong to and the counters, and the period
  * it was in just before with that period's counters (`previous`: an event near an edge counts in its own); the highest
- * delivery sequence applied per message group (exactly-once); and, on demand entities, the no-conversion state.
+ * delivery sequence applied per message group (exactly-once), on the item or beside it; and, on demand entities, the no-conversion state.
  */
 export interface CounterState {
   /** `D#2026-11-22`, `W#2026-W47`, `M#2026-11`, `T`: the period each period's counters count in. */
@@ -26,6 +26,12 @@ export interface CounterState {
   previous?: Partial<Record<Period, PeriodSlot>>;
   /** Message group → highest sequence number applied, as fixed-width decimal text so that text order is number order. */
   applied: Record<string, string>;
+  /** The item's count of the markers it holds (`applied`), once recorded (`gn`; absent on items written before). */
+  inlineCount?: number;
+  /** The day (since 1970) of the item's last write that put a group's marker beside it, in a marker item (`ov`). */
+  overflowDay?: number;
+  /** The markers read from marker items, of the groups of a write that are not in `applied`: group → marker. */
+  beside?: Record<string, string>;
   /** The last conversion's instant (ms), or the last reset of the quiet time: impressions before it never count. */
   quietSince?: number;
   /** The first impression's instant (ms): when the quiet time began while no conversion came. */

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/adapters/dynamodb/counter-attributes';
 import { markerBytes } from '../../../shared/adapters/dynamodb/marker-bytes';
 import { sequenceText } from '../../../shared/domain/delivery/counter-plan';
+import { groupMarkerKey } from '../../../shared/table/keys';
 
 const bus = mockClient(EventBridgeClient);
 afterEach(() => bus.reset());
@@ -154,6 +155,30 @@ describe('history-events, records it cannot decode or judge', () => {
     });
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
     expect(published().map((entry) => JSON.parse(entry.Detail!).changeId)).toEqual(['t#1']);
+  });
+});
+
+describe('history-events, message-group markers kept beside a counter item', () => {
+  it('tells nothing of them and dead-letters none, written or expired by TTL', async () => {
+    bus.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
+    const key = groupMarkerKey({ PK: 'CAMPAIGN#100', SK: 'COUNTERS' }, 'g'.repeat(128));
+    const image = marshall({ ...key, m: markerBytes(sequenceText(7)), expiresAt: 1 }) as Image;
+    const marker = (sequence: number, eventName: 'INSERT' | 'MODIFY' | 'REMOVE'): DynamoDBRecord => ({
+      eventName,
+      ...(eventName === 'REMOVE' ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
+      dynamodb: {
+        SequenceNumber: String(sequence),
+        Keys: { PK: { S: key.PK }, SK: { S: key.SK } },
+        ...(eventName !== 'INSERT' ? { OldImage: image } : {}),
+        ...(eventName !== 'REMOVE' ? { NewImage: image } : {}),
+      },
+    });
+    const answer = await handler({
+      Records: [marker(1, 'INSERT'), marker(2, 'MODIFY'), record(3, 'INSERT', 'HISTORY#t#3'), marker(4, 'REMOVE')],
+    });
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(published().map((entry) => JSON.parse(entry.Detail!).changeId)).toEqual(['t#3']);
+    expect(rejected).toEqual([]);
   });
 });
 

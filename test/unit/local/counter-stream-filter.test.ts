@@ -18,7 +18,11 @@ const matches = (pattern: unknown, value: unknown): boolean => {
 
 describe('the counter writes the stream trigger passes', () => {
   it('are the ones the local stream hands to the consumer', () => {
-    const sortKeys = ['COUNTERS', 'ACTCTR#7', 'ACTION#7', 'ACTION_SWITCH', 'LIMIT', 'ENTITY', 'HISTORY#x', 'COUNTERSX'];
+    const sortKeys = [
+      ...['COUNTERS', 'ACTCTR#7', 'ACTION#7', 'ACTION_SWITCH', 'LIMIT', 'ENTITY', 'HISTORY#x', 'COUNTERSX'],
+      // a group's marker kept beside a counter item, or beside an action's counter item: nothing to tell
+      ...['GM#COUNTERS#group', 'GM#COUNTERS#2#group', 'GM#ACTCTR#7#group'],
+    ];
     for (const eventName of ['INSERT', 'MODIFY', 'REMOVE'] as const)
       for (const sortKey of sortKeys) {
         const record: DynamoDBRecord = {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { NumberValue, plainItem } from '../../../../shared/adapters/dynamodb/attribute-values';
 import { appliedMarkers, counterState } from '../../../../shared/adapters/dynamodb/counter-item-state';
 import { markerBytes } from '../../../../shared/adapters/dynamodb/marker-bytes';
-import { markerText, sequenceText } from '../../../../shared/domain/delivery/counter-plan';
+import { sequenceText } from '../../../../shared/domain/delivery/counter-plan';
+import { markerText } from '../../../../shared/domain/delivery/group-markers';
 import {
   counterAttribute as counter,
   keyAttribute,

@@ -1,16 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { counterWriteRequest, zeroCountersRequest } from '../../../../shared/adapters/dynamodb/counter-requests';
+import {
+  counterWriteRequest,
+  counterWriteTransaction,
+  zeroCountersRequest,
+} from '../../../../shared/adapters/dynamodb/counter-requests';
 import { expressionProblems } from '../../../../shared/adapters/dynamodb/expressions/expression-rules';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../../../shared/domain/limits/cap-axes';
 import { messageContributions, type Ancestry } from '../../../../shared/domain/delivery/contributions';
-import {
-  markerText,
-  planCounterWrite,
-  sequenceText,
-  type PendingMessage,
-  type ShardWriteOptions,
-} from '../../../../shared/domain/delivery/counter-plan';
+import { planCounterWrite, sequenceText, type PendingMessage } from '../../../../shared/domain/delivery/counter-plan';
+import { markerText, type ShardWriteOptions } from '../../../../shared/domain/delivery/group-markers';
 import { EMPTY_COUNTERS, type CounterState } from '../../../../shared/domain/delivery/counter-state';
 import {
   CAPS_ATTRIBUTE,
@@ -33,7 +32,7 @@ const START = Date.parse('2026-11-10T00:00:00Z');
 const DAY = 86_400_000;
 const instant = fc.integer({ min: START, max: START + 40 * DAY });
 // as many groups as one write takes, and more idle markers than one write prunes
-const GROUPS = ['seq:odd group', ...Array.from({ length: 119 }, (_, i) => `host-${i}`)];
+const GROUPS = ['seq:odd group', 'g'.repeat(128), ...Array.from({ length: 118 }, (_, i) => `host-${i}`)];
 const ancestry: Ancestry = {
   banners: new Map([[1, { campaignId: 10, advertiserId: 100 }]]),
   placements: new Map([[2, { siteId: 20 }]]),
@@ -68,16 +67,30 @@ type GeneratedState = {
   applied: Partial<Record<string, number>>;
   quietSince?: number;
   impressionsSinceConversion: bigint;
+  inlineCount?: number;
+  overflowDay?: number;
+  beside: Partial<Record<string, number>>;
 };
 
-const pendingArbitrary: fc.Arbitrary<GeneratedMessage[]> = fc.array(
-  fc.record({
-    group: fc.constantFrom(...GROUPS.slice(0, 16)),
-    sequence: fc.integer({ min: 1, max: 30 }),
-    sentAt: instant,
-    events: fc.array(eventArbitrary, { minLength: 1, maxLength: 4 }),
-  }),
-  { minLength: 1, maxLength: 20 },
+const messagesOf = (groups: readonly string[], most: number): fc.Arbitrary<GeneratedMessage[]> =>
+  fc.array(
+    fc.record({
+      group: fc.constantFrom(...groups),
+      sequence: fc.integer({ min: 1, max: 30 }),
+      sentAt: instant,
+      events: fc.array(eventArbitrary, { minLength: 1, maxLength: 4 }),
+    }),
+    { minLength: 1, maxLength: most },
+  );
+const pendingArbitrary = messagesOf(GROUPS.slice(0, 16), 20);
+
+/**
+ * A write's messages and, when the container guesses, the groups it saw inline: 16 groups at most, or, with a
+ * guess that puts them all beside, 64 (how `counter-store.ts` cuts a batch).
+ */
+const writeArbitrary = fc.oneof(
+  fc.tuple(pendingArbitrary, fc.option(fc.subarray(GROUPS.slice(0, 16)), { nil: undefined })),
+  fc.tuple(messagesOf(GROUPS.slice(0, 64), 80), fc.constant([] as string[])),
 );
 
 const toPending = (messages: GeneratedMessage[], action: boolean): PendingMessage[] =>
@@ -128,6 +141,15 @@ const stateArbitrary = (
       }),
       quietSince: fc.option(instant, { nil: undefined }),
       impressionsSinceConversion: fc.bigInt({ min: 0n, max: 10n ** 12n }),
+      // markers kept beside the item: their count on it, the day of its last beside write, and marker items read
+      inlineCount: fc.option(fc.integer({ min: 0, max: 120 }), { nil: undefined }),
+      overflowDay: fc.option(fc.integer({ min: START / DAY - 30, max: START / DAY + 40 }), { nil: undefined }),
+      beside: fc.record(
+        Object.fromEntries(GROUPS.slice(0, 16).map((group) => [group, fc.integer({ min: 1, max: 30 })])),
+        {
+          requiredKeys: [],
+        },
+      ),
     }),
     { nil: undefined },
   );
@@ -156,6 +178,9 @@ const asState = (generated: GeneratedState | undefined): CounterState | undefine
     ),
     ...(generated.quietSince !== undefined ? { quietSince: generated.quietSince } : {}),
     impressionsSinceConversion: generated.impressionsSinceConversion,
+    ...(generated.inlineCount !== undefined ? { inlineCount: generated.inlineCount } : {}),
+    ...(generated.overflowDay !== undefined ? { overflowDay: generated.overflowDay } : {}),
+    beside: Object.fromEntries(Object.entries(generated.beside).map(([group, n]) => [group, sequenceText(n!)])),
   };
 
 describe('every counter write the planner can produce', () => {
@@ -166,15 +191,19 @@ describe('every counter write the planner can produce', () => {
     fc.assert(
       fc.property(
         stateArbitrary(periods, metrics),
-        pendingArbitrary,
+        writeArbitrary,
         instant,
         capsArbitrary,
-        (generated, messages, now, caps) => {
+        (generated, [messages, guess], now, caps) => {
           const pending = toPending(messages, action);
-          const write = planCounterWrite(asState(generated), pending, periods, metrics, new Date(now));
+          const unread = guess ? { knownInline: new Set(guess) } : {};
+          const write = planCounterWrite(asState(generated), pending, periods, metrics, new Date(now), unread);
           if (!write) return;
           const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
           expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
+          // a write with markers beside: the item's update and each marker item's, in one transaction
+          for (const { Update } of counterWriteTransaction('table', request, write).TransactItems)
+            expect(expressionProblems(Update!), JSON.stringify(Update)).toEqual([]);
         },
       ),
       { numRuns: 400 },

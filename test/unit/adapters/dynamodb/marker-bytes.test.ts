@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { markerBytes, markerFromBytes } from '../../../../shared/adapters/dynamodb/marker-bytes';
-import { markerText, sequenceText } from '../../../../shared/domain/delivery/counter-plan';
+import { sequenceText } from '../../../../shared/domain/delivery/counter-plan';
+import { markerText } from '../../../../shared/domain/delivery/group-markers';
 
 const seed = Date.now();
 console.log(`marker-bytes property seed: ${seed}`);

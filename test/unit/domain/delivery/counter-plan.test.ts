@@ -38,9 +38,13 @@ describe('planning a counter write', () => {
       slots: { current: { mode: 'add', key: 'D#2026-11-22', tally: { clicks: 5n } } },
       expect: { current: { kind: 'absentOr', key: 'D#2026-11-22' } },
     });
+    // every group's marker on the item and below the batch, or no item at all (then it starts counting its markers)
     expect(write.sequences).toEqual({
-      g: { expect: { kind: 'absentOrBelow', sequence: sequenceText(5) }, record: sequenceText(7) },
+      g: { expect: { kind: 'presentBelow', sequence: sequenceText(5) }, record: sequenceText(7) },
     });
+    expect(write.inlineCount).toEqual({ kind: 'required' });
+    expect(write.newItemInline).toBe(1);
+    expect(write.beside).toEqual({});
   });
 
   it('skips, from the item it reads back, every message at or below its sequence for the group', () => {
