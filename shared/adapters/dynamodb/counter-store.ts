@@ -134,7 +134,7 @@ const applyOnce = async (
   let state: CounterState | undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
   for (let attempt = 1; ; attempt++) {
-    const write = planCounterWrite(state, pending, periods, metrics, now, shard, { inlineMarkers });
+    const write = planCounterWrite(state, pending, periods, metrics, now, { ...shard, inlineMarkers });
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps, {
       ...(epoch ? { epoch } : {}),

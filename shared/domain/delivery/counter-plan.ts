@@ -200,7 +200,7 @@ const noConversionWrite = (
  * write is planned again from it: messages at or below the item's sequence for their group are skipped, a period
  * the item has moved past keeps its counters (late events do not count there), and a period the batch has moved
  * past is replaced. Each group's marker goes on the item or beside it (`planGroupMarkers`). A shard's write takes
- * `shard` (see `ShardWriteOptions`); `placement`, how many markers the item holds itself. Pure; `undefined` when nothing is left to apply.
+ * `shard` (see `ShardWriteOptions`), and how many markers the item holds itself (`MarkerPlacement`). Pure; `undefined` when nothing is left to apply.
  */
 export const planCounterWrite = (
   state: CounterState | undefined,
@@ -208,8 +208,7 @@ export const planCounterWrite = (
   periods: readonly Period[],
   metrics: readonly Metric[],
   now?: Date,
-  shard: ShardWriteOptions = {},
-  placement: MarkerPlacement = {},
+  shard: ShardWriteOptions & MarkerPlacement = {},
 ): CounterWrite | undefined => {
   const isApplied = (message: PendingMessage) => {
     const applied = state?.applied[message.group] ?? state?.beside?.[message.group];
@@ -220,7 +219,7 @@ export const planCounterWrite = (
   if (kept.length === 0) return undefined;
   const groups = new Map<string, string[]>();
   for (const { group, sequence } of kept) groups.set(group, [...(groups.get(group) ?? []), sequence]);
-  const markers = planGroupMarkers(state, groups, now, shard, placement);
+  const markers = planGroupMarkers(state, groups, now, shard);
   const written: Partial<Record<Period, PeriodWrite>> = {};
   for (const period of periods) {
     const write = periodWrite(period, kept, state);

@@ -146,16 +146,16 @@ const prunedMarkers = (state: CounterState, groups: ReadonlyMap<string, unknown>
  * item has room (at most `inlineMarkers`, `INLINE_MARKERS_PER_ITEM` by default) and no beside write within the horizon (`ov` absent or idle);
  * otherwise beside, in its marker item. Every choice is a condition of the write, so a race or retry fails it.
  * Unread (`state` undefined), every group must be inline already (or the item new). Without `now` (no day to
- * record) every marker is inline. Pure.
+ * record) every marker is inline. `options`: a shard's (`ShardWriteOptions`) and `MarkerPlacement`. Pure.
  */
 export const planGroupMarkers = (
   state: CounterState | undefined,
   groups: ReadonlyMap<string, readonly string[]>,
   now: Date | undefined,
-  shard: ShardWriteOptions = {},
-  { inlineMarkers = INLINE_MARKERS_PER_ITEM }: MarkerPlacement = {},
+  options: ShardWriteOptions & MarkerPlacement = {},
 ): MarkerWrites => {
   const record = (sequence: string) => (now ? markerText(sequence, now) : sequence);
+  const { inlineMarkers = INLINE_MARKERS_PER_ITEM, ...shard } = options;
   if (!state) return unreadMarkers(groups, now, shard, inlineMarkers);
   const prune = prunedMarkers(state, groups, now);
   const counted = state.inlineCount ?? Object.keys(state.applied).length;
