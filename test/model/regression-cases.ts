@@ -132,7 +132,7 @@ export const REGRESSION_CASES: Record<string, GeneratedCase> = {
     ],
     steps: [ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE],
   },
-  // five groups on one banner with two markers held on the counter item (`MODEL_INLINE_MARKERS`): three groups'
+  // five groups on one banner with one marker held on the counter item (`MODEL_INLINE_MARKERS`): four groups'
   // markers go beside it in the write's transaction; the batch's answer is lost after it committed and a write
   // fault makes the batch's next delivery retry, so each beside write is planned again from the marker items
   'five groups on one banner, markers beside the item, a batch that comes back after a fault': {

@@ -5,9 +5,9 @@ import type { DeliveryStep, GeneratedCase } from '../model/generated-case';
 
 /**
  * Markers a counter item holds itself in the model's recorder: fewer than a case's groups, so that the marker items
- * beside it, the `ov` horizon rule and the warm cache's guess are all exercised (deployed: 32).
+ * beside it, the `ov` day of the last beside write and the warm cache's guess are all exercised (deployed: 32).
  */
-export const MODEL_INLINE_MARKERS = 2;
+export const MODEL_INLINE_MARKERS = 1;
 
 /** A message on the simulated FIFO queue: its id, group and sequence stay the same on every redelivery. */
 interface QueuedMessage {
