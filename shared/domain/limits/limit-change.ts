@@ -154,7 +154,7 @@ const applyCaps = (
   policy: CapPolicy,
   ignored: Record<string, string>,
 ): AppliedCaps | Extract<ChangePlan, { outcome: 'forbidden' }> => {
-  const caps = { ...current.caps };
+  const caps = Object.assign({}, current.caps);
   const applied = new Set<string>();
   for (const [cap, value] of sentCaps) {
     const permission = policy.permissionOf(cap);
