@@ -1,4 +1,4 @@
-import { entityExists, setShardCount } from '../../shared/adapters/dynamodb/counter-shards-store';
+import { entityExists, setShardCount } from '../../shared/adapters/dynamodb/shard-count-change';
 import { parseShardRequest } from '../../shared/domain/delivery/shard-request';
 import { errorCodeOf } from '../../shared/api/error-codes';
 import { jsonResponse } from '../../shared/http/response';

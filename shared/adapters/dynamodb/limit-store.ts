@@ -17,7 +17,7 @@ import {
   storedCounterItems,
   withEveryShard,
   type StoredCounterItems,
-} from './counter-shards-store';
+} from './shard-layouts';
 import { sumShardStates } from '../../domain/delivery/counter-shards';
 import { currentCounters, type CounterState, type CurrentCounters } from '../../domain/delivery/counter-state';
 import { type EntityType } from '../../domain/levels';
