@@ -1,6 +1,6 @@
 import { createRecorder } from '../functions/delivery-recorder/handler';
 import type { LocalService } from '../infra/local/local-service';
-import { setShardCount } from '../shared/adapters/dynamodb/counter-shards-store';
+import { setShardCount } from '../shared/adapters/dynamodb/shard-count-change';
 import { API_KEY, SHARDED_CAMPAIGNS } from './bench-service';
 import { roundTrips, type recordRequests } from './request-recorder';
 

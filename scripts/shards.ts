@@ -1,5 +1,5 @@
 import './quiet-sdk-notice';
-import { entityExists, setShardCount } from '../shared/adapters/dynamodb/counter-shards-store';
+import { entityExists, setShardCount } from '../shared/adapters/dynamodb/shard-count-change';
 import { parseShardRequest } from '../shared/domain/delivery/shard-request';
 import { storeFromEnvironment } from '../shared/runtime/dependencies';
 import { CommandFailure, readArguments, runTool } from './command-line';

@@ -1,11 +1,10 @@
-import { entityExists, setShardCount } from '../../shared/adapters/dynamodb/counter-shards-store';
+import { entityExists, setShardCount } from '../../shared/adapters/dynamodb/shard-count-change';
 import { parseShardRequest } from '../../shared/domain/delivery/shard-request';
-import { errorCodeOf } from '../../shared/api/error-codes';
 import { jsonResponse } from '../../shared/http/response';
 import type { Dependencies } from '../../shared/runtime/dependencies';
+import { failure as localFailure } from './local-answers';
 
-const failure = (message: string, errors: Record<string, string> = {}) =>
-  jsonResponse(400, { success: false, code: errorCodeOf(400), message, errors });
+const failure = (message: string, errors: Record<string, string> = {}) => localFailure(400, message, { errors });
 
 /**
  * `POST /_local/shards` with `{"type":"advertiser","id":1,"shards":16}`: shards the entity's counters, or raises

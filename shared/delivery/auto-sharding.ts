@@ -1,9 +1,6 @@
-import {
-  rememberShardLayout,
-  restartTallyRequest,
-  setShardCount,
-  type AppliedEntityWrite,
-} from '../adapters/dynamodb/counter-shards-store';
+import { restartTallyRequest, type AppliedEntityWrite } from '../adapters/dynamodb/counter-shards-store';
+import { setShardCount } from '../adapters/dynamodb/shard-count-change';
+import { rememberShardLayout } from '../adapters/dynamodb/shard-layouts';
 import type { TableStore } from '../adapters/dynamodb/table-store';
 import { parseAutoSharding, tallyDecision, type AutoSharding } from '../domain/delivery/counter-shards';
 import { WriteConflict } from '../domain/errors';
@@ -43,7 +40,7 @@ export const followTally = async (
     // the same count change as an operator's: one transaction marking every shard with the count
     const { from, shards } = await setShardCount(store, target.type, target.id, auto.shards);
     if (from !== 1) return; // sharded meanwhile, by an operator or another container: its count stands
-    rememberShardLayout(store, target.type, target.id, { shards, base: shards }, clock);
+    rememberShardLayout(store, { type: target.type, id: target.id }, { shards, base: shards }, clock);
     logger.info('counters sharded automatically', { ...target, shards, tally: applied.tally });
   } catch (error) {
     if (!(error instanceof WriteConflict))

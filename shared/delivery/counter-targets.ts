@@ -22,6 +22,7 @@ const WRITE_CONCURRENCY = 16;
 export interface TargetWrites {
   now: Date;
   autoShard?: AutoSharding;
+  inlineMarkers?: number;
   summary: RecordingSummary;
 }
 
@@ -29,8 +30,9 @@ const writeTo = async (
   { store, clock }: RecorderPorts,
   { target, pending }: { target: CounterTarget; pending: readonly PendingMessage[] },
   caps: readonly CapOnCounter[],
-  { now, autoShard: auto }: Pick<TargetWrites, 'now' | 'autoShard'>,
+  { now, autoShard: auto, inlineMarkers }: Pick<TargetWrites, 'now' | 'autoShard' | 'inlineMarkers'>,
 ): Promise<AppliedCounterWrite> => {
+  const placement = inlineMarkers !== undefined ? { inlineMarkers } : {};
   if (target.actionId !== undefined)
     return applyToCounterItem(
       store,
@@ -40,13 +42,14 @@ const writeTo = async (
         metrics: ACTION_METRICS,
       },
       pending,
-      { now, caps },
+      { now, caps, ...placement },
     );
   const tallyAt = tallies(target.type, auto) ? { tallyAt: now.getTime() } : {};
   const applied = await applyToEntityCounters(store, target.type, target.id, pending, clock, {
     now,
     caps,
     ...tallyAt,
+    ...placement,
   });
   if (auto) await followTally(store, clock, target, applied, auto);
   return applied;

@@ -31,6 +31,8 @@ export interface RecorderOptions {
   futureToleranceMs?: number;
   /** Shards an advertiser's counters above a write rate (see `followTally`); off when absent. */
   autoShard?: AutoSharding;
+  /** Markers a counter item holds itself; `INLINE_MARKERS_PER_ITEM` when absent (fewer only in tests). */
+  inlineMarkers?: number;
 }
 
 export interface RecordingSummary {

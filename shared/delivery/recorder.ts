@@ -38,7 +38,8 @@ export const recordDelivery = async (
     logger.error('reading for a delivery batch failed; it will be delivered again', describeError(error));
     return { failedMessageIds: [...failed, ...valid.map((message) => message.messageId)], summary };
   }
-  const written = await writeTargets(ports, planned, { now, autoShard: options.autoShard, summary });
+  const { autoShard, inlineMarkers } = options;
+  const written = await writeTargets(ports, planned, { now, autoShard, inlineMarkers, summary });
   const done = await settledMessages(ports, { valid, targetsOf: planned.targetsOf }, written, summary);
   emitMetrics(
     {

@@ -74,7 +74,7 @@ const writeAttempt = async (
   const changes = !limit || Object.keys(fields).length > 0;
   // a dry run checks everything and writes nothing: not the record, not even a record id
   const limitId = limit?.id ?? (dryRun ? undefined : await nextId(store, 'LIMIT'));
-  const saved = { ...plan.next, id: limitId ?? 0, version: (limit?.version ?? 0) + (changes ? 1 : 0) };
+  const saved = Object.assign({}, plan.next, { id: limitId ?? 0, version: (limit?.version ?? 0) + (changes ? 1 : 0) });
   // dates answer in the offset the request's dates were read in, as a read with that offset does
   const displayOffset = saved.useLocalTime ? saved.timezoneOffset : undefined;
   const view = renderLimit({

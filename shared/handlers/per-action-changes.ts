@@ -86,10 +86,10 @@ const changeAttempt = async (store: TableStore, change: ActionLimitChange, attem
   const plan = planPerActionChange(stored, (name) => request.parameters.get(name));
   if (plan.outcome === 'invalid') throw badRequest(plan.errors);
   const switchOn = mode === 'add' && isDemandType(type);
-  const fields = {
-    ...fieldChanges(stored ? capsOf(stored) : {}, { ...plan.next }),
-    ...(switchOn && !first.enabled ? { actionLimitsEnabled: { from: false, to: true } } : {}),
-  };
+  const fields = Object.assign(
+    fieldChanges(stored ? capsOf(stored) : {}, { ...plan.next }),
+    switchOn && !first.enabled ? { actionLimitsEnabled: { from: false, to: true } } : {},
+  );
   // a dry run checks everything and writes nothing: not the record, not even a record id
   const recordId = stored?.id ?? (dryRun ? undefined : await nextId(store, 'ACTION_LIMIT'));
   const next = { id: recordId ?? 0, entityType: type, entityId: id, actionId, ...plan.next };

@@ -10,7 +10,7 @@ const decided = new WeakMap<object, Record<string, string>>();
 
 /** Adds headers to the answer to `event`, an error's included (the rate-limit fields of a metered caller). */
 export const addAnswerHeaders = (event: object, headers: Record<string, string>): void => {
-  decided.set(event, { ...decided.get(event), ...headers });
+  decided.set(event, Object.assign({}, decided.get(event), headers));
 };
 
 /** Every answer of a family handler, errors included, names its request and carries the CORS headers. */
@@ -20,15 +20,14 @@ export const answerHeaders = (policy: CorsPolicy): middy.MiddlewareObj<APIGatewa
     if (!response) return;
     const requestId = requestIdOf(event);
     // a new answer: an operation may hand back one it shares between calls
-    request.response = {
-      ...response,
-      headers: {
-        ...decided.get(event),
-        ...response.headers,
-        ...corsHeaders(policy, headerValue(event.headers, 'origin')),
-        ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
-      },
-    };
+    const headers = Object.assign(
+      {},
+      decided.get(event),
+      response.headers,
+      corsHeaders(policy, headerValue(event.headers, 'origin')),
+      requestId ? { [REQUEST_ID_HEADER]: requestId } : undefined,
+    );
+    request.response = Object.assign({}, response, { headers });
   };
   return { after: add, onError: add };
 };

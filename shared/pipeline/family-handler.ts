@@ -149,7 +149,7 @@ const runGuarded = async (
   try {
     if (principal!.method === 'hash')
       releaseReplayGuard = await refuseHashReplay(ports.store, principal!.userId, signed, ports.clock.now());
-    const answer = await handler({ ...request, ...(idempotency ? { idempotency } : {}) });
+    const answer = await handler(idempotency ? { ...request, idempotency } : request);
     if (answer.statusCode >= 300) await releaseAll([idempotency?.release]);
     // a write that did not store its answer with it: stored now; if that fails, the claim lapses after a minute
     else

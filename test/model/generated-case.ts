@@ -47,12 +47,21 @@ export interface GeneratedCase {
   /** One group, events without `at`: the no-conversion state is then defined by arrival order as well. */
   orderly: boolean;
   messages: GeneratedMessage[];
+  /** How long each group's name is (at most 128, SQS's limit); absent or short: as short as it can be. */
+  groupNameLengths?: number[];
   steps: DeliveryStep[];
   reset?: GeneratedReset;
   sharding?: GeneratedSharding;
 }
 
 const MINUTE = 60_000;
+
+/**
+ * Message groups a case uses at most: more than the model's transport lets a counter item hold itself
+ * (`MODEL_INLINE_MARKERS`), so that cases reach the markers kept beside it.
+ */
+export const MAX_GROUPS = 6;
+const MAX_GROUP_NAME = 128;
 
 /**
  * Days near the boundaries of weeks, months and years (UTC: the periods' boundaries whatever an account's
@@ -144,7 +153,7 @@ const messages = (orderly: boolean, size: CaseSize) =>
       ),
       list: fc.array(
         fc.record({
-          group: orderly ? fc.constant(0) : fc.integer({ min: 0, max: 2 }),
+          group: orderly ? fc.constant(0) : fc.integer({ min: 0, max: MAX_GROUPS - 1 }),
           gapMinutes: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 20 * 60 })),
           events: fc.array(event(!orderly), { minLength: 1, maxLength: size.events }),
         }),
@@ -169,7 +178,7 @@ const messages = (orderly: boolean, size: CaseSize) =>
 const step: fc.Arbitrary<DeliveryStep> = fc
   .record({
     size: fc.integer({ min: 1, max: 10 }),
-    firstGroup: fc.integer({ min: 0, max: 2 }),
+    firstGroup: fc.integer({ min: 0, max: MAX_GROUPS - 1 }),
     faultAt: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined, freq: 2 }),
     timedOut: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     raced: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
@@ -220,6 +229,10 @@ export const generatedCase = (size: CaseSize): fc.Arbitrary<GeneratedCase> =>
             orderly: fc.constant(orderly),
             messages: fc.constant(list),
             steps: fc.constant(steps),
+            groupNameLengths: fc.array(fc.integer({ min: 1, max: MAX_GROUP_NAME }), {
+              minLength: MAX_GROUPS,
+              maxLength: MAX_GROUPS,
+            }),
             reset: reset(list.length),
             sharding: sharding(steps.length),
           },

@@ -132,4 +132,21 @@ export const REGRESSION_CASES: Record<string, GeneratedCase> = {
     ],
     steps: [ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE, ONE_BY_ONE],
   },
+  // five groups on one banner with one marker held on the counter item (`MODEL_INLINE_MARKERS`): four groups'
+  // markers go beside it in the write's transaction; the batch's answer is lost after it committed and a write
+  // fault makes the batch's next delivery retry, so each beside write is planned again from the marker items
+  'five groups on one banner, markers beside the item, a batch that comes back after a fault': {
+    orderly: false,
+    groupNameLengths: [128, 40, 128, 1, 100],
+    messages: [0, 1, 2, 3, 4].map((group) => ({
+      group,
+      sentAt: NOV_29_NOON + group * 60_000,
+      events: [{ kind: 'impression' as const, bannerId: 9100, count: group + 1 }],
+    })),
+    steps: [
+      { ...ONE_BATCH, timedOut: true },
+      { ...ONE_BATCH, faultAt: 2 },
+      { ...ONE_BATCH, timedOut: true, raced: true },
+    ],
+  },
 };

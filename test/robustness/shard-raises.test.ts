@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  applyToEntityCounters,
-  rememberShardLayout,
-  setShardCount,
-} from '../../shared/adapters/dynamodb/counter-shards-store';
+import { applyToEntityCounters } from '../../shared/adapters/dynamodb/counter-shards-store';
+import { setShardCount } from '../../shared/adapters/dynamodb/shard-count-change';
+import { rememberShardLayout } from '../../shared/adapters/dynamodb/shard-layouts';
 import { counterAttribute } from '../../shared/adapters/dynamodb/counter-attributes';
 import { sequenceText, type PendingMessage } from '../../shared/domain/delivery/counter-plan';
 import { MAX_SHARDS, UNSHARDED, type ShardLayout } from '../../shared/domain/delivery/counter-shards';
@@ -81,7 +79,7 @@ const run = async ({ groups, steps }: { groups: string[]; steps: Step[] }) => {
   const write = async (batch: readonly PendingMessage[], knownLayout: number | undefined) => {
     clearWarmCaches();
     const known = layouts[(knownLayout ?? layouts.length - 1) % layouts.length]!;
-    rememberShardLayout(store, 'CAMPAIGN', id, known, systemClock);
+    rememberShardLayout(store, { type: 'CAMPAIGN', id }, known, systemClock);
     const expected = batch.filter((message) => applied.has(message.messageId)).map((message) => message.messageId);
     const result = await applyToEntityCounters(store, 'CAMPAIGN', id, batch, systemClock, {});
     expect(result.skipped.map((message) => message.messageId).sort()).toEqual(expected.sort());

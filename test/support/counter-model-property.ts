@@ -14,7 +14,14 @@ import { clearWarmCaches } from '../../shared/support/warm-cache';
 import { ENTITIES, MODEL_API_KEY, MODEL_CATALOG } from '../model/model-catalog';
 import { apiClient, importCatalog, postJson } from './http';
 import { FifoTransport } from './fifo-transport';
-import { deleteCounterItems, modelView, storedCounterItems, summedViews, type CounterView } from './stored-counters';
+import {
+  deleteCounterItems,
+  markersInlineAndBeside,
+  modelView,
+  storedCounterItems,
+  summedViews,
+  type CounterView,
+} from './stored-counters';
 
 /** reset.do through the API, then the hourly flush run now, at `now`. */
 const resetNow = async (service: LocalService, reset: GeneratedReset, now: number): Promise<void> => {
@@ -63,25 +70,26 @@ const sorted = (entries: Iterable<[string, CounterView]>) =>
  */
 export const checkCase = async (service: LocalService, generated: GeneratedCase, caseId: string): Promise<void> => {
   const model = new CounterModel();
-  const transport = new FifoTransport(service, caseId);
+  const transport = new FifoTransport(service, caseId, generated);
   const { messages, reset } = generated;
   const split = reset?.afterMessage ?? messages.length;
   let stored: Map<string, Item> | undefined;
   try {
     for (const message of messages.slice(0, split)) model.apply(message);
-    transport.send(generated, 0, split);
+    transport.send(0, split);
     await transport.run(generated.steps, (index) => shardAt(service, generated.sharding, index));
     if (reset) {
       const now = messages[split - 1]!.sentAt;
       await resetNow(service, reset, now);
       model.reset(reset.entity, reset.name, now);
       for (const message of messages.slice(split)) model.apply(message);
-      transport.send(generated, split, messages.length);
+      transport.send(split, messages.length);
       await transport.run(generated.steps);
     }
     deepStrictEqual(transport.log.failedWithoutFaults, [], 'messages handed back without a fault injected');
     deepStrictEqual(transport.remaining(), 0, 'messages left on the queue');
     stored = await storedCounterItems(service);
+    deepStrictEqual(markersInlineAndBeside(stored), [], 'groups with a marker on a counter item and beside it');
     const { views: actual, spread } = summedViews(stored);
     const expected = [...model.items].map(([name, item]): [string, CounterView] => {
       const view = modelView(item, generated.orderly, actual.get(name));

@@ -3,6 +3,12 @@ import { createRecorder } from '../../functions/delivery-recorder/handler';
 import type { LocalService } from '../../infra/local/local-service';
 import type { DeliveryStep, GeneratedCase } from '../model/generated-case';
 
+/**
+ * Markers a counter item holds itself in the model's recorder: fewer than a case's groups, so that the marker items
+ * beside it, the `ov` day of the last beside write and the warm cache's guess are all exercised (deployed: 32).
+ */
+export const MODEL_INLINE_MARKERS = 1;
+
 /** A message on the simulated FIFO queue: its id, group and sequence stay the same on every redelivery. */
 interface QueuedMessage {
   messageId: string;
@@ -36,17 +42,26 @@ export class FifoTransport {
   constructor(
     private readonly service: LocalService,
     private readonly caseId: string,
+    private readonly generated: GeneratedCase,
   ) {
-    this.record = createRecorder(service.dependencies);
-    this.pending = [[], [], []];
+    this.record = createRecorder(service.dependencies, { inlineMarkers: MODEL_INLINE_MARKERS });
+    const groups = Math.max(...generated.messages.map((message) => message.group)) + 1;
+    this.pending = Array.from({ length: groups }, () => []);
+  }
+
+  /** A group's name: the case id and the group's index, padded with zeros to the case's length for the group. */
+  groupName(group: number): string {
+    const prefix = `${this.caseId}-g`;
+    const length = this.generated.groupNameLengths?.[group] ?? 0;
+    return `${prefix}${String(group).padStart(length - prefix.length, '0')}`;
   }
 
   /** Puts the case's messages from `first` up to `end` on the queue. */
-  send(generated: GeneratedCase, first: number, end: number): void {
-    generated.messages.slice(first, end).forEach((message, offset) =>
+  send(first: number, end: number): void {
+    this.generated.messages.slice(first, end).forEach((message, offset) =>
       this.pending[message.group]!.push({
         messageId: `${this.caseId}-m${first + offset}`,
-        group: `${this.caseId}-g${message.group}`,
+        group: this.groupName(message.group),
         sequence: String(10_000_000 + first + offset),
         sentAt: message.sentAt,
         body: JSON.stringify(message.events),

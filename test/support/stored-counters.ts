@@ -3,11 +3,14 @@ import { plainItem } from '../../shared/adapters/dynamodb/attribute-values';
 import {
   counterAttribute,
   keyAttribute,
+  markerAttribute,
   FIRST_IMPRESSION_ATTRIBUTE,
   QUIET_IMPRESSIONS_ATTRIBUTE,
   QUIET_SINCE_ATTRIBUTE,
 } from '../../shared/adapters/dynamodb/counter-attributes';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
+import { isGroupMarkerItem } from '../../shared/adapters/dynamodb/group-marker-items';
+import { GROUP_MARKER_PREFIX } from '../../shared/table/keys';
 import type { LocalService } from '../../infra/local/local-service';
 import { MODEL_PERIODS, type ModelPeriod } from '../model/calendar';
 import type { Slot } from '../../shared/domain/delivery/counter-state';
@@ -25,7 +28,10 @@ export interface CounterView {
 
 const METRICS: readonly ModelMetric[] = ['impressions', 'clicks', 'conversions', 'opportunities', 'budget', 'requests'];
 
-/** Every counter item of the service's table (entity counters, their shards, per-action counters), by `PK/SK`. */
+/**
+ * Every counter item of the service's table (entity counters, their shards, per-action counters) and the marker
+ * items beside them (`GM#…`), by `PK/SK`.
+ */
 export const storedCounterItems = async (service: LocalService): Promise<Map<string, Item>> => {
   const { client, tableName } = service.dependencies.store;
   const items = new Map<string, Item>();
@@ -35,8 +41,12 @@ export const storedCounterItems = async (service: LocalService): Promise<Map<str
       new ScanCommand({
         TableName: tableName,
         ConsistentRead: true,
-        FilterExpression: 'begins_with(SK, :counters) OR begins_with(SK, :actions)',
-        ExpressionAttributeValues: { ':counters': { S: 'COUNTERS' }, ':actions': { S: 'ACTCTR#' } },
+        FilterExpression: 'begins_with(SK, :counters) OR begins_with(SK, :actions) OR begins_with(SK, :markers)',
+        ExpressionAttributeValues: {
+          ':counters': { S: 'COUNTERS' },
+          ':actions': { S: 'ACTCTR#' },
+          ':markers': { S: GROUP_MARKER_PREFIX },
+        },
         ExclusiveStartKey: startKey,
       }),
     );
@@ -48,6 +58,19 @@ export const storedCounterItems = async (service: LocalService): Promise<Map<str
   } while (startKey);
   return items;
 };
+
+/**
+ * The marker items (`GM#<counter SK>#<group>`) whose group also has its marker on the counter item (`~<group>`): a
+ * group's marker is in one place, or a message could be applied once from each. Groups here contain no `#`.
+ */
+export const markersInlineAndBeside = (stored: ReadonlyMap<string, Item>): string[] =>
+  [...stored.values()].flatMap(({ PK, SK }) => {
+    const key = String(SK);
+    if (!isGroupMarkerItem(key)) return [];
+    const split = key.lastIndexOf('#');
+    const counterItem = stored.get(`${String(PK)}/${key.slice(GROUP_MARKER_PREFIX.length, split)}`);
+    return counterItem?.[markerAttribute(key.slice(split + 1))] !== undefined ? [`${String(PK)}/${key}`] : [];
+  });
 
 /** Deletes the given counter items, so that the next case starts from none. */
 export const deleteCounterItems = async (service: LocalService, items: Iterable<Item>): Promise<void> => {
@@ -133,7 +156,7 @@ const holdsCounters = (item: Item): boolean => Object.keys(item).some((name) => 
 export const summedViews = (stored: ReadonlyMap<string, Item>) => {
   const byItem = new Map<string, CounterView[]>();
   for (const [name, item] of stored) {
-    if (!holdsCounters(item)) continue;
+    if (!holdsCounters(item) || isGroupMarkerItem(String(item.SK))) continue;
     const merged = name.replace(/\/COUNTERS#\d+$/, '/COUNTERS');
     byItem.set(merged, [...(byItem.get(merged) ?? []), storedView(item)]);
   }

@@ -111,12 +111,11 @@ export const storedRequest = <Input extends object>(request: Plain<Input>): Inpu
   return stored as Input;
 };
 
-export const storedTransaction = ({ TransactItems, ...rest }: TransactWriteInput): TransactWriteItemsInput => ({
-  ...rest,
-  TransactItems: TransactItems.map(
-    (item) =>
-      Object.fromEntries(
-        Object.entries(item).map(([action, request]) => [action, storedRequest(request as object)]),
-      ) as TransactWriteItem,
-  ),
-});
+const storedTransactItem = (item: TransactItem): TransactWriteItem => {
+  const stored: Record<string, unknown> = {};
+  for (const action in item) stored[action] = storedRequest(item[action as keyof TransactItem] as object);
+  return stored as TransactWriteItem;
+};
+
+export const storedTransaction = (input: TransactWriteInput): TransactWriteItemsInput =>
+  Object.assign({}, input, { TransactItems: input.TransactItems.map(storedTransactItem) });

@@ -1,7 +1,7 @@
 import type { Entity } from '../../domain/access';
 import type { EntityType } from '../../domain/levels';
 import { entityPK } from '../../table/keys';
-import { knownShardCount, withEveryShard } from './counter-shards-store';
+import { knownShardCount, withEveryShard } from './shard-layouts';
 import { entityLimitFromItems, entityLimitKeys, type EntityLimit } from './limit-store';
 import type { Item, TableStore } from './table-store';
 

@@ -1,5 +1,9 @@
 import type { PendingMessage } from '../../domain/delivery/counter-plan';
-import { INLINE_MARKERS_PER_ITEM, type ShardWriteOptions } from '../../domain/delivery/group-markers';
+import {
+  INLINE_MARKERS_PER_ITEM,
+  type MarkerPlacement,
+  type ShardWriteOptions,
+} from '../../domain/delivery/group-markers';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
@@ -74,8 +78,8 @@ export interface CounterItem {
   metrics: readonly Metric[];
 }
 
-/** How one counter item is written, beyond its messages. */
-export interface CounterItemWrite {
+/** How one counter item is written, beyond its messages (`inlineMarkers`: see `MarkerPlacement`). */
+export interface CounterItemWrite extends MarkerPlacement {
   now?: Date;
   /** The caps the write is judged against, stored with it (see `counterWriteRequest`). */
   caps?: readonly CapOnCounter[];
@@ -106,14 +110,15 @@ interface PlannedFrom {
   state: CounterState;
   write: CounterWrite;
   now: Date;
+  inlineMarkers: number;
 }
 
 /** What the container learns from a write planned from the item: whether, and which groups, it keeps inline. */
-const rememberPlacement = (store: TableStore, key: ItemKey, { state, write, now }: PlannedFrom) => {
+const rememberPlacement = (store: TableStore, key: ItemKey, { state, write, now, inlineMarkers }: PlannedFrom) => {
   const pruned = new Set(write.prune.map(({ group }) => group));
   const inline = [...Object.keys(state.applied), ...Object.keys(write.sequences)].filter((group) => !pruned.has(group));
   const clock = { now: () => now };
-  if (Object.keys(write.beside).length > 0 || inline.length >= INLINE_MARKERS_PER_ITEM)
+  if (Object.keys(write.beside).length > 0 || inline.length >= inlineMarkers)
     keptBeside.set(itemName(store, key), new Set(inline), clock);
   else keptBeside.forget(itemName(store, key));
 };
@@ -124,12 +129,12 @@ const applyOnce = async (
   pending: readonly PendingMessage[],
   options: CounterItemWrite & { knownInline?: ReadonlySet<string> },
 ): Promise<AppliedCounterWrite> => {
-  const { now, caps, epoch, tallyAt, floors, knownInline } = options;
+  const { now, caps, epoch, tallyAt, floors, knownInline, inlineMarkers = INLINE_MARKERS_PER_ITEM } = options;
   const groups = [...new Set(pending.map((message) => message.group))];
   let state: CounterState | undefined;
   let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
   for (let attempt = 1; ; attempt++) {
-    const write = planCounterWrite(state, pending, periods, metrics, now, shard);
+    const write = planCounterWrite(state, pending, periods, metrics, now, { ...shard, inlineMarkers });
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps, {
       ...(epoch ? { epoch } : {}),
@@ -137,7 +142,7 @@ const applyOnce = async (
     });
     try {
       const after = await sent(store, request, write);
-      if (state && now) rememberPlacement(store, key, { state, write, now });
+      if (state && now) rememberPlacement(store, key, { state, write, now, inlineMarkers });
       return { write, after, skipped: write.skipped };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;

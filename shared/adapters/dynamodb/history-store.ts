@@ -1,6 +1,13 @@
 import { HISTORY_RETENTION_DAYS, type HistoryEntry } from '../../domain/history/limit-history';
 import type { EntityType } from '../../domain/levels';
-import { entityPK, HISTORY_PREFIX, historyHeadKey, historyKey, VERSIONED_HISTORY_PREFIX } from '../../table/keys';
+import {
+  entityPK,
+  HISTORY_PREFIX,
+  historyHeadKey,
+  historyKey,
+  VERSIONED_HISTORY_PREFIX,
+  type ItemKey,
+} from '../../table/keys';
 import type { TransactItem } from './attribute-values';
 import type { Item, TableStore } from './table-store';
 import {
@@ -47,12 +54,10 @@ export const historyWrites = (
     {
       Put: {
         TableName: tableName,
-        Item: {
-          ...historyKey(type, id, version),
-          ...entry,
+        Item: Object.assign<Item, ItemKey, HistoryEntry, Item>({}, historyKey(type, id, version), entry, {
           version,
           expiresAt: Math.ceil(now.getTime() / 1000) + HISTORY_RETENTION_DAYS * 86_400,
-        },
+        }),
         ...conditionExpression(attributeAbsent('PK')),
       },
     },
@@ -126,13 +131,13 @@ export const loadHistory = async (
 
 /** The query of one page of stored entries older than the `before` sort key (all of them without one). */
 export const historyPageQuery = (pk: string, before: string | undefined, limit: number) => ({
+  ScanIndexForward: false,
   ...keyConditionExpression(
     'PK',
     pk,
     before ? between('SK', HISTORY_PREFIX, before) : beginsWith('SK', HISTORY_PREFIX),
   ),
   ...(before ? { ExclusiveStartKey: { PK: pk, SK: before } } : {}),
-  ScanIndexForward: false,
   Limit: limit,
   ConsistentRead: true,
 });

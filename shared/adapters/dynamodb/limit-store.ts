@@ -17,7 +17,7 @@ import {
   storedCounterItems,
   withEveryShard,
   type StoredCounterItems,
-} from './counter-shards-store';
+} from './shard-layouts';
 import { sumShardStates } from '../../domain/delivery/counter-shards';
 import { currentCounters, type CounterState, type CurrentCounters } from '../../domain/delivery/counter-state';
 import { type EntityType } from '../../domain/levels';
@@ -126,7 +126,7 @@ export const loadLimitForWrite = async (
   now: Date,
 ): Promise<{ limit?: LimitRecord; historyVersion: number; counterItems: StoredCounterItems }> => {
   const { limit, historyVersion, counterItems } = await loadEntityLimit(store, { type, id, now, forWrite: true });
-  return { ...(limit ? { limit } : {}), historyVersion, counterItems };
+  return { historyVersion, counterItems, ...(limit ? { limit } : {}) };
 };
 
 /** Puts the record at `version + 1`, on condition that it is still at the version read (or still absent). */
@@ -147,8 +147,8 @@ export const saveLimitRequest = ({
   now: Date;
 }): PutInput => ({
   Item: {
-    ...limitKey(type, entityId),
     id: limitId,
+    ...limitKey(type, entityId),
     entityType: type,
     entityId,
     caps: state.caps,

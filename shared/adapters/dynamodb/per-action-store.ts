@@ -137,7 +137,7 @@ export const loadActionSwitch = async (store: TableStore, type: EntityType, id: 
 
 /** The transaction item that sets the entity's per-action switch. */
 export const actionSwitchItem = (tableName: string, type: EntityType, id: number, enabled: boolean) => ({
-  Put: { TableName: tableName, Item: { ...actionSwitchKey(type, id), enabled } },
+  Put: { TableName: tableName, Item: { enabled, ...actionSwitchKey(type, id) } },
 });
 
 /** Upserts one record, conditioned on the version read (or on absence), and optionally turns the switch on. */
@@ -151,11 +151,9 @@ export const savePerActionRequest = (
     {
       Put: {
         TableName: tableName,
-        Item: {
-          ...actionLimitKey(record.entityType, record.entityId, record.actionId),
-          ...record,
+        Item: Object.assign({}, actionLimitKey(record.entityType, record.entityId, record.actionId), record, {
           version: (previousVersion ?? 0) + 1,
-        },
+        }),
         ...conditionExpression(
           previousVersion === undefined ? attributeAbsent('PK') : equals('version', previousVersion),
         ),

@@ -1,6 +1,6 @@
 import type { Entity } from '../../domain/access';
 import { entityLimitFromItems, entityLimitKeys } from './limit-store';
-import { knownShardCount, withEveryShard } from './counter-shards-store';
+import { knownShardCount, withEveryShard } from './shard-layouts';
 import { ACTION_ITEMS_PREFIX, actionCountersFromItem, perActionFromItem } from './per-action-store';
 import { ACTION_LIMIT_PREFIX, actionCountersKey, actionSwitchKey, entityKey, entityPK } from '../../table/keys';
 import { ancestorsOf, isDemandType, levelOfType, type EntityType } from '../../domain/levels';

@@ -153,7 +153,7 @@ export class TableStore {
   }
 
   async query(request: QueryRequest): Promise<Item[]> {
-    const input = storedRequest<QueryInput>({ ...request, TableName: this.tableName });
+    const input = storedRequest<QueryInput>({ TableName: this.tableName, ...request });
     const items: Item[] = [];
     let startKey: StoredItem | undefined;
     do {
@@ -169,14 +169,14 @@ export class TableStore {
   /** One page of a query, as DynamoDB answers it (for callers that page themselves). */
   async queryPage(request: QueryRequest): Promise<Item[]> {
     const result = await this.guarded(() =>
-      this.client.send(new QueryCommand(storedRequest<QueryInput>({ ...request, TableName: this.tableName }))),
+      this.client.send(new QueryCommand(storedRequest<QueryInput>({ TableName: this.tableName, ...request }))),
     );
     return (result.Items ?? []).map(plainItem);
   }
 
   async put(request: PutInput): Promise<void> {
     await this.guarded(() =>
-      this.client.send(new PutItemCommand(storedRequest<PutItemInput>({ ...request, TableName: this.tableName }))),
+      this.client.send(new PutItemCommand(storedRequest<PutItemInput>({ TableName: this.tableName, ...request }))),
     );
   }
 
@@ -193,7 +193,7 @@ export class TableStore {
   async update(request: UpdateInput): Promise<Item | undefined> {
     const result = await this.guarded(() =>
       this.client.send(
-        new UpdateItemCommand(storedRequest<UpdateItemInput>({ ...request, TableName: this.tableName })),
+        new UpdateItemCommand(storedRequest<UpdateItemInput>({ TableName: this.tableName, ...request })),
       ),
     );
     return result.Attributes && plainItem(result.Attributes);
@@ -202,7 +202,7 @@ export class TableStore {
   async delete(request: DeleteInput): Promise<Item | undefined> {
     const result = await this.guarded(() =>
       this.client.send(
-        new DeleteItemCommand(storedRequest<DeleteItemInput>({ ...request, TableName: this.tableName })),
+        new DeleteItemCommand(storedRequest<DeleteItemInput>({ TableName: this.tableName, ...request })),
       ),
     );
     return result.Attributes && plainItem(result.Attributes);

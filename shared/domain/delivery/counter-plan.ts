@@ -1,7 +1,7 @@
 import type { Metric, Period } from '../limits/cap-axes';
 import type { Contribution } from './contributions';
 import { add, latestTwo, slotsOf, type CounterState, type Slot, type Tally } from './counter-state';
-import { planGroupMarkers, type MarkerWrites, type ShardWriteOptions } from './group-markers';
+import { planGroupMarkers, type MarkerPlacement, type MarkerWrites, type ShardWriteOptions } from './group-markers';
 
 /** A delivery message not yet known to be applied to a counter item, with its place in its message group. */
 export interface PendingMessage {
@@ -200,7 +200,7 @@ const noConversionWrite = (
  * write is planned again from it: messages at or below the item's sequence for their group are skipped, a period
  * the item has moved past keeps its counters (late events do not count there), and a period the batch has moved
  * past is replaced. Each group's marker goes on the item or beside it (`planGroupMarkers`). A shard's write takes
- * `shard` (see `ShardWriteOptions`). Pure; `undefined` when nothing is left to apply.
+ * `shard` (see `ShardWriteOptions`), and how many markers the item holds itself (`MarkerPlacement`). Pure; `undefined` when nothing is left to apply.
  */
 export const planCounterWrite = (
   state: CounterState | undefined,
@@ -208,7 +208,7 @@ export const planCounterWrite = (
   periods: readonly Period[],
   metrics: readonly Metric[],
   now?: Date,
-  shard: ShardWriteOptions = {},
+  shard: ShardWriteOptions & MarkerPlacement = {},
 ): CounterWrite | undefined => {
   const isApplied = (message: PendingMessage) => {
     const applied = state?.applied[message.group] ?? state?.beside?.[message.group];

@@ -18,6 +18,14 @@ export const MARKERS_PRUNED_PER_WRITE = 100;
 /** The markers a counter item holds itself (`~<group>`); every other group's marker is in a marker item beside it. */
 export const INLINE_MARKERS_PER_ITEM = 32;
 
+/**
+ * How many markers a counter item holds itself: `INLINE_MARKERS_PER_ITEM` wherever the recorder is deployed or run;
+ * the model-based tests take fewer, so that a few message groups already reach the marker items beside it.
+ */
+export interface MarkerPlacement {
+  inlineMarkers?: number;
+}
+
 /** The day (since 1970, UTC) of an instant, as markers and the item's last beside write (`ov`) record it. */
 export const markerDay = (now: Date): number => Math.floor(now.getTime() / DAY_MS);
 
@@ -101,6 +109,7 @@ const unreadMarkers = (
   groups: ReadonlyMap<string, readonly string[]>,
   now: Date | undefined,
   { unread, knownInline }: ShardWriteOptions,
+  inlineMarkers: number,
 ): MarkerWrites => {
   const record = (sequence: string) => (now ? markerText(sequence, now) : sequence);
   const sequences: Record<string, MarkerChange> = {};
@@ -117,7 +126,7 @@ const unreadMarkers = (
   if (now && Object.keys(beside).length > 0)
     return { ...writes, overflow: { upTo: markerDay(now), set: markerDay(now) } };
   // a shard n ≥ 1 never takes the new-item branch: a group new there must fail once, so that its floor is read
-  return unread === 'presentBelow' || knownInline || groups.size > INLINE_MARKERS_PER_ITEM
+  return unread === 'presentBelow' || knownInline || groups.size > inlineMarkers
     ? writes
     : { ...writes, newItemInline: groups.size };
 };
@@ -134,19 +143,20 @@ const prunedMarkers = (state: CounterState, groups: ReadonlyMap<string, unknown>
 /**
  * Where each group's marker goes, planned from the item as read (`state`, with the marker items of its groups that
  * are not inline in `state.beside`). A group inline stays inline. A group not inline goes inline only while the
- * item has room (at most `INLINE_MARKERS_PER_ITEM`) and no beside write within the horizon (`ov` absent or idle);
+ * item has room (at most `inlineMarkers`, `INLINE_MARKERS_PER_ITEM` by default) and no beside write within the horizon (`ov` absent or idle);
  * otherwise beside, in its marker item. Every choice is a condition of the write, so a race or retry fails it.
  * Unread (`state` undefined), every group must be inline already (or the item new). Without `now` (no day to
- * record) every marker is inline. Pure.
+ * record) every marker is inline. `options`: a shard's (`ShardWriteOptions`) and `MarkerPlacement`. Pure.
  */
 export const planGroupMarkers = (
   state: CounterState | undefined,
   groups: ReadonlyMap<string, readonly string[]>,
   now: Date | undefined,
-  shard: ShardWriteOptions = {},
+  options: ShardWriteOptions & MarkerPlacement = {},
 ): MarkerWrites => {
   const record = (sequence: string) => (now ? markerText(sequence, now) : sequence);
-  if (!state) return unreadMarkers(groups, now, shard);
+  const { inlineMarkers = INLINE_MARKERS_PER_ITEM, ...shard } = options;
+  if (!state) return unreadMarkers(groups, now, shard, inlineMarkers);
   const prune = prunedMarkers(state, groups, now);
   const counted = state.inlineCount ?? Object.keys(state.applied).length;
   const overflowDay = state.overflowDay;
@@ -161,7 +171,7 @@ export const planGroupMarkers = (
       record: record(highest(ofGroup)),
     });
     if (inline !== undefined) sequences[group] = change(inline);
-    else if (!now || (roomInline && counted - prune.length + claims < INLINE_MARKERS_PER_ITEM)) {
+    else if (!now || (roomInline && counted - prune.length + claims < inlineMarkers)) {
       claims++;
       sequences[group] = change(undefined);
     } else beside[group] = change(state.beside?.[group]);

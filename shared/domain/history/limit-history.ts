@@ -41,14 +41,14 @@ export interface HistoryEntry {
 /** History is kept at least 400 days. */
 export const HISTORY_RETENTION_DAYS = 400;
 
-const settingsOf = (state: LimitState): Record<string, unknown> => ({
-  ...state.caps,
-  startDate: state.startDate === undefined ? null : formatLimitDate(state.startDate),
-  endDate: state.endDate === undefined ? null : formatLimitDate(state.endDate),
-  evenPacing: state.evenPacing,
-  useLocalTime: state.useLocalTime,
-  timezoneOffset: state.timezoneOffset,
-});
+const settingsOf = (state: LimitState): Record<string, unknown> =>
+  Object.assign({}, state.caps, {
+    startDate: state.startDate === undefined ? null : formatLimitDate(state.startDate),
+    endDate: state.endDate === undefined ? null : formatLimitDate(state.endDate),
+    evenPacing: state.evenPacing,
+    useLocalTime: state.useLocalTime,
+    timezoneOffset: state.timezoneOffset,
+  });
 
 /** Every field whose value differs, from its old value to its new one (null when absent); empty when none. */
 export const fieldChanges = (

@@ -154,7 +154,7 @@ const applyCaps = (
   policy: CapPolicy,
   ignored: Record<string, string>,
 ): AppliedCaps | Extract<ChangePlan, { outcome: 'forbidden' }> => {
-  const caps = { ...current.caps };
+  const caps = Object.assign({}, current.caps);
   const applied = new Set<string>();
   for (const [cap, value] of sentCaps) {
     const permission = policy.permissionOf(cap);
@@ -204,10 +204,10 @@ export const planLimitChange = (
   const startDate = flags.removeStartDateLimit ? undefined : (dates.startDate ?? current.startDate);
   const endDate = flags.removeEndDateLimit ? undefined : (dates.endDate ?? current.endDate);
   const visible = (cap: CapDefinition) => policy.permissionOf(cap) !== 'DISABLED';
-  const conflicts = {
-    ...periodConflicts(policy.grid, merged.caps, merged.applied, visible),
-    ...dateOrderError(dates, startDate, endDate),
-  };
+  const conflicts = Object.assign(
+    periodConflicts(policy.grid, merged.caps, merged.applied, visible),
+    dateOrderError(dates, startDate, endDate),
+  );
   if (Object.keys(conflicts).length > 0) return { outcome: 'invalid', errors: conflicts };
 
   return {

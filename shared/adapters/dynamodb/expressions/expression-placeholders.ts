@@ -59,13 +59,13 @@ export class ExpressionPlaceholders {
   }
 
   declared(): DeclaredPlaceholders {
-    return {
-      ...(this.names.size > 0
-        ? {
-            ExpressionAttributeNames: Object.fromEntries([...this.names].map(([attribute, name]) => [name, attribute])),
-          }
-        : {}),
-      ...(this.nextValue > 0 ? { ExpressionAttributeValues: { ...this.values } } : {}),
-    };
+    const declared: DeclaredPlaceholders = {};
+    if (this.names.size > 0) {
+      const names: Record<string, string> = {};
+      for (const [attribute, name] of this.names) names[name] = attribute;
+      declared.ExpressionAttributeNames = names;
+    }
+    if (this.nextValue > 0) declared.ExpressionAttributeValues = Object.assign({}, this.values);
+    return declared;
   }
 }

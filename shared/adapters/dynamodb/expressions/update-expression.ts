@@ -58,12 +58,12 @@ export class UpdateBuilder {
   build(): UpdateExpressionParts {
     if (this.isEmpty) throw new Error('an update expression needs at least one action');
     const clauses = Object.entries(this.clauses).filter(([, actions]) => actions.length > 0);
-    const { ExpressionAttributeNames, ...values } = this.placeholders.declared();
+    const { ExpressionAttributeNames, ExpressionAttributeValues } = this.placeholders.declared();
     return {
       UpdateExpression: clauses.map(([keyword, actions]) => `${keyword} ${actions.join(', ')}`).join(' '),
       ...(this.conditions.length > 0 ? { ConditionExpression: this.conditions.join(' AND ') } : {}),
       ExpressionAttributeNames: ExpressionAttributeNames!,
-      ...values,
+      ...(ExpressionAttributeValues ? { ExpressionAttributeValues } : {}),
     };
   }
 

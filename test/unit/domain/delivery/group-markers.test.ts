@@ -123,6 +123,19 @@ describe('where a group marker goes', () => {
     expect(planGroupMarkers(old, groups(['x']), now).inlineCount).toEqual({ kind: 'set', expect: null, count: 2 });
   });
 
+  it('holds fewer markers itself when built with a smaller number, the rule otherwise the same', () => {
+    const held = { h0: markerText(sequenceText(1), now) };
+    const writes = planGroupMarkers(counterStateWith({ applied: held, inlineCount: 1 }), groups(['a', 'b']), now, {
+      inlineMarkers: 2,
+    });
+    expect(Object.keys(writes.sequences)).toEqual(['a']);
+    expect(Object.keys(writes.beside)).toEqual(['b']);
+    expect(writes.inlineCount).toEqual({ kind: 'set', expect: 1, count: 2 });
+    const unread = planGroupMarkers(undefined, groups(['a', 'b', 'c']), now, { inlineMarkers: 2 });
+    expect(unread.newItemInline).toBeUndefined();
+    expect(planGroupMarkers(undefined, groups(['a', 'b']), now, { inlineMarkers: 2 }).newItemInline).toBe(2);
+  });
+
   it('unread, on a shard n ≥ 1 never takes the new-item branch, so that a group new there reads its floor', () => {
     expect(planGroupMarkers(undefined, groups(['a']), now, { unread: 'presentBelow' }).newItemInline).toBeUndefined();
     expect(planGroupMarkers(undefined, groups(['a']), now).newItemInline).toBe(1);
