@@ -8,9 +8,12 @@ import type { Item, TableStore } from './table-store';
 /** Whether an item is a group's marker kept beside a counter item (it has nothing to tell the stream's consumer). */
 export const isGroupMarkerItem = (sortKey: string): boolean => sortKey.startsWith(GROUP_MARKER_PREFIX);
 
+/** Items read, by the text of their key. */
+const byKeyText = (items: readonly Item[]): ReadonlyMap<string, Item> =>
+  new Map(items.map((item) => [itemKeyText({ PK: String(item.PK), SK: String(item.SK) }), item]));
+
 /** The markers of marker items read, by group: only the groups asked for, only markers this codec wrote. */
-const besideMarkers = (counterItem: ItemKey, groups: readonly string[], items: readonly Item[]) => {
-  const byKey = new Map(items.map((item) => [itemKeyText({ PK: String(item.PK), SK: String(item.SK) }), item]));
+const besideMarkers = (counterItem: ItemKey, groups: readonly string[], byKey: ReadonlyMap<string, Item>) => {
   const beside: Record<string, string> = {};
   for (const group of groups) {
     const marker = markerFromBytes(
@@ -43,7 +46,7 @@ export const readMarkersOf = async (
     ? returned.item
     : items.find((read) => read.PK === counterItem.PK && read.SK === counterItem.SK);
   const markers = returnedMarkers ?? inlineMarkerState(item);
-  return { item, markers: { ...markers, beside: besideMarkers(counterItem, beside, items) } };
+  return { item, markers: { ...markers, beside: besideMarkers(counterItem, beside, byKeyText(items)) } };
 };
 
 /**
@@ -59,11 +62,11 @@ export const highestGroupMarkers = async (
     ...counterItems,
     ...counterItems.flatMap((key) => groups.map((group) => groupMarkerKey(key, group))),
   ]);
-  const byKey = new Map(items.map((item) => [itemKeyText({ PK: String(item.PK), SK: String(item.SK) }), item]));
+  const byKey = byKeyText(items);
   const floors: Record<string, string> = {};
   for (const key of counterItems) {
     const { applied } = inlineMarkerState(byKey.get(itemKeyText(key)));
-    const beside = besideMarkers(key, groups, items);
+    const beside = besideMarkers(key, groups, byKey);
     for (const group of groups) {
       const marker = applied[group] ?? beside[group];
       if (marker !== undefined && (floors[group] === undefined || marker > floors[group])) floors[group] = marker;
