@@ -43,8 +43,8 @@ export interface ParameterSource {
   multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
   queryStringParameters?: Record<string, string | undefined> | null;
   headers?: Record<string, string | undefined> | null;
-  /** A form body arrives parsed by the form-body middleware; any other body as the client sent it. */
-  body?: string | Record<string, string | string[] | undefined> | null;
+  /** A form body arrives as its pairs by name, read by the form-body middleware; any other body as the client sent it. */
+  body?: string | ReadonlyMap<string, string[]> | null;
   isBase64Encoded?: boolean;
 }
 
@@ -150,17 +150,14 @@ const refuseRepeatedCredentials = (query: ReadonlyMap<string, string[]>, form: R
   if (Object.keys(errors).length > 0) throw badRequest(errors);
 };
 
-/** A form body the form-body middleware parsed, by name; a body of another kind is a 400. */
-const formValues = (event: ParameterSource): Map<string, string[]> => {
-  const form = new Map<string, string[]>();
-  if (event.body !== null && typeof event.body === 'object') {
-    for (const [name, value] of Object.entries(event.body)) if (value !== undefined) form.set(name, [value].flat());
-  } else if (rawBody(event).trim() !== '') {
+/** A form body the form-body middleware read, by name; a body of another kind is a 400. */
+const formValues = (event: ParameterSource): ReadonlyMap<string, string[]> => {
+  if (event.body instanceof Map) return event.body;
+  if (rawBody(event).trim() !== '')
     throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
       errors: { 'Content-Type': 'expected application/x-www-form-urlencoded' },
     });
-  }
-  return form;
+  return new Map();
 };
 
 /** Reads every parameter of a request: the query string, and a form body the form-body middleware parsed. */
