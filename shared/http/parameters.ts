@@ -85,9 +85,10 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
   const indexed = new Map<string, { index: number; order: number; value: string }[]>();
   let order = 0;
   for (const [name, list] of raw) {
-    const match = BRACKETED.exec(name);
+    const match = name.endsWith(']') ? BRACKETED.exec(name) : null;
+    // each name of `raw` comes once: only a bracketed array parameter (below) adds to a name already read
     if (!match || !ARRAY_PARAMETERS.has(match[1]!)) {
-      values.set(name, [...(values.get(name) ?? []), ...list]);
+      values.set(name, list.slice());
       continue;
     }
     const base = match[1]!;

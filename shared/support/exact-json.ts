@@ -14,12 +14,12 @@ let writing = false;
 
 /**
  * An exact number marks itself through `toJSON` rather than a replacer: any replacer turns off the engine's own
- * serializer for the whole value, which then took twice as long for an answer. Outside `exactJson` it serializes
- * as before, as the plain object `{"text":…}`.
+ * serializer for the whole value, which then took twice as long for an answer. Outside `exactJson` it gives
+ * itself back, so that any other serializer, and any other replacer, sees it as before.
  */
 Object.defineProperty(ExactNumber.prototype, 'toJSON', {
   value(this: ExactNumber): unknown {
-    return writing ? `${MARK}${this.text}` : { text: this.text };
+    return writing ? `${MARK}${this.text}` : this;
   },
 });
 

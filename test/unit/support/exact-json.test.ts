@@ -63,5 +63,7 @@ describe('the exact JSON writer', () => {
     expect(exactJson(answer)).toBe('{"total":123456789012345678901234567890,"budget":-0.5}');
     expect(exactJson([new ExactNumber('7')])).toBe('[7]');
     expect(JSON.stringify(answer)).toBe('{"total":{"text":"123456789012345678901234567890"},"budget":{"text":"-0.5"}}');
+    const quoted = JSON.stringify(answer, (_key, item: unknown) => (item instanceof ExactNumber ? item.text : item));
+    expect(quoted).toBe('{"total":"123456789012345678901234567890","budget":"-0.5"}');
   });
 });
