@@ -24,7 +24,7 @@ const MAX_ATTEMPTS = 8;
 
 export interface AppliedCounterWrite {
   write?: CounterWrite;
-  /** The attributes the write set, as they are now. */
+  /** The attributes the write set, as they are now, when it counted in the write tally (`tallyAt`); else none. */
   after: Item;
   /** Messages the item had already applied. */
   skipped: PendingMessage[];
