@@ -2,12 +2,17 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { RunbookSection } from './runbook-sections';
 
+/** What an alarm's description says: a one-line summary and the runbook section it links. */
+export interface AlarmDescription {
+  section: RunbookSection;
+  summary: string;
+}
+
 /** Adds one alarm to the stack: its description links the runbook section, its action notifies the alarm topic. */
 export type AddAlarm = (
   id: string,
   metric: cloudwatch.Metric | cloudwatch.MathExpression,
-  section: RunbookSection,
-  summary: string,
+  description: AlarmDescription,
   options: Omit<cloudwatch.CreateAlarmOptions, 'alarmDescription'>,
 ) => void;
 

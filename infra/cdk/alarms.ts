@@ -64,8 +64,10 @@ const api5xxAlarm = (add: AddAlarm, api: apigateway.RestApi): void =>
       MINIMUM_API_REQUESTS,
       '5xx rate (%)',
     ),
-    'api5xxrate',
-    `More than ${FAILURE_PERCENT}% of API requests answered 5xx (at least ${MINIMUM_API_REQUESTS} requests in 5 minutes)`,
+    {
+      section: 'api5xxrate',
+      summary: `More than ${FAILURE_PERCENT}% of API requests answered 5xx (at least ${MINIMUM_API_REQUESTS} requests in 5 minutes)`,
+    },
     TWO_OF_THREE,
   );
 
@@ -79,7 +81,7 @@ export const alarmName = (stageName: string, id: string): string => `delivery-li
 export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Alarm[] => {
   const action = new actions.SnsAction(alarmTopic(stack, sources));
   const alarms: cloudwatch.Alarm[] = [];
-  const add: AddAlarm = (id, metric, section, summary, options) => {
+  const add: AddAlarm = (id, metric, { section, summary }, options) => {
     const alarm = metric.createAlarm(stack, id, {
       ...options,
       alarmName: alarmName(sources.stageName, id),

@@ -46,8 +46,10 @@ export const functionErrorAlarms = (add: AddAlarm, functions: Functions, stageNa
     add(
       `${name}Errors`,
       failureRate(failures, invocations, MINIMUM_INVOCATIONS, `${name} failure rate (%)`),
-      name === 'authorizer' ? 'authorizerfailures' : 'functionerrors',
-      `${name} failed on more than ${FAILURE_PERCENT}% of at least ${MINIMUM_INVOCATIONS} invocations in 5 minutes`,
+      {
+        section: name === 'authorizer' ? 'authorizerfailures' : 'functionerrors',
+        summary: `${name} failed on more than ${FAILURE_PERCENT}% of at least ${MINIMUM_INVOCATIONS} invocations in 5 minutes`,
+      },
       TWO_OF_THREE,
     );
   }
@@ -55,8 +57,10 @@ export const functionErrorAlarms = (add: AddAlarm, functions: Functions, stageNa
     add(
       `${name}Errors`,
       functions[name].metricErrors({ period, statistic: 'Sum' }),
-      'backgroundfunctionerrors',
-      `${name} failed in each of ${periods} periods of ${period.toHumanString()}`,
+      {
+        section: 'backgroundfunctionerrors',
+        summary: `${name} failed in each of ${periods} periods of ${period.toHumanString()}`,
+      },
       anyIn(periods),
     );
 };
@@ -72,8 +76,10 @@ export const functionThrottleAlarms = (add: AddAlarm, functions: Functions): voi
     add(
       `${name}Throttles`,
       failureRate(throttles, attempts, MINIMUM_INVOCATIONS, `${name} throttle rate (%)`),
-      'functionthrottles',
-      `More than ${FAILURE_PERCENT}% of ${name}'s invocations were throttled`,
+      {
+        section: 'functionthrottles',
+        summary: `More than ${FAILURE_PERCENT}% of ${name}'s invocations were throttled`,
+      },
       TWO_OF_THREE,
     );
   }

@@ -25,8 +25,10 @@ export const operationAlarms = (add: AddAlarm, stageName: string): void => {
     add(
       operationAlarmId(route),
       serviceMetric(stageName, OPERATION_FAILURES, FIVE_MINUTES, { operation: routeName(route) }),
-      'operationfailures',
-      `${route.method} ${route.path} failed (5xx) in 3 of the last six 5-minute periods`,
+      {
+        section: 'operationfailures',
+        summary: `${route.method} ${route.path} failed (5xx) in 3 of the last six 5-minute periods`,
+      },
       REPEATEDLY,
     );
   }

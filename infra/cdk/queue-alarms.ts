@@ -44,8 +44,7 @@ export const queueAlarms = (add: AddAlarm, sources: QueueAlarmSources): void => 
       `${name}Arrivals`,
       deadLetterArrivals(queue),
       // each queue's own procedure: what may replay its messages differs (docs/exactly-once.md)
-      runbookSectionOf(name),
-      `New messages arrived in the dead-letter queue ${name}`,
+      { section: runbookSectionOf(name), summary: `New messages arrived in the dead-letter queue ${name}` },
       { ...anyIn(2), datapointsToAlarm: 1 },
     );
   const oldest: [string, sqs.IQueue, number, RunbookSection, string][] = [
@@ -56,15 +55,13 @@ export const queueAlarms = (add: AddAlarm, sources: QueueAlarmSources): void => 
     add(
       id,
       queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
-      section,
-      summary,
+      { section, summary },
       { threshold: seconds, evaluationPeriods: 2 },
     );
   add(
     'HistoryEventsAge',
     sources.historyEvents.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' }),
-    'historyeventsage',
-    'LimitChanged events lag the change history by more than 5 minutes',
+    { section: 'historyeventsage', summary: 'LimitChanged events lag the change history by more than 5 minutes' },
     { threshold: 300_000, evaluationPeriods: 2 },
   );
 };

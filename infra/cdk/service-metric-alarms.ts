@@ -31,5 +31,5 @@ const COUNTED_FAILURES: [string, string, Duration, RunbookSection, string][] = [
 
 export const serviceMetricAlarms = (add: AddAlarm, stageName: string): void => {
   for (const [id, metricName, period, section, summary] of COUNTED_FAILURES)
-    add(id, serviceMetric(stageName, metricName, period), section, summary, anyIn());
+    add(id, serviceMetric(stageName, metricName, period), { section, summary }, anyIn());
 };
