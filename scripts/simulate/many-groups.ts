@@ -79,7 +79,7 @@ export const manyGroupsDay = (groups: number, perBatch: number, at: Date): ManyG
   };
   for (let first = 0; first < groups; first += perBatch) {
     const pending = batchOf(first, Math.min(perBatch, groups - first), at);
-    const write = planCounterWrite(stateOf(item), pending, PERIODS, METRICS, at)!;
+    const write = planCounterWrite(stateOf(item), pending, { periods: PERIODS, metrics: METRICS }, { now: at })!;
     const transactional = Object.keys(write.beside).length > 0;
     item = applyUpdate(item, counterWriteRequest(KEY, write));
     const size = itemSize(storedItem(item));

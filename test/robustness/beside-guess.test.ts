@@ -38,7 +38,8 @@ describe("a container's wrong guess of the groups a counter item holds", () => {
     expect(Number((await store.get(KEY))?.[TOTAL_CLICKS])).toBe(1);
 
     // the blind write of a container that guesses the item holds no group of the batch: every marker beside it
-    const guessed = planCounterWrite(undefined, [message('inline-group')], PERIODS, METRICS, NOW, {
+    const guessed = planCounterWrite(undefined, [message('inline-group')], item, {
+      now: NOW,
       knownInline: new Set(),
       inlineMarkers: 1,
     })!;

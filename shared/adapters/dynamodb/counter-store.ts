@@ -157,7 +157,7 @@ const applyOnce = async (
   options: CounterItemWrite & { knownInline?: ReadonlySet<string> },
 ): Promise<AppliedCounterWrite> => {
   const { now, caps, epoch, tallyAt, floors, knownInline, inlineMarkers = INLINE_MARKERS_PER_ITEM } = options;
-  const { key, periods, metrics } = item;
+  const { key } = item;
   const groups = [...new Set(pending.map((message) => message.group))];
   let basis: PlanBasis = { shard: floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {} };
   // a blind write of messages delivered before would most likely be refused, at the write units of its items
@@ -165,7 +165,7 @@ const applyOnce = async (
     basis = await readBasis(store, item, groups, { epoch, floors, ...basis });
   for (let attempt = 1; ; attempt++) {
     const { state, shard } = basis;
-    const write = planCounterWrite(state, pending, periods, metrics, now, { ...shard, inlineMarkers });
+    const write = planCounterWrite(state, pending, item, { now, ...shard, inlineMarkers });
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps, {
       ...(epoch ? { epoch } : {}),

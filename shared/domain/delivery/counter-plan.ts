@@ -195,22 +195,29 @@ const noConversionWrite = (
   };
 };
 
+/** What a counter item counts: the periods and the metrics of its counters. */
+export interface CountedAxes {
+  periods: readonly Period[];
+  metrics: readonly Metric[];
+}
+
+/** The write's time (markers record its day; without it, bare sequences), a shard's options and the placement. */
+export type CounterWriteOptions = { now?: Date } & ShardWriteOptions & MarkerPlacement;
+
 /**
  * How to apply pending messages to one counter item exactly once. Without the item's state (`undefined`: the
  * first attempt, no read) the write assumes the item is at the batch's latest periods and has applied none of
  * the batch's messages, and says so in its conditions; when a condition fails, DynamoDB returns the item and the
  * write is planned again from it: messages at or below the item's sequence for their group are skipped, a period
  * the item has moved past keeps its counters (late events do not count there), and a period the batch has moved
- * past is replaced. Each group's marker goes on the item or beside it (`planGroupMarkers`). A shard's write takes
- * `shard` (see `ShardWriteOptions`), and how many markers the item holds itself (`MarkerPlacement`). Pure; `undefined` when nothing is left to apply.
+ * past is replaced. Each group's marker goes on the item or beside it (`planGroupMarkers`). Pure; `undefined` when
+ * nothing is left to apply.
  */
 export const planCounterWrite = (
   state: CounterState | undefined,
   pending: readonly PendingMessage[],
-  periods: readonly Period[],
-  metrics: readonly Metric[],
-  now?: Date,
-  shard: ShardWriteOptions & MarkerPlacement = {},
+  { periods, metrics }: CountedAxes,
+  { now, ...shard }: CounterWriteOptions = {},
 ): CounterWrite | undefined => {
   const isApplied = (message: PendingMessage) => {
     const applied = state?.applied[message.group] ?? state?.beside?.[message.group];

@@ -9,7 +9,7 @@ const at = new Date('2026-11-25T12:00:00Z');
 describe('the simulated counter item', () => {
   it('is built by the real request builder', () => {
     const builder = vi.spyOn(counterRequests, 'counterWriteRequest');
-    const { after } = plannedAdvertiserWrite(undefined, 3, 1, 1_000, at);
+    const { after } = plannedAdvertiserWrite(undefined, { group: 3, sequence: 1, events: 1_000 }, at);
     expect(builder).toHaveBeenCalledTimes(1);
     const request = builder.mock.results[0]!.value as ReturnType<typeof counterRequests.counterWriteRequest>;
     // every attribute the update writes is in the simulated item (a condition may name others, absent by design)
@@ -29,7 +29,7 @@ describe('the simulated counter item', () => {
   });
 
   it('is sized as DynamoDB stores it, each message group’s marker taking 26 bytes', () => {
-    const first = plannedAdvertiserWrite(undefined, 3, 1, 1_000, at);
+    const first = plannedAdvertiserWrite(undefined, { group: 3, sequence: 1, events: 1_000 }, at);
     expect(first.sizeBefore).toBe(0);
     expect(first.sizeAfter).toBe(itemSize(storedItem(first.after)));
     const { sizes } = writeUnitsByMarkers(24, at);

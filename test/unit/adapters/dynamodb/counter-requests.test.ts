@@ -197,7 +197,12 @@ describe('every counter write the planner can produce', () => {
         (generated, [messages, guess], now, caps) => {
           const pending = toPending(messages, action);
           const unread = guess ? { knownInline: new Set(guess) } : {};
-          const write = planCounterWrite(asState(generated), pending, periods, metrics, new Date(now), unread);
+          const write = planCounterWrite(
+            asState(generated),
+            pending,
+            { periods, metrics },
+            { now: new Date(now), ...unread },
+          );
           if (!write) return;
           const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
           expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
@@ -251,7 +256,7 @@ const message: PendingMessage = {
     conversions: [],
   },
 };
-const write = planCounterWrite(undefined, [message], PERIODS, METRICS)!;
+const write = planCounterWrite(undefined, [message], { periods: PERIODS, metrics: METRICS })!;
 const key = { PK: 'CAMPAIGN#100', SK: 'COUNTERS' };
 
 /** The value an update sets an attribute to, found through its placeholders. */
@@ -347,10 +352,8 @@ describe("a shard's counter writes", () => {
           },
         },
       ],
-      PERIODS,
-      METRICS,
-      now,
-      shard,
+      { periods: PERIODS, metrics: METRICS },
+      { now, ...shard },
     )!;
 
   itBuildsRequestsDynamoDbTakes([

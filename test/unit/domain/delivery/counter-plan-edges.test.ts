@@ -74,7 +74,7 @@ const applied = (state: CounterState, write: CounterWrite): CounterState | undef
 const write = (state: CounterState, batch: PendingMessage[]): CounterState => {
   let read: CounterState | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const planned = planCounterWrite(read, batch, PERIODS, METRICS);
+    const planned = planCounterWrite(read, batch, { periods: PERIODS, metrics: METRICS });
     if (!planned) return state;
     const after = applied(state, planned);
     if (after) return after;

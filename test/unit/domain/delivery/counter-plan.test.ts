@@ -25,7 +25,7 @@ const message = (
   },
 });
 const plan = (state: CounterState | undefined, pending: PendingMessage[]) =>
-  planCounterWrite(state, pending, PERIODS, METRICS);
+  planCounterWrite(state, pending, { periods: PERIODS, metrics: METRICS });
 const state = counterStateWith;
 
 describe('planning a counter write', () => {

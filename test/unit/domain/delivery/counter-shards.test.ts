@@ -164,6 +164,8 @@ describe('the sum of the shards', () => {
   });
 });
 
+const AXES = { periods: PERIODS, metrics: METRICS };
+
 const pending = (sequence: number, group = 'g'): PendingMessage => ({
   messageId: `m${sequence}`,
   group,
@@ -178,19 +180,19 @@ const pending = (sequence: number, group = 'g'): PendingMessage => ({
 
 describe("a shard's write", () => {
   it('first requires each group marker present and below, so that a group new on the shard fails once', () => {
-    const write = planCounterWrite(undefined, [pending(5)], PERIODS, METRICS, undefined, { unread: 'presentBelow' });
+    const write = planCounterWrite(undefined, [pending(5)], AXES, { unread: 'presentBelow' });
     expect(write?.sequences.g?.expect).toEqual({ kind: 'presentBelow', sequence: sequenceText(5) });
   });
 
   it("skips what a group's floor from the other shards holds, and expects the shard's own marker", () => {
     const floors = { g: sequenceText(6) };
-    const write = planCounterWrite(state({}), [pending(5), pending(6), pending(7)], PERIODS, METRICS, undefined, {
+    const write = planCounterWrite(state({}), [pending(5), pending(6), pending(7)], AXES, {
       floors,
     });
     expect(write?.applies.map((message) => message.messageId)).toEqual(['m7']);
     expect(write?.skipped.map((message) => message.messageId)).toEqual(['m5', 'm6']);
     expect(write?.sequences.g?.expect).toEqual({ kind: 'exactly', sequence: null });
-    expect(planCounterWrite(state({}), [pending(6)], PERIODS, METRICS, undefined, { floors })).toBeUndefined();
+    expect(planCounterWrite(state({}), [pending(6)], AXES, { floors })).toBeUndefined();
   });
 });
 

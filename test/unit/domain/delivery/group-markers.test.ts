@@ -147,7 +147,13 @@ const invocation = (item: Stored, pending: PendingMessage[], now: Date, knownInl
   let state: CounterState | undefined;
   const groups = [...new Set(pending.map((one) => one.group))];
   return {
-    plan: () => planCounterWrite(state, pending, [], [], now, knownInline && !state ? { knownInline } : {}),
+    plan: () =>
+      planCounterWrite(
+        state,
+        pending,
+        { periods: [], metrics: [] },
+        { now, ...(knownInline && !state ? { knownInline } : {}) },
+      ),
     reread: () => {
       state = read(item, groups);
     },
