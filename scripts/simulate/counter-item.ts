@@ -34,15 +34,20 @@ export interface PlannedWrite {
   units: number;
 }
 
+/** A delivery batch: `events` impressions in message `sequence` of message group `group`. */
+export interface AdvertiserBatch {
+  group: number;
+  sequence: number;
+  events: number;
+}
+
 /**
- * One delivery batch of `events` impressions from message group `group` on the advertiser's counter item, as the
- * recorder writes it: the real contributions, the real planner and the real UpdateItem request, applied to the item.
+ * One delivery batch on the advertiser's counter item, as the recorder writes it: the real contributions, the real
+ * planner and the real UpdateItem request, applied to the item.
  */
 export const plannedAdvertiserWrite = (
   before: Item | undefined,
-  group: number,
-  sequence: number,
-  events: number,
+  { group, sequence, events }: AdvertiserBatch,
   at: Date,
 ): PlannedWrite => {
   const impressions: DeliveryEvent[] = [{ kind: 'impression', bannerId: 1, count: events, revenue: '0.002' }];
@@ -56,7 +61,7 @@ export const plannedAdvertiserWrite = (
       contribution,
     },
   ];
-  const write = planCounterWrite(undefined, pending, PERIODS, METRICS, at)!;
+  const write = planCounterWrite(undefined, pending, { periods: PERIODS, metrics: METRICS }, { now: at })!;
   const request = counterWriteRequest(countersKey('ADVERTISER', ADVERTISER), write, CAPS);
   const after = applyUpdate(before, request);
   const sizeBefore = before ? itemSize(storedItem(before)) : 0;
@@ -75,8 +80,8 @@ export const writeUnitsByMarkers = (most: number, at: Date): { units: number[]; 
   let item: Item | undefined;
   let sequence = 1;
   for (let markers = 1; markers <= most; markers++) {
-    item = plannedAdvertiserWrite(item, markers - 1, sequence++, 1_000, at).after;
-    const again = plannedAdvertiserWrite(item, 0, sequence++, 1_000, at);
+    item = plannedAdvertiserWrite(item, { group: markers - 1, sequence: sequence++, events: 1_000 }, at).after;
+    const again = plannedAdvertiserWrite(item, { group: 0, sequence: sequence++, events: 1_000 }, at);
     units[markers] = again.units;
     sizes[markers] = again.sizeAfter;
   }
