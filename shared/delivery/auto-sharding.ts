@@ -24,8 +24,7 @@ export const tallies = (type: EntityType, auto: AutoSharding | undefined): boole
  * starts a new window. Its messages are applied already: a failure here is logged, and the next write tries again.
  */
 export const followTally = async (
-  store: TableStore,
-  clock: Clock,
+  { store, clock }: { store: TableStore; clock: Clock },
   target: { type: EntityType; id: number },
   applied: AppliedEntityWrite,
   auto: AutoSharding,

@@ -45,13 +45,14 @@ const writeTo = async (
       { now, caps, ...placement },
     );
   const tallyAt = tallies(target.type, auto) ? { tallyAt: now.getTime() } : {};
-  const applied = await applyToEntityCounters(store, target.type, target.id, pending, clock, {
+  const applied = await applyToEntityCounters(store, target, pending, {
+    clock,
     now,
     caps,
     ...tallyAt,
     ...placement,
   });
-  if (auto) await followTally(store, clock, target, applied, auto);
+  if (auto) await followTally({ store, clock }, target, applied, auto);
   return applied;
 };
 

@@ -81,7 +81,7 @@ const run = async ({ groups, steps }: { groups: string[]; steps: Step[] }) => {
     const known = layouts[(knownLayout ?? layouts.length - 1) % layouts.length]!;
     rememberShardLayout(store, { type: 'CAMPAIGN', id }, known, systemClock);
     const expected = batch.filter((message) => applied.has(message.messageId)).map((message) => message.messageId);
-    const result = await applyToEntityCounters(store, 'CAMPAIGN', id, batch, systemClock, {});
+    const result = await applyToEntityCounters(store, { type: 'CAMPAIGN', id }, batch, { clock: systemClock });
     expect(result.skipped.map((message) => message.messageId).sort()).toEqual(expected.sort());
     for (const message of batch) applied.add(message.messageId);
   };

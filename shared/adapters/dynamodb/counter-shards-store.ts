@@ -103,11 +103,9 @@ const MAX_LAYOUTS = 4;
  */
 export const applyToEntityCounters = async (
   store: TableStore,
-  type: EntityType,
-  id: number,
+  { type, id }: { type: EntityType; id: number },
   pending: readonly PendingMessage[],
-  clock: Clock,
-  options: Omit<CounterItemWrite, 'epoch' | 'floors'>,
+  { clock, ...options }: Omit<CounterItemWrite, 'epoch' | 'floors'> & { clock: Clock },
 ): Promise<AppliedEntityWrite> => {
   // only an unsharded entity's one item tallies its writes
   const write: CounterItemWrite = { ...options };
