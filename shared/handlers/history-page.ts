@@ -49,7 +49,7 @@ export const historyPage = async (
     cap: (cap: Parameters<LevelPolicy['capPermission']>[1]) => policy.capPermission(grants, cap) !== 'DISABLED',
     perAction: permissionLevel(grants, policy.perActionPermission) !== 'DISABLED',
   };
-  const page = await loadHistory(store, policy.entityType, id, limit, before, (entry) =>
+  const page = await loadHistory(store, { type: policy.entityType, id }, { limit, before }, (entry) =>
     visibleEntry(entry, visibility),
   );
   return jsonResponse(200, { success: true, changes: page.entries, ...(page.next ? { next: page.next } : {}) });

@@ -43,7 +43,10 @@ const saveLimit = async (
   await store.transactWrite({
     TransactItems: [
       { Put: { TableName: store.tableName, ...put } },
-      ...historyWrites(store.tableName, policy.entityType, id, entry, now, change.historyVersion),
+      ...historyWrites(store.tableName, { type: policy.entityType, id }, entry, {
+        now,
+        versionRead: change.historyVersion,
+      }),
       ...answered,
     ],
   });
@@ -149,7 +152,7 @@ export const deleteLimit =
         TransactItems: [
           { Delete: { TableName: tableName, ...deleteLimitRequest(policy.entityType, id, limit.version) } },
           ...clearLimitCountersItems(tableName, policy.entityType, id, counterItems),
-          ...historyWrites(tableName, policy.entityType, id, entry, now, historyVersion),
+          ...historyWrites(tableName, { type: policy.entityType, id }, entry, { now, versionRead: historyVersion }),
           ...answerItems(request, answer),
         ],
       });

@@ -106,7 +106,7 @@ const changeAttempt = async (store: TableStore, change: ActionLimitChange, attem
     await store.transactWrite({
       TransactItems: [
         ...savePerActionRequest(store.tableName, next, stored?.version, switchOn).TransactItems,
-        ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
+        ...historyWrites(store.tableName, { type, id }, entry, { now, versionRead: historyVersion }),
         ...answerItems(request, answer),
       ],
     });

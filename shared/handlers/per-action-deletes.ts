@@ -60,7 +60,7 @@ export const deleteActionLimits =
       await store.transactWrite({
         TransactItems: [
           ...deletePerActionItems(store.tableName, doomed, countersStored),
-          ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
+          ...historyWrites(store.tableName, { type, id }, entry, { now, versionRead: historyVersion }),
           ...answerItems(request, answer),
         ],
       });

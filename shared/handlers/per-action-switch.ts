@@ -85,7 +85,7 @@ export const setActionSwitch =
         TransactItems: [
           actionSwitchItem(store.tableName, type, id, enabled),
           ...deletePerActionItems(store.tableName, limits, countersStored),
-          ...historyWrites(store.tableName, type, id, entry, now, historyVersion),
+          ...historyWrites(store.tableName, { type, id }, entry, { now, versionRead: historyVersion }),
           ...answerItems(request, answer),
         ],
       });

@@ -133,7 +133,7 @@ const applyReset = async (store: TableStore, request: ResetRequest, actionIds: r
     const items = [
       ...updates,
       store.insertItem({ ...marker, expiresAt: Math.ceil(now.getTime() / 1000) + APPLIED_MARKER_SECONDS }),
-      ...historyWrites(store.tableName, type, id, entry, now, historyVersionOf(head)),
+      ...historyWrites(store.tableName, { type, id }, entry, { now, versionRead: historyVersionOf(head) }),
     ];
     try {
       // more than one transaction only past 97 per-action limits; the marker and the entry go in the last, so a

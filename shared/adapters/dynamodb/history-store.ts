@@ -33,11 +33,9 @@ export const loadHistoryVersion = async (store: TableStore, type: EntityType, id
  */
 export const historyWrites = (
   tableName: string,
-  type: EntityType,
-  id: number,
+  { type, id }: { type: EntityType; id: number },
   entry: HistoryEntry,
-  now: Date,
-  versionRead: number,
+  { now, versionRead }: { now: Date; versionRead: number },
 ): TransactItem[] => {
   const version = versionRead + 1;
   return [
@@ -106,10 +104,8 @@ const MAX_QUERIES = 5;
  */
 export const loadHistory = async (
   store: TableStore,
-  type: EntityType,
-  id: number,
-  limit: number,
-  before: string | undefined,
+  { type, id }: { type: EntityType; id: number },
+  { limit, before }: { limit: number; before: string | undefined },
   shown: (entry: HistoryEntry) => HistoryEntry | undefined,
 ): Promise<{ entries: HistoryEntry[]; next?: string }> => {
   const pk = entityPK(type, id);

@@ -11,8 +11,14 @@ const entry = {
 
 describe("the history store's requests", () => {
   itBuildsRequestsDynamoDbTakes([
-    ['a first history entry', { TransactItems: historyWrites('t', 'CAMPAIGN', 100, entry, now, 0) }],
-    ['a later history entry', { TransactItems: historyWrites('t', 'CAMPAIGN', 100, entry, now, 3) }],
+    [
+      'a first history entry',
+      { TransactItems: historyWrites('t', { type: 'CAMPAIGN', id: 100 }, entry, { now, versionRead: 0 }) },
+    ],
+    [
+      'a later history entry',
+      { TransactItems: historyWrites('t', { type: 'CAMPAIGN', id: 100 }, entry, { now, versionRead: 3 }) },
+    ],
     ['the first history page', historyPageQuery('CAMPAIGN#100', undefined, 10)],
     ['a later history page', historyPageQuery('CAMPAIGN#100', 'HISTORY#V#000000000003', 10)],
   ]);
