@@ -76,11 +76,9 @@ const itemKeyOf = (item: Item): ItemKey => ({ PK: String(item.PK), SK: String(it
  */
 const zeroingOf = async (
   store: TableStore,
-  type: EntityType,
-  id: number,
+  { type, id }: { type: EntityType; id: number },
   write: ResetWrite,
-  currentKeys: Record<Period, string>,
-  now: Date,
+  { currentKeys, now }: { currentKeys: Record<Period, string>; now: Date },
 ) => {
   const [periods, metrics] = write.actionId === undefined ? [PERIODS, METRICS] : [ACTION_PERIODS, ACTION_METRICS];
   const key = write.actionId === undefined ? countersKey(type, id) : actionCountersKey(type, id, write.actionId);
@@ -128,7 +126,7 @@ const applyReset = async (store: TableStore, request: ResetRequest, actionIds: r
     const [applied, head] = await Promise.all([store.get(marker), store.get(historyHeadKey(type, id))]);
     if (applied) return false;
     const updates = (
-      await Promise.all(writes.map((write) => zeroingOf(store, type, id, write, currentKeys, now)))
+      await Promise.all(writes.map((write) => zeroingOf(store, { type, id }, write, { currentKeys, now })))
     ).flat();
     const items = [
       ...updates,
