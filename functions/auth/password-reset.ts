@@ -38,7 +38,7 @@ const FORGOT_ANSWER = {
 const claimMailSlot = ({ store, clock }: Ports<'store' | 'clock'>, email: string) => {
   const now = clock.now().getTime();
   const expiresAt = Math.ceil((now + RESET_MAIL_GAP_MS) / 1000) + 3600;
-  return claimResetMail(store, sha256Hex(email.toLowerCase()), now, now - RESET_MAIL_GAP_MS, expiresAt);
+  return claimResetMail(store, sha256Hex(email.toLowerCase()), { now, cutoff: now - RESET_MAIL_GAP_MS, expiresAt });
 };
 
 const resetMail = (username: string, to: string, link: string) => ({

@@ -14,8 +14,16 @@ import {
 import { stillValid } from './one-time-items';
 import type { TableStore } from './table-store';
 
-/** Claims an address's next reset mail at `now` (ms), unless its last one was sent after `cutoff`. */
-export const claimResetMailRequest = (key: ItemKey, now: number, cutoff: number, expiresAt: number): UpdateInput => ({
+/** A claim of an address's next reset mail at `now` (ms), unless its last one was sent after `cutoff` (ms). */
+export interface ResetMailClaim {
+  now: number;
+  cutoff: number;
+  /** When the claim's item expires (s). */
+  expiresAt: number;
+}
+
+/** Claims an address's next reset mail (see `ResetMailClaim`). */
+export const claimResetMailRequest = (key: ItemKey, { now, cutoff, expiresAt }: ResetMailClaim): UpdateInput => ({
   Key: key,
   ...new UpdateBuilder()
     .set('lastSentAt', now)
@@ -32,18 +40,17 @@ export const releaseResetMailRequest = (key: ItemKey, now: number): DeleteInput 
 
 /**
  * Claims the next reset mail of the address whose digest is `addressDigest`; undefined while the last one was
- * sent after `cutoff` (ms), else a release that takes the claim back (for a mail that was not sent).
+ * sent after the claim's `cutoff`, else a release that takes the claim back (for a mail that was not sent).
  */
 export const claimResetMail = async (
   store: TableStore,
   addressDigest: string,
-  now: number,
-  cutoff: number,
-  expiresAt: number,
+  claim: ResetMailClaim,
 ): Promise<(() => Promise<void>) | undefined> => {
   const key = resetRateKey(addressDigest);
+  const { now } = claim;
   try {
-    await store.update(claimResetMailRequest(key, now, cutoff, expiresAt));
+    await store.update(claimResetMailRequest(key, claim));
   } catch (error) {
     if (error instanceof WriteConflict) return undefined;
     throw error;

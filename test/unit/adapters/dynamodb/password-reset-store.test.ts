@@ -10,7 +10,7 @@ import { itBuildsRequestsDynamoDbTakes } from '../../../support/store-requests';
 
 describe("the password reset store's requests", () => {
   itBuildsRequestsDynamoDbTakes([
-    ['a reset mail claimed', claimResetMailRequest({ PK: 'R', SK: 'H' }, 5, 1, 9)],
+    ['a reset mail claimed', claimResetMailRequest({ PK: 'R', SK: 'H' }, { now: 5, cutoff: 1, expiresAt: 9 })],
     ['a reset mail released', releaseResetMailRequest({ PK: 'R', SK: 'H' }, 5)],
     ['the newest reset token named', newestResetTokenRequest(1, 'd')],
     [
