@@ -130,7 +130,7 @@ export const changeActionLimit =
     });
     const now = dependencies.clock.now();
     const actionId = positiveId(actionText, 'actionId');
-    const first = actionLimitFromItems(type, id, actionId, items, now);
+    const first = actionLimitFromItems({ type, id, actionId }, items, now);
     if (!first.actionExists) throw badRequest({ actionId: `unknown action ${actionId}` });
     const change = { request, mode, dryRun, type, id, actionId, now, first };
     return optimisticWrite((attempt) => changeAttempt(dependencies.store, change, attempt));

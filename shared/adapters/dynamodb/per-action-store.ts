@@ -97,9 +97,7 @@ export interface ActionLimitState {
 
 /** One action's limit and what goes with it, from the items of a read of `actionLimitKeys` (other items ignored). */
 export const actionLimitFromItems = (
-  type: EntityType,
-  id: number,
-  actionId: number,
+  { type, id, actionId }: { type: EntityType; id: number; actionId: number },
   items: readonly Item[],
   now: Date,
 ): ActionLimitState => {
