@@ -25,10 +25,8 @@ interface RecordedMessage {
  */
 export const deadLetterInvalidWrites = async (
   deadLetters: DeadLetterSink,
-  messages: readonly RecordedMessage[],
-  targetsOf: ReadonlyMap<string, readonly string[]>,
-  written: (target: string) => boolean,
-  invalid: ReadonlyMap<string, InvalidWrite>,
+  { messages, targetsOf }: { messages: readonly RecordedMessage[]; targetsOf: ReadonlyMap<string, readonly string[]> },
+  { written, invalid }: { written: (target: string) => boolean; invalid: ReadonlyMap<string, InvalidWrite> },
 ): Promise<{ messageId: string; reason: string }[]> => {
   const deadLettered: { messageId: string; reason: string }[] = [];
   for (const message of messages) {

@@ -21,10 +21,8 @@ export const settledMessages = async (
   }
   const refused = await deadLetterInvalidWrites(
     ports.deadLetters,
-    valid,
-    targetsOf,
-    (name) => outcomes.get(name) !== undefined,
-    invalid,
+    { messages: valid, targetsOf },
+    { written: (name) => outcomes.get(name) !== undefined, invalid },
   );
   for (const { messageId } of refused) done.add(messageId);
   summary.deadLettered.push(...refused);
