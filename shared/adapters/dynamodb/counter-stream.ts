@@ -84,7 +84,7 @@ export const limitReachedOf = (record: DynamoDBRecord): LimitReached[] => {
   const target = { type, id, ...(isAction ? { actionId } : {}) };
   const written = record.dynamodb?.ApproximateCreationDateTime;
   const at = written !== undefined ? new Date(written * 1000) : new Date();
-  return limitCrossings(target, caps, before, after.snapshot, at);
+  return limitCrossings(target, caps, { before, after: after.snapshot }, at);
 };
 
 /** A crossing's marker outlives its period's writes; a total's stays. */
@@ -140,7 +140,7 @@ export const limitReachedOnSum = async (
   const summed = await summedShards(store, entityPK(type, target.id));
   const byId = new Map(
     written
-      .flatMap(({ caps, before, after, at }) => crossingsOnSum(target, caps, before, after, summed, at))
+      .flatMap(({ caps, before, after, at }) => crossingsOnSum(target, caps, { before, after, summed }, at))
       .map((crossing) => [crossing.id, crossing]),
   );
   const crossings = [...byId.values()];

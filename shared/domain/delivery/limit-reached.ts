@@ -80,6 +80,12 @@ export const crossingId = (
     ...(resetAt !== undefined ? [`reset@${resetAt}`] : []),
   ].join('/');
 
+/** A counter item before a write (none: the write created it) and after it. */
+export interface WriteImages {
+  before: CounterSnapshot | undefined;
+  after: CounterSnapshot;
+}
+
 /**
  * The LimitReached events of one committed counter write, decided from the item before and after it and the caps
  * the write was judged against (stored with it). A period the write moved to counts from 0; a write that only
@@ -89,8 +95,7 @@ export const crossingId = (
 export const limitCrossings = (
   target: { type: EntityType; id: number; actionId?: number },
   caps: readonly CapOnCounter[],
-  before: CounterSnapshot | undefined,
-  after: CounterSnapshot,
+  { before, after }: WriteImages,
   at: Date,
 ): LimitReached[] =>
   caps.flatMap((cap) =>
@@ -144,9 +149,7 @@ export const raisesCappedCounter = (
 export const crossingsOnSum = (
   target: { type: EntityType; id: number },
   caps: readonly CapOnCounter[],
-  before: CounterSnapshot | undefined,
-  after: CounterSnapshot,
-  summed: CounterSnapshot,
+  { before, after, summed }: WriteImages & { summed: CounterSnapshot },
   at: Date,
 ): LimitReached[] =>
   caps.flatMap((cap) =>

@@ -214,7 +214,12 @@ describe('LimitReached on the sum', () => {
         fc.bigInt({ min: 0n, max: 30n }),
         (before, added, others) => {
           const after = before + added;
-          const events = crossingsOnSum(target, cap, snapshot(before), snapshot(after), snapshot(after + others), at);
+          const events = crossingsOnSum(
+            target,
+            cap,
+            { before: snapshot(before), after: snapshot(after), summed: snapshot(after + others) },
+            at,
+          );
           const told = added > 0n && after + others >= 10n;
           expect(events.map((event) => event.id)).toEqual(
             told ? ['ADVERTISER#7/dailyClicksLimit=10/D#2026-11-25'] : [],
@@ -225,9 +230,21 @@ describe('LimitReached on the sum', () => {
   });
 
   it('keeps the latest reset in the id, and leaves a period the sum has left to the shards in the newer one', () => {
-    const reset = crossingsOnSum(target, cap, snapshot(0n), snapshot(4n), snapshot(12n, 'D#2026-11-25', 99), at);
+    const reset = crossingsOnSum(
+      target,
+      cap,
+      { before: snapshot(0n), after: snapshot(4n), summed: snapshot(12n, 'D#2026-11-25', 99) },
+      at,
+    );
     expect(reset.map((event) => event.id)).toEqual(['ADVERTISER#7/dailyClicksLimit=10/D#2026-11-25/reset@99']);
-    expect(crossingsOnSum(target, cap, snapshot(0n), snapshot(11n), snapshot(1n, 'D#2026-11-26'), at)).toEqual([]);
+    expect(
+      crossingsOnSum(
+        target,
+        cap,
+        { before: snapshot(0n), after: snapshot(11n), summed: snapshot(1n, 'D#2026-11-26') },
+        at,
+      ),
+    ).toEqual([]);
   });
 });
 

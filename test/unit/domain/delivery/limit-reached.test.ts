@@ -33,7 +33,12 @@ describe('crosses', () => {
 
 describe('limitCrossings (from a counter item before and after one write)', () => {
   it('tells a write that reaches the cap exactly, once, with an id of entity, cap and period', () => {
-    const events = limitCrossings(campaign, dailyClicks(10), snapshot(22, 9n), snapshot(22, 10n), at);
+    const events = limitCrossings(
+      campaign,
+      dailyClicks(10),
+      { before: snapshot(22, 9n), after: snapshot(22, 10n) },
+      at,
+    );
     expect(events).toEqual([
       {
         id: 'CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22',
@@ -47,35 +52,52 @@ describe('limitCrossings (from a counter item before and after one write)', () =
         at: '2026-11-22T12:00:00.000Z',
       },
     ]);
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 10n), snapshot(22, 11n), at)).toEqual([]);
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 8n), snapshot(22, 9n), at)).toEqual([]);
+    expect(
+      limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 10n), after: snapshot(22, 11n) }, at),
+    ).toEqual([]);
+    expect(
+      limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 8n), after: snapshot(22, 9n) }, at),
+    ).toEqual([]);
   });
 
   it('tells the first write of an item (no old image) that reaches a cap', () => {
-    const events = limitCrossings(campaign, dailyClicks(5), undefined, snapshot(22, 5n), at);
+    const events = limitCrossings(campaign, dailyClicks(5), { before: undefined, after: snapshot(22, 5n) }, at);
     expect(events.map((event) => event.id)).toEqual(['CAMPAIGN#100/dailyClicksLimit=5/D#2026-11-22']);
   });
 
   it('tells nothing for a record that changed no counter (a message applied again, a reset of another counter)', () => {
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 12n), snapshot(22, 12n), at)).toEqual([]);
+    expect(
+      limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 12n), after: snapshot(22, 12n) }, at),
+    ).toEqual([]);
   });
 
   it('gives the same events with the same ids for the same record handed over again', () => {
-    const first = limitCrossings(campaign, dailyClicks(10), snapshot(22, 3n), snapshot(22, 30n), at);
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 3n), snapshot(22, 30n), at)).toEqual(first);
+    const first = limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 3n), after: snapshot(22, 30n) }, at);
+    expect(
+      limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 3n), after: snapshot(22, 30n) }, at),
+    ).toEqual(first);
     expect(first).toHaveLength(1);
   });
 
   it('tells nothing for a reset back to 0, and a crossing after the reset under a new id', () => {
-    const before = limitCrossings(campaign, dailyClicks(10), snapshot(22, 9n), snapshot(22, 10n), at)[0]!.id;
+    const before = limitCrossings(
+      campaign,
+      dailyClicks(10),
+      { before: snapshot(22, 9n), after: snapshot(22, 10n) },
+      at,
+    )[0]!.id;
     expect(
-      limitCrossings(campaign, dailyClicks(10), snapshot(22, 15n), snapshot(22, 0n, { resetAt: 1_000 }), at),
+      limitCrossings(
+        campaign,
+        dailyClicks(10),
+        { before: snapshot(22, 15n), after: snapshot(22, 0n, { resetAt: 1_000 }) },
+        at,
+      ),
     ).toEqual([]);
     const again = limitCrossings(
       campaign,
       dailyClicks(10),
-      snapshot(22, 0n, { resetAt: 1_000 }),
-      snapshot(22, 10n, { resetAt: 1_000 }),
+      { before: snapshot(22, 0n, { resetAt: 1_000 }), after: snapshot(22, 10n, { resetAt: 1_000 }) },
       at,
     );
     expect(again.map((event) => event.id)).toEqual(['CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22/reset@1000']);
@@ -84,30 +106,41 @@ describe('limitCrossings (from a counter item before and after one write)', () =
 
   it('counts a period the write moved to from 0: a new day crosses again, under the new day', () => {
     // yesterday's 15 clicks were over the cap; today's first 10 reach it again
-    const events = limitCrossings(campaign, dailyClicks(10), snapshot(21, 15n), snapshot(22, 10n), at);
+    const events = limitCrossings(
+      campaign,
+      dailyClicks(10),
+      { before: snapshot(21, 15n), after: snapshot(22, 10n) },
+      at,
+    );
     expect(events.map((event) => event.id)).toEqual(['CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22']);
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(21, 15n), snapshot(22, 9n), at)).toEqual([]);
+    expect(
+      limitCrossings(campaign, dailyClicks(10), { before: snapshot(21, 15n), after: snapshot(22, 9n) }, at),
+    ).toEqual([]);
   });
 
   it("tells a late event's crossing in the previous slot as a crossing of that period, and a move as none", () => {
     // an early event moved the item into the 23rd; the 22nd, at its cap already, became the previous slot
     const moved = snapshot(23, 1n, { previous: { daily: { key: 'D#2026-11-22', tally: { clicks: 10n } } } });
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 10n), moved, at)).toEqual([]);
+    expect(limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 10n), after: moved }, at)).toEqual([]);
     const below = snapshot(23, 1n, { previous: { daily: { key: 'D#2026-11-22', tally: { clicks: 9n } } } });
-    const events = limitCrossings(campaign, dailyClicks(10), below, moved, at);
+    const events = limitCrossings(campaign, dailyClicks(10), { before: below, after: moved }, at);
     expect(events).toMatchObject([
       { id: 'CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22', bucket: 'D#2026-11-22', counter: new ExactNumber('10') },
     ]);
     // the move itself, from a 22nd below the cap: the 22nd's counter does not change, so it crosses nothing
-    expect(limitCrossings(campaign, dailyClicks(10), snapshot(22, 9n), below, at)).toEqual([]);
+    expect(limitCrossings(campaign, dailyClicks(10), { before: snapshot(22, 9n), after: below }, at)).toEqual([]);
   });
 
   it('tells a raised cap reached later in the same period under its own id, and a lowered cap not at all', () => {
     expect(
-      limitCrossings(campaign, dailyClicks(20), snapshot(22, 15n), snapshot(22, 20n), at).map((event) => event.id),
+      limitCrossings(campaign, dailyClicks(20), { before: snapshot(22, 15n), after: snapshot(22, 20n) }, at).map(
+        (event) => event.id,
+      ),
     ).toEqual(['CAMPAIGN#100/dailyClicksLimit=20/D#2026-11-22']);
     // the cap was lowered under the counter: the write that stores it did not make the counter reach it
-    expect(limitCrossings(campaign, dailyClicks(5), snapshot(22, 15n), snapshot(22, 16n), at)).toEqual([]);
+    expect(
+      limitCrossings(campaign, dailyClicks(5), { before: snapshot(22, 15n), after: snapshot(22, 16n) }, at),
+    ).toEqual([]);
   });
 
   it('judges every cap of a write on its own counter, budgets exactly', () => {
@@ -120,7 +153,7 @@ describe('limitCrossings (from a counter item before and after one write)', () =
       keys: { daily: 'D#2026-11-22', total: 'T' },
       counters: { daily: { clicks: 10n, impressions: 2n }, total: { budget: 1500n } },
     };
-    const events = limitCrossings(campaign, caps, before, after, at);
+    const events = limitCrossings(campaign, caps, { before, after }, at);
     expect(events.map(({ id, counter }) => [id, counter.text])).toEqual([
       ['CAMPAIGN#100/dailyClicksLimit=10/D#2026-11-22', '10'],
       ['CAMPAIGN#100/totalBudgetLimit=1.5/T', '1.5'],
@@ -133,7 +166,12 @@ describe('limitCrossings (from a counter item before and after one write)', () =
       keys: { daily: 'D#2026-11-22', total: 'T' },
       counters: { daily: { conversions: count }, total: { conversions: count } },
     });
-    const events = limitCrossings({ ...campaign, actionId: 7 }, caps, conversions(2n), conversions(3n), at);
+    const events = limitCrossings(
+      { ...campaign, actionId: 7 },
+      caps,
+      { before: conversions(2n), after: conversions(3n) },
+      at,
+    );
     expect(events).toEqual([
       expect.objectContaining({
         id: 'CAMPAIGN#100/ACTION#7/dailyConversionsLimit=3/D#2026-11-22',
@@ -154,7 +192,7 @@ describe('limitCrossings (from a counter item before and after one write)', () =
           const snapshots = [undefined, ...totals.map((total) => snapshot(22, total))];
           const records = totals.map((_, i) => [snapshots[i], snapshots[i + 1]!] as const);
           const tell = (list: readonly (typeof records)[number][]) =>
-            list.flatMap(([before, after]) => limitCrossings(campaign, dailyClicks(cap), before, after, at));
+            list.flatMap(([before, after]) => limitCrossings(campaign, dailyClicks(cap), { before, after }, at));
           const reached = totals.at(-1)! >= BigInt(cap) ? 1 : 0;
           expect(tell(records)).toHaveLength(reached);
           // the stream hands some records over again, anywhere: repeats only, under the same id
