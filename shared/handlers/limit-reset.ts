@@ -17,7 +17,7 @@ import { changeAuthor } from './history-page';
 /** 403 unless the caller holds every permission resetting these counters of this record needs. */
 const requireResetPermissions = (policy: LevelPolicy, grants: Grants, names: string[], limit: LimitRecord) => {
   const hidden = (cap: CapDefinition) => policy.capPermission(grants, cap) === 'DISABLED';
-  for (const needed of resetPermissions(names, policy.grid, limit.caps, policy.perActionPermission, hidden)) {
+  for (const needed of resetPermissions(names, policy, { setCaps: limit.caps, hidden })) {
     const [name, level] =
       needed.kind === 'cap'
         ? [needed.cap.permission, policy.capPermission(grants, needed.cap)]

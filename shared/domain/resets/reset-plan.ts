@@ -25,10 +25,11 @@ export type ResetPermission = { kind: 'cap'; cap: CapDefinition } | { kind: 'per
  */
 export const resetPermissions = (
   names: readonly string[],
-  grid: CapGrid,
-  setCaps: Readonly<Record<string, number>>,
-  perActionPermission: string,
-  hidden: (cap: CapDefinition) => boolean = () => false,
+  { grid, perActionPermission }: { grid: CapGrid; perActionPermission: string },
+  {
+    setCaps,
+    hidden = () => false,
+  }: { setCaps: Readonly<Record<string, number>>; hidden?: (cap: CapDefinition) => boolean },
 ): ResetPermission[] => {
   const scope = resetScope(names);
   const caps = new Set<CapDefinition>(

@@ -3,7 +3,7 @@ import { DEMAND_GRID, SUPPLY_GRID } from '../../../../shared/domain/limits/cap-g
 import { parseResetNames, resetPermissions } from '../../../../shared/domain/resets/reset-plan';
 
 const permissionsOf = (names: string[], grid = DEMAND_GRID, setCaps: Record<string, number> = {}) =>
-  resetPermissions(names, grid, setCaps, 'Per Action').map((needed) =>
+  resetPermissions(names, { grid, perActionPermission: 'Per Action' }, { setCaps }).map((needed) =>
     needed.kind === 'cap' ? needed.cap.permission : needed.permission,
   );
 
