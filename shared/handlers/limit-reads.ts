@@ -46,7 +46,7 @@ export const limitStatus =
       cap: (cap: CapDefinition) => policy.capPermission(grants, cap) !== 'DISABLED',
       perAction: permissionLevel(grants, policy.perActionPermission) !== 'DISABLED',
     };
-    const pacing = limit ? pacingOf(limit, policy.grid, counters, now, visibility.cap) : [];
+    const pacing = limit ? pacingOf(limit, policy.grid, counters, { now, visible: visibility.cap }) : [];
     return jsonResponse(200, { ...servingDecision(chain, now, visibility), pacing, countersAsOf: now.toISOString() });
   };
 

@@ -48,8 +48,7 @@ export const pacingOf = (
   limit: LimitRecord,
   grid: CapGrid,
   counters: CurrentCounters,
-  now: Date,
-  visible: (cap: CapDefinition) => boolean = () => true,
+  { now, visible = () => true }: { now: Date; visible?: (cap: CapDefinition) => boolean },
 ): PacingEntry[] =>
   grid.caps.flatMap((cap) => {
     const value = limit.caps[cap.name] ?? 0;

@@ -21,7 +21,7 @@ describe('pacing', () => {
   it('measures a daily cap against even delivery over the UTC day', () => {
     const now = new Date('2026-06-10T12:00:00Z');
     expect(
-      paced(limit({ caps: { dailyImpressionsLimit: 2400 } }), DEMAND_GRID, { daily: { impressions: 600n } }, now),
+      paced(limit({ caps: { dailyImpressionsLimit: 2400 } }), DEMAND_GRID, { daily: { impressions: 600n } }, { now }),
     ).toEqual([
       {
         field: 'dailyImpressionsLimit',
@@ -41,7 +41,7 @@ describe('pacing', () => {
 
   it('projects when the cap is reached, within the period', () => {
     const now = new Date('2026-06-10T06:00:00Z');
-    const [entry] = paced(limit({ caps: { dailyClicksLimit: 100 } }), DEMAND_GRID, { daily: { clicks: 50n } }, now);
+    const [entry] = paced(limit({ caps: { dailyClicksLimit: 100 } }), DEMAND_GRID, { daily: { clicks: 50n } }, { now });
     expect(entry).toMatchObject({
       expected: 25,
       pace: 2,
@@ -56,7 +56,7 @@ describe('pacing', () => {
       limit({ caps: { weeklyClicksLimit: 700 } }),
       DEMAND_GRID,
       {},
-      new Date('2026-06-11T00:00:00Z'),
+      { now: new Date('2026-06-11T00:00:00Z') },
     );
     expect(week).toMatchObject({ expected: 300, pace: 0, ratePerHour: 0, projectedAtPeriodEnd: 0 });
   });
@@ -69,7 +69,7 @@ describe('pacing', () => {
       limit({ caps: { dailyClicksLimit: 100, totalBudgetLimit: 10 }, startDate: start, endDate: end }),
       DEMAND_GRID,
       { daily: { clicks: 10n }, total: { budget: 1000n } },
-      now,
+      { now },
     );
     expect(entries).toEqual([
       expect.objectContaining({
@@ -82,14 +82,14 @@ describe('pacing', () => {
       expect.objectContaining({ field: 'totalBudgetLimit', expected: 5, ratePerHour: 0.166, pace: 0.2 }),
     ]);
     // no end date: a total cap has no period to pace over
-    expect(paced(limit({ caps: { totalBudgetLimit: 10 } }), DEMAND_GRID, {}, now)).toEqual([]);
+    expect(paced(limit({ caps: { totalBudgetLimit: 10 } }), DEMAND_GRID, {}, { now })).toEqual([]);
   });
 
   it('leaves out caps of 0 and caps the caller may not see', () => {
     const now = new Date('2026-06-10T12:00:00Z');
     const caps = { dailyClicksLimit: 10, dailyImpressionsLimit: 0, dailyBudgetLimit: 5 };
     expect(
-      paced(limit({ caps }), DEMAND_GRID, {}, now, (cap) => cap.name !== 'dailyBudgetLimit').map(
+      paced(limit({ caps }), DEMAND_GRID, {}, { now, visible: (cap) => cap.name !== 'dailyBudgetLimit' }).map(
         (entry) => entry.field,
       ),
     ).toEqual(['dailyClicksLimit']);
