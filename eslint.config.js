@@ -149,26 +149,6 @@ export default tseslint.config(
     },
   },
   {
-    // functions of five or six parameters from before the rule, each to take an options object (this list only shrinks)
-    files: [
-      'infra/cdk/alarm-conditions.ts',
-      'infra/cdk/alarms.ts',
-      'scripts/simulate/counter-item.ts',
-      'shared/adapters/dynamodb/counter-shards-store.ts',
-      'shared/adapters/dynamodb/history-store.ts',
-      'shared/adapters/dynamodb/password-reset-store.ts',
-      'shared/adapters/dynamodb/per-action-store.ts',
-      'shared/delivery/auto-sharding.ts',
-      'shared/delivery/invalid-writes.ts',
-      'shared/domain/delivery/counter-plan.ts',
-      'shared/domain/delivery/limit-reached.ts',
-      'shared/domain/resets/reset-plan.ts',
-      'shared/domain/serving/pacing.ts',
-      'shared/resets/flush.ts',
-    ],
-    rules: { 'max-params': ['error', 6] },
-  },
-  {
     files: ['shared/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
