@@ -22,6 +22,10 @@ export const recorderOptionsFromEnvironment = (env: NodeJS.ProcessEnv = process.
   return { futureToleranceMs: Number(text) * 1000, ...auto };
 };
 
+/** SQS's `ApproximateReceiveCount`, when it is a count: it only tells the recorder to read before it writes. */
+const receiveCountOf = (text: string | undefined) =>
+  text !== undefined && /^[1-9][0-9]{0,8}$/.test(text) ? { receiveCount: Number(text) } : {};
+
 /** The SQS consumer, answering the partial batch response and, for the local server, what it recorded. */
 export const createRecorder =
   (dependencies: RecorderPorts, options: RecorderOptions = {}) =>
@@ -34,6 +38,7 @@ export const createRecorder =
         ...(record.attributes?.MessageGroupId !== undefined ? { group: record.attributes.MessageGroupId } : {}),
         ...(record.attributes?.SequenceNumber !== undefined ? { sequence: record.attributes.SequenceNumber } : {}),
         ...(record.attributes?.SentTimestamp !== undefined ? { sentAt: Number(record.attributes.SentTimestamp) } : {}),
+        ...receiveCountOf(record.attributes?.ApproximateReceiveCount),
       })),
       options,
     );

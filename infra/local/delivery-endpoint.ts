@@ -36,12 +36,12 @@ const postedMessages = (value: unknown): PostedMessage[] | string => {
   return posted;
 };
 
-type Place = { group: string; sequence: string; sentAt: number };
+type Place = { group: string; sequence: string; sentAt: number; receives: number };
 
 /**
  * Where each posted message stands in the queue, as SQS FIFO keeps it: a message id posted before is a redelivery
- * of that message and keeps its group, sequence number and sending time; posted again under another group it is
- * refused, naming `group` (SQS cannot move a message to another group). Nothing is assigned unless every message
+ * of that message and keeps its group, sequence number and sending time, its receive count one higher; posted again
+ * under another group it is refused, naming `group` (SQS cannot move a message to another group). Nothing is assigned unless every message
  * of the post is accepted.
  */
 const queuePlaces = (clock: ControllableClock) => {
@@ -62,8 +62,13 @@ const queuePlaces = (clock: ControllableClock) => {
   };
   const placeOf = (messageId: string, group: string | undefined): Place => {
     const known = places.get(messageId);
-    if (known) return known;
-    const place = { group: group ?? LOCAL_GROUP, sequence: String(++lastSequence), sentAt: clock.now().getTime() };
+    if (known) return Object.assign(known, { receives: known.receives + 1 });
+    const place = {
+      group: group ?? LOCAL_GROUP,
+      sequence: String(++lastSequence),
+      sentAt: clock.now().getTime(),
+      receives: 1,
+    };
     places.set(messageId, place);
     if (places.size > REMEMBERED_MESSAGES) places.delete(places.keys().next().value!);
     return place;
@@ -109,6 +114,7 @@ export const deliveryEndpoint = ({ dependencies, clock, events, tableStream }: D
           MessageGroupId: place.group,
           SequenceNumber: place.sequence,
           SentTimestamp: String(place.sentAt),
+          ApproximateReceiveCount: String(place.receives),
         },
       };
     });

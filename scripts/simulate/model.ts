@@ -3,6 +3,7 @@ import { shardOfGroup } from '../../shared/domain/delivery/counter-shards';
 import { groupId } from './groups';
 import { PartitionModel } from './partitions';
 import { seededRandom, zipfSampler } from './random';
+import { retryDelay, type Outcome, type Scenario } from './scenario';
 
 /** The documented baseline (docs/capacity.md): 10 recorders of batches of 1,000 events, ~200,000 events/s. */
 export const BASELINE = {
@@ -18,46 +19,11 @@ export const BASELINE = {
   batchSeconds: 0.05,
 } as const;
 
-/** The SDK's standard retries (3 attempts, 100 ms base, doubling), then the batch waits out its visibility timeout. */
-export const RETRY = { attempts: 3, baseSeconds: 0.1 } as const;
-
-export interface Scenario {
-  scale: number;
-  shards: number;
-  seconds: number;
-  seed: number;
-  /** Write units of one write to an item holding the markers of n message groups (from the real planner). */
-  unitsByMarkers: readonly number[];
-  /** How long a failed batch's messages stay hidden; the delivery queue's own (360 s) unless given. */
-  visibilityTimeoutSeconds?: number;
-  /** Batches in flight at once (the trigger's maximum concurrency); unbounded unless given. */
-  recorders?: number;
-}
-
-export interface Outcome {
-  events: number;
-  recordedEvents: number;
-  writes: number;
-  throttledWrites: number;
-  writeUnits: number;
-  hottestItemUnitsPerSecond: number;
-  freshnessP50: number;
-  freshnessP99: number;
-  /** Messages still not recorded when the run ended (their freshness counts up to the end). */
-  unrecordedMessages: number;
-}
-
 const STEP = 0.01;
 const DRAIN_SECONDS = 60;
 
 /** The shard of a message group, as the recorder picks it, for the group's id (the one the item's size assumes). */
 export const shardOf = (group: number, shards: number): number => shardOfGroup(groupId(group), shards);
-
-export const retryDelay = (
-  attempt: number,
-  visibilityTimeoutSeconds: number = DELIVERY_QUEUE.visibilityTimeoutSeconds,
-): number =>
-  attempt % RETRY.attempts === 0 ? visibilityTimeoutSeconds : RETRY.baseSeconds * 2 ** ((attempt % RETRY.attempts) - 1);
 
 /**
  * A batch's writes not yet served, in the order sent: the item, the attempts so far and when the next is due, in

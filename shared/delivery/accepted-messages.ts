@@ -9,6 +9,7 @@ export type ParsedMessage = Required<Pick<DeliveryMessage, 'group' | 'sequence'>
     body: string;
     events: DeliveryEvent[];
     sentAt: Date;
+    redelivered?: boolean;
   };
 
 const PAST_HORIZON =
@@ -42,6 +43,7 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
         sequence: sequenceText(message.sequence!),
         sentAt: message.sentAt !== undefined ? new Date(message.sentAt) : now,
         ...(message.replayTo ? { replayTo: message.replayTo } : {}),
+        ...(message.receiveCount !== undefined && message.receiveCount > 1 ? { redelivered: true } : {}),
       });
       continue;
     }

@@ -18,6 +18,8 @@ export interface DeliveryMessage {
   sequence?: string;
   /** When the queue received it (ms): the instant of its events that carry no `at`, the same on every redelivery. */
   sentAt?: number;
+  /** SQS `ApproximateReceiveCount`: how many times the queue has handed the message out, this time included. */
+  receiveCount?: number;
   /**
    * Set on the replay of a dead letter (see `replayOfDeadLetter`): the only counter items it may change, those that
    * did not take it. Its group is fresh, so the redelivery horizon does not hold it back.

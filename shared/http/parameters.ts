@@ -43,8 +43,8 @@ export interface ParameterSource {
   multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
   queryStringParameters?: Record<string, string | undefined> | null;
   headers?: Record<string, string | undefined> | null;
-  /** A form body arrives parsed by the form-body middleware; any other body as the client sent it. */
-  body?: string | Record<string, string | string[] | undefined> | null;
+  /** A form body arrives as its pairs by name, read by the form-body middleware; any other body as the client sent it. */
+  body?: string | ReadonlyMap<string, string[]> | null;
   isBase64Encoded?: boolean;
 }
 
@@ -85,9 +85,10 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
   const indexed = new Map<string, { index: number; order: number; value: string }[]>();
   let order = 0;
   for (const [name, list] of raw) {
-    const match = BRACKETED.exec(name);
+    const match = name.endsWith(']') ? BRACKETED.exec(name) : null;
+    // each name of `raw` comes once: only a bracketed array parameter (below) adds to a name already read
     if (!match || !ARRAY_PARAMETERS.has(match[1]!)) {
-      values.set(name, [...(values.get(name) ?? []), ...list]);
+      values.set(name, list.slice());
       continue;
     }
     const base = match[1]!;
@@ -150,17 +151,14 @@ const refuseRepeatedCredentials = (query: ReadonlyMap<string, string[]>, form: R
   if (Object.keys(errors).length > 0) throw badRequest(errors);
 };
 
-/** A form body the form-body middleware parsed, by name; a body of another kind is a 400. */
-const formValues = (event: ParameterSource): Map<string, string[]> => {
-  const form = new Map<string, string[]>();
-  if (event.body !== null && typeof event.body === 'object') {
-    for (const [name, value] of Object.entries(event.body)) if (value !== undefined) form.set(name, [value].flat());
-  } else if (rawBody(event).trim() !== '') {
+/** A form body the form-body middleware read, by name; a body of another kind is a 400. */
+const formValues = (event: ParameterSource): ReadonlyMap<string, string[]> => {
+  if (event.body instanceof Map) return event.body;
+  if (rawBody(event).trim() !== '')
     throw new ApiError(400, 'The request body must be application/x-www-form-urlencoded', {
       errors: { 'Content-Type': 'expected application/x-www-form-urlencoded' },
     });
-  }
-  return form;
+  return new Map();
 };
 
 /** Reads every parameter of a request: the query string, and a form body the form-body middleware parsed. */

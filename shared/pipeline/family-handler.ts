@@ -66,16 +66,8 @@ export type OperationHandler = (request: ApiRequest) => Promise<APIGatewayProxyR
 export type Implementations = Partial<Record<Operation, OperationHandler>>;
 
 /** Any failure becomes the JSON envelope: client errors as they are, throttling as 503, the rest as 500. */
-/** The body parser refuses what it cannot read with a client error of its own (415); we answer 400, naming the body. */
-const isRefusedBody = (error: unknown): boolean =>
-  error instanceof Error &&
-  (error as { expose?: boolean; statusCode?: number }).expose === true &&
-  (error as { statusCode?: number }).statusCode === 415;
-
 export const toErrorResponse = (error: unknown, requestId?: string): APIGatewayProxyResult => {
   if (error instanceof ApiError) return errorResponse(error, requestId);
-  if (isRefusedBody(error))
-    return errorResponse(new ApiError(400, 'Malformed form body', { errors: { body: 'not a URL-encoded form' } }));
   if (error instanceof ServiceBusy) {
     logger.warn('dependency throttled', describeError(error));
     return errorResponse(

@@ -133,7 +133,8 @@ describe('exactly-once recording', () => {
       await expectTruth();
     }
     await postJson(`${ctx.service.url}/_local/faults`, { failWrites: [] });
-  });
+    // 16 batches and their redeliveries: about 10 s idle, over the default 20 s on a loaded machine
+  }, 120_000);
 
   it('stays exact with more groups than an item holds, a write failing or its answer lost at every index in turn', async () => {
     // 40 groups a batch, a message each: the advertiser's item holds 32 markers and keeps the others beside it, the

@@ -16,6 +16,8 @@ interface QueuedMessage {
   sequence: string;
   sentAt: number;
   body: string;
+  /** How many batches have handed it out (SQS `ApproximateReceiveCount`). */
+  receives: number;
 }
 
 export interface TransportLog {
@@ -65,6 +67,7 @@ export class FifoTransport {
         sequence: String(10_000_000 + first + offset),
         sentAt: message.sentAt,
         body: JSON.stringify(message.events),
+        receives: 0,
       }),
     );
   }
@@ -99,6 +102,7 @@ export class FifoTransport {
   private async deliver(step: DeliveryStep): Promise<void> {
     const batch = this.batch(step.size, step.firstGroup);
     if (batch.length === 0) return;
+    for (const message of batch) message.receives++;
     const event = {
       Records: batch.map((message) => ({
         messageId: message.messageId,
@@ -108,6 +112,7 @@ export class FifoTransport {
           SequenceNumber: message.sequence,
           SentTimestamp: String(message.sentAt),
           ApproximateFirstReceiveTimestamp: String(message.sentAt),
+          ApproximateReceiveCount: String(message.receives),
         },
       })),
     } as unknown as SQSEvent;

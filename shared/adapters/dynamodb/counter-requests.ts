@@ -99,7 +99,8 @@ const storedCaps = (caps: readonly CapOnCounter[]): Record<string, number> =>
  * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
  * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
  * crossing; `epoch` (an entity's counter item) fails it once the entity's shard count is not the one the writer
- * routed with, and `tallyAt` counts the write in the item's write tally (automatic sharding). Pure.
+ * routed with, and `tallyAt` counts the write in the item's write tally (automatic sharding), and asks for the
+ * attributes it set back, the tally among them (otherwise nothing: the recorder reads no other). Pure.
  */
 export const counterWriteRequest = (
   key: ItemKey,
@@ -119,7 +120,7 @@ export const counterWriteRequest = (
   return {
     Key: key,
     ...update.build(),
-    ReturnValues: 'UPDATED_NEW',
+    ReturnValues: shard.tallyAt !== undefined ? 'UPDATED_NEW' : 'NONE',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   };
 };

@@ -24,7 +24,7 @@ const MAX_ATTEMPTS = 8;
 
 export interface AppliedCounterWrite {
   write?: CounterWrite;
-  /** The attributes the write set, as they are now. */
+  /** The attributes the write set, as they are now, when it counted in the write tally (`tallyAt`); else none. */
   after: Item;
   /** Messages the item had already applied. */
   skipped: PendingMessage[];
@@ -123,17 +123,48 @@ const rememberPlacement = (store: TableStore, key: ItemKey, { state, write, now,
   else keptBeside.forget(itemName(store, key));
 };
 
-const applyOnce = async (
+/** What a write is planned from: the item as read (none: blind), and how a shard's groups are placed. */
+interface PlanBasis {
+  state?: CounterState;
+  shard: ShardWriteOptions;
+}
+
+type ReadBasisOptions = Pick<CounterItemWrite, 'epoch' | 'floors'> &
+  PlanBasis & { returned?: { item: Item | undefined } };
+
+/**
+ * The item and its groups' markers as they are (`returned`: the item an UpdateItem's failure gave back), and, on a
+ * shard n ≥ 1, the floors of the groups it holds no marker for. A changed shard count fails it.
+ */
+const readBasis = async (
   store: TableStore,
   { key, periods, metrics }: CounterItem,
+  groups: readonly string[],
+  { epoch, floors, shard, returned }: ReadBasisOptions,
+): Promise<PlanBasis> => {
+  const { item: current, markers } = await readMarkersOf(store, key, groups, returned);
+  if (epoch && !epochHolds(epoch, current)) throw new ShardCountChanged();
+  const state = { ...counterState(current, periods, metrics), ...markers };
+  const unmarked = groups.filter((group) => (markers.applied[group] ?? markers.beside?.[group]) === undefined);
+  if (floors && !shard.floors && unmarked.length > 0) return { state, shard: { floors: await floors(unmarked) } };
+  return { state, shard: shard.knownInline ? {} : shard };
+};
+
+const applyOnce = async (
+  store: TableStore,
+  item: CounterItem,
   pending: readonly PendingMessage[],
   options: CounterItemWrite & { knownInline?: ReadonlySet<string> },
 ): Promise<AppliedCounterWrite> => {
   const { now, caps, epoch, tallyAt, floors, knownInline, inlineMarkers = INLINE_MARKERS_PER_ITEM } = options;
+  const { key, periods, metrics } = item;
   const groups = [...new Set(pending.map((message) => message.group))];
-  let state: CounterState | undefined;
-  let shard: ShardWriteOptions = floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {};
+  let basis: PlanBasis = { shard: floors ? { unread: 'presentBelow' } : knownInline ? { knownInline } : {} };
+  // a blind write of messages delivered before would most likely be refused, at the write units of its items
+  if (pending.some((message) => message.redelivered))
+    basis = await readBasis(store, item, groups, { epoch, floors, ...basis });
   for (let attempt = 1; ; attempt++) {
+    const { state, shard } = basis;
     const write = planCounterWrite(state, pending, periods, metrics, now, { ...shard, inlineMarkers });
     if (!write) return { after: {}, skipped: [...pending] };
     const request = counterWriteRequest(key, write, caps, {
@@ -148,20 +179,16 @@ const applyOnce = async (
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;
       // an UpdateItem's failure returns the item; a cancelled transaction's is read with the markers
-      const returned = Object.keys(write.beside).length === 0 ? { item: error.current } : undefined;
-      const { item: current, markers } = await readMarkersOf(store, key, groups, returned);
-      if (epoch && !epochHolds(epoch, current)) throw new ShardCountChanged();
-      state = { ...counterState(current, periods, metrics), ...markers };
-      if (shard.knownInline) shard = {};
-      const unmarked = groups.filter((group) => (markers.applied[group] ?? markers.beside?.[group]) === undefined);
-      if (floors && !shard.floors && unmarked.length > 0) shard = { floors: await floors(unmarked) };
+      const returned = Object.keys(write.beside).length === 0 ? { returned: { item: error.current } } : {};
+      basis = await readBasis(store, item, groups, { epoch, floors, ...basis, ...returned });
     }
   }
 };
 
 /**
- * Applies pending messages to one counter item exactly once: a first write without a read, then, for as long as a
- * condition fails, a write planned from the item DynamoDB returned with the failure. Messages of more groups than
+ * Applies pending messages to one counter item exactly once: a first write without a read (from a read when some
+ * message was delivered before), then, for as long as a condition fails, a write planned from the item DynamoDB
+ * returned with the failure. Messages of more groups than
  * one request holds are written in several requests, whole groups each; the answer is the last write's.
  */
 export const applyToCounterItem = async (

@@ -16,12 +16,10 @@ import {
   limitWriteForm,
   perActionForm,
   resetForm,
-  historyQuery,
-  historyPage,
-  servingStatus,
   successMessage,
   writeResult,
 } from './schemas';
+import { historyPage, historyQuery, servingStatus } from './status-history-schemas';
 
 /** What an operation takes (query string, form) and answers (its 200 body and its own error statuses). */
 export interface OperationSpec {

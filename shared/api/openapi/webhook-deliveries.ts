@@ -3,7 +3,7 @@ import { ENTITY_TYPES } from '../../domain/levels';
 import { DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS, WEBHOOK_TIMEOUT_MS } from '../../domain/webhooks/retry-schedule';
 import type { WebhookEventKind } from '../../domain/webhooks/subscription';
 import type { Convert } from './schema-converter';
-import { historyEntry } from './schemas';
+import { historyEntry } from './status-history-schemas';
 
 /**
  * The deliveries the service POSTs to a subscription's URL (the document's `webhooks`): their Standard Webhooks

@@ -10,6 +10,8 @@ export interface PendingMessage {
   /** Fixed-width decimal text (see `sequenceText`), so that text order is delivery order. */
   sequence: string;
   contribution: Contribution;
+  /** The queue delivered it before (SQS `ApproximateReceiveCount` above 1): most likely some item already holds it. */
+  redelivered?: boolean;
 }
 
 /** An SQS FIFO sequence number: a decimal number of 128 bits at most, so of at most 40 digits. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { simulate, type Outcome } from '../../../scripts/simulate/model';
+import { simulate } from '../../../scripts/simulate/model';
+import type { Outcome } from '../../../scripts/simulate/scenario';
 
 /** Write units of one write by the markers on the item: throttling sets in at a few groups a shard. */
 const UNITS_BY_MARKERS = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 5, 6, 8, 10, 12, 16];
