@@ -1,17 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import * as dynamodb from '@aws-sdk/client-dynamodb';
 import { readArguments } from '../scripts/command-line';
-import { startLocalService, type LocalService } from '../infra/local/local-service';
-import { TableStore } from '../shared/adapters/dynamodb/table-store';
-import { SDK_LOGGER } from '../shared/adapters/sdk-client-options';
-import { FAMILIES, ROUTES, type Family } from '../shared/api/route-table';
-import { jsonResponse } from '../shared/http/response';
-import { createFamilyHandler } from '../shared/pipeline/family-handler';
-import { lambdaInvocations, type PreparedInvocation } from './lambda-invocation';
-import { BENCH_OPERATIONS, type BenchOperation } from './operations';
-import { ReplayingHandler, type RequestHandler } from './replaying-handler';
-import { recordRequests, type RecordedCommand } from './request-recorder';
+import type { BatchGetItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { LocalService } from '../infra/local/local-service';
+import type { Family } from '../shared/api/route-table';
+import type { PreparedInvocation } from './lambda-invocation';
+import type { BenchOperation } from './operations';
+import type { RequestHandler } from './replaying-handler';
+import type { RecordedCommand } from './request-recorder';
 
 const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --profile PREFIX]
   The processor time the functions add to each operation's AWS requests, in this process: DynamoDB answers from
@@ -21,6 +17,20 @@ const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --profile PREFIX]
   family's pipeline alone (its operation answering at once). --profile writes a CPU profile of each operation's
   calls to PREFIX-<n>.cpuprofile. How to read it: bench/README.md.`;
 const { values } = readArguments(USAGE, { calls: { type: 'string' }, profile: { type: 'string' } });
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const dynamodb = await import('@aws-sdk/client-dynamodb');
+const { startLocalService } = await import('../infra/local/local-service');
+const { TableStore } = await import('../shared/adapters/dynamodb/table-store');
+const { SDK_LOGGER } = await import('../shared/adapters/sdk-client-options');
+const { FAMILIES, ROUTES } = await import('../shared/api/route-table');
+const { jsonResponse } = await import('../shared/http/response');
+const { createFamilyHandler } = await import('../shared/pipeline/family-handler');
+const { lambdaInvocations } = await import('./lambda-invocation');
+const { BENCH_OPERATIONS } = await import('./operations');
+const { ReplayingHandler } = await import('./replaying-handler');
+const { recordRequests } = await import('./request-recorder');
+
 const CALLS = Number(values.calls ?? 1000);
 const WARM_UP_CALLS = 200;
 const MEASURED = [
@@ -39,14 +49,14 @@ const cpuOf = async (work: () => Promise<unknown>): Promise<number> => {
   return user + system;
 };
 
-const COMMANDS = dynamodb as unknown as Record<string, new (input: unknown) => dynamodb.BatchGetItemCommand>;
+const COMMANDS = dynamodb as unknown as Record<string, new (input: unknown) => BatchGetItemCommand>;
 
 interface Measuring {
   service: LocalService;
   /** Each family's pipeline with every operation answering at once: what a request costs besides its operation. */
   pipelines: Record<Family, ReturnType<typeof createFamilyHandler>>;
-  replaying: ReplayingHandler;
-  client: dynamodb.DynamoDBClient;
+  replaying: InstanceType<typeof ReplayingHandler>;
+  client: DynamoDBClient;
   lambda: ReturnType<typeof lambdaInvocations>;
   recorder: ReturnType<typeof recordRequests>;
 }

@@ -1,23 +1,25 @@
 import { readArguments } from '../scripts/command-line';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { startBenchService } from './bench-service';
-import { benchBulkRead } from './bulk-read';
-import { COLD_START_RUNS, measureColdStarts } from './cold-start';
-import { measureOverhead } from './overhead';
-import { countRequests } from './request-counts';
-import { recordRequests } from './request-recorder';
-import { DELIVERY_OPERATION } from './operations';
-import { measureLimitReached } from './limit-reached';
-import { measureThroughput } from './throughput';
-import { LONG_RUN, measureDeliveryWriteUnits } from './delivery-write-units';
-import { reportShardedRead } from './sharded-read';
-import { measureWebhookLatency } from './webhook-latency';
 
 const USAGE = `Usage: npm run bench
   Runs every benchmark against DynamoDB Local on this machine (about five minutes) and exits 1 when a figure is
   over its budget (bench/budgets.json). BENCH_ITERATIONS (default 200) sets the calls per latency measure.
   How to read the output: bench/README.md.`;
 readArguments(USAGE, {});
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { startBenchService } = await import('./bench-service');
+const { benchBulkRead } = await import('./bulk-read');
+const { COLD_START_RUNS, measureColdStarts } = await import('./cold-start');
+const { measureOverhead } = await import('./overhead');
+const { countRequests } = await import('./request-counts');
+const { recordRequests } = await import('./request-recorder');
+const { DELIVERY_OPERATION } = await import('./operations');
+const { measureLimitReached } = await import('./limit-reached');
+const { measureThroughput } = await import('./throughput');
+const { LONG_RUN, measureDeliveryWriteUnits } = await import('./delivery-write-units');
+const { reportShardedRead } = await import('./sharded-read');
+const { measureWebhookLatency } = await import('./webhook-latency');
 
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
   bulkReadWallMs: number;

@@ -1,9 +1,5 @@
 import './quiet-sdk-notice';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { storeFromEnvironment } from '../shared/runtime/dependencies';
-import { revokeApiKey, rotateApiKey } from './api-key-rotation';
 import { CommandFailure, readArguments, runTool } from './command-line';
-import { createApiKey } from './create-api-key';
 
 const USAGE = `Usage: npm run api-key -- create --user NAME [--plan USAGE_PLAN_ID]
        npm run api-key -- rotate --key-id ID [--plan USAGE_PLAN_ID]
@@ -20,6 +16,12 @@ const { values, positionals } = readArguments(
   { user: { type: 'string' }, plan: { type: 'string' }, 'key-id': { type: 'string' } },
   true,
 );
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
+const { storeFromEnvironment } = await import('../shared/runtime/dependencies');
+const { revokeApiKey, rotateApiKey } = await import('./api-key-rotation');
+const { createApiKey } = await import('./create-api-key');
 const usagePlanId = values.plan ?? process.env.USAGE_PLAN_ID;
 const action = positionals.length === 1 ? positionals[0] : undefined;
 

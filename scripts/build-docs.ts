@@ -1,7 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildOpenApiDocument } from '../shared/api/openapi/openapi-document';
-import { buildReferencePage } from '../shared/api/openapi/reference-page';
 import { CommandFailure, readArguments, runTool } from './command-line';
 
 const USAGE = `Usage: npm run docs -- [--server-url URL]
@@ -9,6 +7,10 @@ const USAGE = `Usage: npm run docs -- [--server-url URL]
   --server-url  the deployed API, such as the stack output ApiUrl (default: a placeholder to replace)`;
 
 const { values } = readArguments(USAGE, { 'server-url': { type: 'string' } });
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { buildOpenApiDocument } = await import('../shared/api/openapi/openapi-document');
+const { buildReferencePage } = await import('../shared/api/openapi/reference-page');
 
 await runTool(async () => {
   const serverUrl = values['server-url'] ?? 'https://api.example.com/prod';

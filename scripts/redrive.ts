@@ -1,12 +1,5 @@
 import './quiet-sdk-notice';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { recorderOptionsFromEnvironment } from '../functions/delivery-recorder/handler';
-import { SqsDeadLetters } from '../shared/adapters/sqs/sqs-dead-letters';
-import { redriveDeadLetters } from '../shared/delivery/redrive';
-import { systemClock } from '../shared/ports/clock';
-import { storeFromEnvironment } from '../shared/runtime/dependencies';
 import { CommandFailure, readArguments, runTool } from './command-line';
-import { redriveQueue } from './redrive-queue';
 
 const USAGE = `Usage: npm run redrive -- --queue-url URL [--dry-run]
   Replays the delivery dead-letter queue (--queue-url: the stack output DeliveryDeadLetterQueueUrl) into the
@@ -16,6 +9,15 @@ const USAGE = `Usage: npm run redrive -- --queue-url URL [--dry-run]
   it read stay hidden for 5 minutes). AWS credentials come from the environment.`;
 
 const { values } = readArguments(USAGE, { 'queue-url': { type: 'string' }, 'dry-run': { type: 'boolean' } });
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { SQSClient } = await import('@aws-sdk/client-sqs');
+const { recorderOptionsFromEnvironment } = await import('../functions/delivery-recorder/handler');
+const { SqsDeadLetters } = await import('../shared/adapters/sqs/sqs-dead-letters');
+const { redriveDeadLetters } = await import('../shared/delivery/redrive');
+const { systemClock } = await import('../shared/ports/clock');
+const { storeFromEnvironment } = await import('../shared/runtime/dependencies');
+const { redriveQueue } = await import('./redrive-queue');
 
 await runTool(async () => {
   const queueUrl = values['queue-url'];

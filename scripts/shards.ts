@@ -1,7 +1,4 @@
 import './quiet-sdk-notice';
-import { entityExists, setShardCount } from '../shared/adapters/dynamodb/shard-count-change';
-import { parseShardRequest } from '../shared/domain/delivery/shard-request';
-import { storeFromEnvironment } from '../shared/runtime/dependencies';
 import { CommandFailure, readArguments, runTool } from './command-line';
 
 const USAGE = `Usage: npm run shards -- --type TYPE --id ID --count N
@@ -14,6 +11,11 @@ const { values } = readArguments(USAGE, {
   id: { type: 'string' },
   count: { type: 'string' },
 });
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { entityExists, setShardCount } = await import('../shared/adapters/dynamodb/shard-count-change');
+const { parseShardRequest } = await import('../shared/domain/delivery/shard-request');
+const { storeFromEnvironment } = await import('../shared/runtime/dependencies');
 
 await runTool(async () => {
   const parsed = parseShardRequest({ type: values.type, id: values.id, shards: values.count });

@@ -1,9 +1,5 @@
 import '../../scripts/quiet-sdk-notice';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { importCatalog } from '../../shared/catalog/catalog-import';
-import { storeFromEnvironment } from '../../shared/runtime/dependencies';
 import { CommandFailure, failWith, parsePort, readArguments, readJsonFile, runTool } from '../../scripts/command-line';
-import { registerCatalogKeys } from '../../scripts/register-catalog-keys';
 
 const localUrl = (port: number) => `http://127.0.0.1:${port}`;
 
@@ -16,6 +12,12 @@ const USAGE = `Usage: npm run catalog:import -- FILE [--port N | --url URL]
   exist in API Gateway, in that usage plan.`;
 
 const { values, positionals } = readArguments(USAGE, { port: { type: 'string' }, url: { type: 'string' } }, true);
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
+const { importCatalog } = await import('../../shared/catalog/catalog-import');
+const { storeFromEnvironment } = await import('../../shared/runtime/dependencies');
+const { registerCatalogKeys } = await import('../../scripts/register-catalog-keys');
 const file = positionals[0];
 if (values.port && values.url) failWith('Give --port N or --url URL, not both.');
 const url = values.url ?? localUrl(parsePort(values.port ?? process.env.PORT ?? '3000'));

@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
-import { webhooksFromEnvironment, type Dependencies } from '../../shared/runtime/dependencies';
+import type { Dependencies } from '../../shared/runtime/dependencies';
 import { createDynamoDbClient, type ClientOptions } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
+import { DynamoDbWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { ControllableClock } from './controllable-clock';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
@@ -112,13 +113,13 @@ const inProcessPorts = (store: TableStore, dispatcherClient: DynamoDBClient, opt
   const deadLetters = new InMemoryDeadLetters();
   const streamDeadLetters = new InMemoryStreamDeadLetters();
   const cors = { allowedOrigins: options.corsOrigins ?? [] };
-  const webhooks = webhooksFromEnvironment(store);
+  const webhooks = new DynamoDbWebhookStore(store);
   const ports: Dependencies = { store, clock, mailer: outbox, resetQueue, events, deadLetters, webhooks, config, cors };
   // the functions' view: each port call is noted as the AWS request its adapter sends, when the tests record them
   const dependencies = recordedPorts(ports);
   // the dispatcher is a function of its own, with its own client, as on AWS: a probe of the API's client never sees it
   const dispatcherStore = new TableStore(dispatcherClient, store.tableName);
-  const subscriptions = webhooksFromEnvironment(dispatcherStore);
+  const subscriptions = new DynamoDbWebhookStore(dispatcherStore);
   const webhookDispatcher = new LocalWebhooks({ store: dispatcherStore, clock, subscriptions });
   events.rules.push((detailType, published) => webhookDispatcher.publish(detailType, published));
   const sinks = { events, deadLetters, streamDeadLetters };

@@ -2,15 +2,7 @@ import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describeFailure, failWith, parsePort, readArguments, readJsonFile } from '../../scripts/command-line';
-import { parseCatalog } from '../../shared/catalog/catalog-validation';
-import {
-  CatalogRejectedError,
-  DEMO_CATALOG_FILE,
-  PortInUseError,
-  startLocalService,
-  type LocalService,
-} from './local-service';
-import { JavaMissingError } from './dynamodb-local';
+import type { LocalService } from './local-service';
 
 const USAGE = `Usage: npm start -- [--port N] [--host H] [--data DIR] [--catalog FILE | --empty]
   --port     port to listen on (env PORT, default 3000)
@@ -28,6 +20,12 @@ const { values: options } = readArguments(USAGE, {
   catalog: { type: 'string' },
   empty: { type: 'boolean' },
 });
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { parseCatalog } = await import('../../shared/catalog/catalog-validation');
+const { CatalogRejectedError, DEMO_CATALOG_FILE, PortInUseError, startLocalService } = await import('./local-service');
+const { JavaMissingError } = await import('./dynamodb-local');
+
 if (options.empty && options.catalog) failWith('Give --catalog FILE or --empty, not both.');
 
 const port = parsePort(options.port ?? process.env.PORT ?? '3000');

@@ -1,6 +1,4 @@
-import { SettingError } from '../../infra/cdk/app';
 import { failWith } from '../command-line';
-import { quotaChecklistOf } from './quotas';
 
 const USAGE = `Usage: npm run capacity -- [-c key=value …]
   Prints every account quota the configured load needs (table and account write units, Lambda concurrency, API
@@ -16,6 +14,10 @@ const unknown = args.find(
     arg.startsWith('-') && !['-c', '--context'].includes(arg) && !['-c', '--context'].includes(args[index - 1] ?? ''),
 );
 if (unknown) failWith(`Unknown option ${unknown}: npm run capacity takes -c key=value, --help.`);
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { SettingError } = await import('../../infra/cdk/app');
+const { quotaChecklistOf } = await import('./quotas');
 
 try {
   console.log(quotaChecklistOf(args));

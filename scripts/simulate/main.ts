@@ -1,17 +1,19 @@
 import { readArguments } from '../command-line';
-import { writeUnitsByMarkers } from './counter-item';
-import { COUNTER_ITEM_BOUND } from './counter-item-bound';
-import { manyGroupsDay } from './many-groups';
-import { INLINE_MARKERS_PER_ITEM } from '../../shared/domain/delivery/group-markers';
-import { BASELINE, simulate } from './model';
-import { DELIVERY_QUEUE } from '../../infra/cdk/delivery-settings';
-import { quotaChecklistOf, stackSettings } from './quotas';
 
 const USAGE = `Usage: npm run simulate
   Simulates the delivery path at 1×, 10× and 100× the baseline load, with and without sharded counters, and
   prints the tables of docs/capacity.md. SIMULATE_SECONDS (default 2) sets the seconds of events simulated,
   SIMULATE_GROUPS (default 1000000) the message groups of the one-day run.`;
 readArguments(USAGE, {});
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { writeUnitsByMarkers } = await import('./counter-item');
+const { COUNTER_ITEM_BOUND } = await import('./counter-item-bound');
+const { manyGroupsDay } = await import('./many-groups');
+const { INLINE_MARKERS_PER_ITEM } = await import('../../shared/domain/delivery/group-markers');
+const { BASELINE, simulate } = await import('./model');
+const { DELIVERY_QUEUE } = await import('../../infra/cdk/delivery-settings');
+const { quotaChecklistOf, stackSettings } = await import('./quotas');
 
 /** On-demand prices, us-east-1, as published on the DynamoDB pricing page in November 2026 [D2]. */
 const DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;
