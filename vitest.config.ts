@@ -11,15 +11,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * (`integration-isolated`, the last project) at its end.
  */
 const LONGEST_FILES = [
-  'test/robustness/many-groups.test.ts',
   'test/robustness/counter-model.test.ts',
+  'test/robustness/many-groups.test.ts',
   'test/robustness/exactly-once.test.ts',
-  'test/integration/cli-failures.test.ts',
-  'test/integration/npm-start.test.ts',
   'test/infra/deployment.test.ts',
+  'test/integration/npm-start.test.ts',
   'test/robustness/fault-injection.test.ts',
   'test/robustness/group-markers.test.ts',
   'test/integration/limits-rules.test.ts',
+  'test/integration/cli-failures.test.ts',
   'test/infra/stack.test.ts',
   'test/robustness/all-or-nothing.test.ts',
   'test/robustness/fuzz-requests.test.ts',
@@ -27,6 +27,9 @@ const LONGEST_FILES = [
   'test/integration/writes-and-history.test.ts',
   'test/integration/shard-raises.test.ts',
   'test/integration/delivery.test.ts',
+  // the unit project's two longest, first in `npm run test:unit` too
+  'test/unit/simulate/capacity.test.ts',
+  'test/unit/adapters/dynamodb/counter-requests.test.ts',
 ];
 
 /** The longest files first, in the order above; then vitest's order (projects apart, failed and slow first when it knows). */
