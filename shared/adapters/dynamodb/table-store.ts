@@ -152,8 +152,16 @@ export class TableStore {
     });
   }
 
+  /**
+   * The request on this store's table, whatever the object handed in carries (its type leaves `TableName` out, but
+   * structural typing lets an object with one through); assigned, not spread first, which Node 20 builds slowly.
+   */
+  private onTable<Request extends object>(request: Request): Request & { TableName: string } {
+    return Object.assign({}, request, { TableName: this.tableName });
+  }
+
   async query(request: QueryRequest): Promise<Item[]> {
-    const input = storedRequest<QueryInput>({ TableName: this.tableName, ...request });
+    const input = storedRequest<QueryInput>(this.onTable(request));
     const items: Item[] = [];
     let startKey: StoredItem | undefined;
     do {
@@ -169,15 +177,13 @@ export class TableStore {
   /** One page of a query, as DynamoDB answers it (for callers that page themselves). */
   async queryPage(request: QueryRequest): Promise<Item[]> {
     const result = await this.guarded(() =>
-      this.client.send(new QueryCommand(storedRequest<QueryInput>({ TableName: this.tableName, ...request }))),
+      this.client.send(new QueryCommand(storedRequest<QueryInput>(this.onTable(request)))),
     );
     return (result.Items ?? []).map(plainItem);
   }
 
   async put(request: PutInput): Promise<void> {
-    await this.guarded(() =>
-      this.client.send(new PutItemCommand(storedRequest<PutItemInput>({ TableName: this.tableName, ...request }))),
-    );
+    await this.guarded(() => this.client.send(new PutItemCommand(storedRequest<PutItemInput>(this.onTable(request)))));
   }
 
   /** Puts an item that must not exist yet: a WriteConflict when it does. */
@@ -192,18 +198,14 @@ export class TableStore {
 
   async update(request: UpdateInput): Promise<Item | undefined> {
     const result = await this.guarded(() =>
-      this.client.send(
-        new UpdateItemCommand(storedRequest<UpdateItemInput>({ TableName: this.tableName, ...request })),
-      ),
+      this.client.send(new UpdateItemCommand(storedRequest<UpdateItemInput>(this.onTable(request)))),
     );
     return result.Attributes && plainItem(result.Attributes);
   }
 
   async delete(request: DeleteInput): Promise<Item | undefined> {
     const result = await this.guarded(() =>
-      this.client.send(
-        new DeleteItemCommand(storedRequest<DeleteItemInput>({ TableName: this.tableName, ...request })),
-      ),
+      this.client.send(new DeleteItemCommand(storedRequest<DeleteItemInput>(this.onTable(request)))),
     );
     return result.Attributes && plainItem(result.Attributes);
   }

@@ -1,4 +1,12 @@
-import { DynamoDBClient, TransactionCanceledException, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteItemCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TableStore } from '../../../../shared/adapters/dynamodb/table-store';
@@ -36,5 +44,29 @@ describe('a cancelled transaction', () => {
   it('for any other reason stays the SDK error (a fault, not a race or load)', async () => {
     dynamo.on(TransactWriteItemsCommand).rejects(cancelled('ValidationError', 'None'));
     await expect(write()).rejects.toBeInstanceOf(TransactionCanceledException);
+  });
+});
+
+describe('a request handed to the store', () => {
+  it("goes to the store's own table, even when the object carries another table's name", async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(PutItemCommand).resolves({});
+    dynamo.on(UpdateItemCommand).resolves({});
+    dynamo.on(DeleteItemCommand).resolves({});
+    const key = { PK: 'A', SK: 'B' };
+    const elsewhere = { TableName: 'another-table' };
+    await store.query(
+      Object.assign({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': 'A' } }, elsewhere),
+    );
+    await store.queryPage(
+      Object.assign({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': 'A' } }, elsewhere),
+    );
+    await store.put(Object.assign({ Item: key }, elsewhere));
+    await store.update(
+      Object.assign({ Key: key, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } }, elsewhere),
+    );
+    await store.delete(Object.assign({ Key: key }, elsewhere));
+    const tables = dynamo.calls().map((call) => (call.args[0].input as { TableName?: string }).TableName);
+    expect(tables).toEqual(['table', 'table', 'table', 'table', 'table']);
   });
 });
