@@ -188,8 +188,8 @@ const applyOnce = async (
 /**
  * Applies pending messages to one counter item exactly once: a first write without a read (from a read when some
  * message was delivered before), then, for as long as a condition fails, a write planned from the item DynamoDB
- * returned with the failure. Messages of more groups than
- * one request holds are written in several requests, whole groups each; the answer is the last write's.
+ * returned with the failure. Messages of more groups than one request holds are written in several requests, whole
+ * groups each; the answer is the last write's.
  */
 export const applyToCounterItem = async (
   store: TableStore,

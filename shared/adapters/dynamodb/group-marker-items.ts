@@ -28,9 +28,9 @@ const besideMarkers = (counterItem: ItemKey, groups: readonly string[], byKey: R
 export type MarkersRead = Pick<CounterState, 'applied' | 'inlineCount' | 'overflowDay' | 'beside'>;
 
 /**
- * What a write plans its groups' markers from, after a condition failed: the counter item (as DynamoDB returned it
- * with the failure, or, after a cancelled transaction, read here) and the marker items of the groups it does not
- * hold, in one strongly consistent BatchGetItem. Answers the counter item too.
+ * What a write plans its groups' markers from, after a condition failed or before the first write of a message
+ * delivered again: the counter item (as DynamoDB returned it with a failed UpdateItem, otherwise read here) and the
+ * marker items of the groups it does not hold, in one strongly consistent BatchGetItem. Answers the counter item too.
  */
 export const readMarkersOf = async (
   store: TableStore,
