@@ -9,12 +9,13 @@ import { TEMPLATE_CACHE_DIR } from './template-cache';
 
 /**
  * DynamoDB Local's JVM for a test run: the serial collector, which spends less processor time than the default (G1)
- * on a machine of two cores, and both compilers: the server compiler costs some 25 s of processor time once, and
- * then runs DynamoDB Local's own code (most of its SQLite thread's time is Java) so much faster that a run with
- * `many-groups.test.ts` spends less in all (CONTRIBUTING.md, "Test speed"). `java` reads the variable, after any
- * options already set there.
+ * on a machine of two cores, and both compilers, the server compiler inlining less than by default. Most of
+ * DynamoDB Local's time is its own Java code (JSON, expressions), which the server compiler runs much faster than
+ * the first-tier one; at its default inlining sizes it spent some 44 s of a whole run's processor time compiling,
+ * at these 17 s, and the run about 28 s less in all (CONTRIBUTING.md, "Test speed"). `java` reads the variable,
+ * after any options already set there.
  */
-const TEST_JVM_OPTIONS = '-XX:+UseSerialGC';
+const TEST_JVM_OPTIONS = '-XX:+UseSerialGC -XX:FreqInlineSize=100 -XX:InlineSmallCode=1000';
 
 declare module 'vitest' {
   export interface ProvidedContext {
