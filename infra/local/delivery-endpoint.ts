@@ -41,8 +41,8 @@ type Place = { group: string; sequence: string; sentAt: number; receives: number
 /**
  * Where each posted message stands in the queue, as SQS FIFO keeps it: a message id posted before is a redelivery
  * of that message and keeps its group, sequence number and sending time, its receive count one higher; posted again
- * under another group it is refused, naming `group` (SQS cannot move a message to another group). Nothing is assigned unless every message
- * of the post is accepted.
+ * under another group it is refused, naming `group` (SQS cannot move a message to another group). Nothing is
+ * assigned unless every message of the post is accepted.
  */
 const queuePlaces = (clock: ControllableClock) => {
   const places = new Map<string, Place>();

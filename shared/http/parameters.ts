@@ -43,7 +43,10 @@ export interface ParameterSource {
   multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
   queryStringParameters?: Record<string, string | undefined> | null;
   headers?: Record<string, string | undefined> | null;
-  /** A form body arrives as its pairs by name, read by the form-body middleware; any other body as the client sent it. */
+  /**
+   * A form body arrives as its pairs by name, read by the form-body middleware; any other body as the client sent
+   * it.
+   */
   body?: string | ReadonlyMap<string, string[]> | null;
   isBase64Encoded?: boolean;
 }
