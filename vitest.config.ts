@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -49,6 +50,15 @@ class LongestFirstSequencer extends BaseSequencer {
     return keyed.map(({ file }) => file);
   }
 }
+
+/**
+ * V8 optimizes a function with its top compiler (TurboFan) after 16 times the usual budget of interpreted work: the
+ * run's worker threads load thousands of functions that run a few hundred times each, and compiling them took V8's
+ * helper threads about 60 s of processor time in a whole run, most of it for code that ran too briefly to repay it
+ * (CONTRIBUTING.md, "V8's optimizing compiler"). The flag is process-wide, so the workers, started after this file
+ * is read, have it too.
+ */
+setFlagsFromString('--interrupt-budget=1081344');
 
 /** Unit test files that need modules of their own: they check what a module does when it is first loaded. */
 const UNIT_FILES_ISOLATED = [
