@@ -24,6 +24,7 @@ import { LocalTableStream } from './table-stream';
 import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
 import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SDK_LOGGER } from '../../shared/adapters/sdk-client-options';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
@@ -140,10 +141,12 @@ const openTableStream = async (
 ) => {
   const { events, store, streamDeadLetters } = ports;
   const tableStream = await LocalTableStream.open(
+    // without SDK_LOGGER, the SDK's logging middleware made a filtered copy of every page of records, both images
     new DynamoDBStreamsClient({
       endpoint,
       region: 'us-east-1',
       credentials: { accessKeyId, secretAccessKey: 'local' },
+      logger: SDK_LOGGER,
     }),
     streamArn,
     {
