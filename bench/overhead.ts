@@ -16,25 +16,8 @@ import { lambdaInvocations } from './lambda-invocation';
 import { BENCH_OPERATIONS, send, type BenchOperation } from './operations';
 import { SqsResetQueue } from '../shared/adapters/sqs/sqs-reset-queue';
 import { startSqsEndpoint } from './sqs-endpoint';
-import { recordRequests, type RecordedCommand } from './request-recorder';
-
-export interface Overhead {
-  operation: string;
-  /** As Lambda runs the functions: the authorizer and the family's handler, in process. */
-  handlerP50Ms: number;
-  handlerP99Ms: number;
-  /** Through the local server: HTTP, the emulated API Gateway, then the same functions. */
-  stackP50Ms: number;
-  stackP99Ms: number;
-  rawP50Ms: number;
-  rawP99Ms: number;
-  /** Handler p50 over raw p50: the budgeted ratio. */
-  ratioP50: number;
-  /** Handler p50 minus raw p50: what the handlers add, in milliseconds. */
-  addedP50Ms: number;
-  /** Stack p50 over raw p50, the local HTTP hop included. */
-  stackRatioP50: number;
-}
+import { recordRequests, timeInRequests, type RecordedCommand } from './request-recorder';
+import { overheadRow, timings, type Overhead } from './overhead-row';
 
 const COMMANDS: Record<string, new (input: never) => object> = {
   SendMessageCommand,
@@ -59,11 +42,6 @@ const MEASURED = [
   'campaign bulk read, 100 ids',
   'banner bulk read, 100 ids',
 ];
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 /** The same AWS requests an operation sent, ready to go again in their order, each through its client. */
 type Replay = { clientName: string; command: object }[];
@@ -123,25 +101,6 @@ const timed = async (work: () => Promise<unknown>) => {
   return performance.now() - started;
 };
 
-const round = (value: number) => Math.round(value * 100) / 100;
-
-/** One operation's row from its three columns' times (ms). */
-const overheadRow = (operation: string, handler: number[], stack: number[], raw: number[]): Overhead => {
-  const p50 = { handler: percentile(handler, 50), stack: percentile(stack, 50), raw: percentile(raw, 50) };
-  return {
-    operation,
-    handlerP50Ms: round(p50.handler),
-    handlerP99Ms: round(percentile(handler, 99)),
-    stackP50Ms: round(p50.stack),
-    stackP99Ms: round(percentile(stack, 99)),
-    rawP50Ms: round(p50.raw),
-    rawP99Ms: round(percentile(raw, 99)),
-    ratioP50: round(p50.handler / p50.raw),
-    addedP50Ms: round(p50.handler - p50.raw),
-    stackRatioP50: round(p50.stack / p50.raw),
-  };
-};
-
 interface Measuring {
   service: LocalService;
   lambda: ReturnType<typeof lambdaInvocations>;
@@ -155,9 +114,9 @@ const measureOperation = async (
   operation: BenchOperation,
   iterations: number,
 ): Promise<Overhead> => {
-  const handler: number[] = [];
+  const handler = timings();
   const stack: number[] = [];
-  const raw: number[] = [];
+  const raw = timings();
   let latest: RecordedCommand[] = [];
   const viaHandler = async (i: number) => {
     await operation.restore?.(service);
@@ -168,7 +127,8 @@ const measureOperation = async (
       if (invoked.result.statusCode !== 200) throw new Error(`${operation.name} answered ${invoked.result.statusCode}`);
       functionsMs = invoked.functionsMs;
     });
-    handler.push(functionsMs);
+    handler.total.push(functionsMs);
+    handler.inRequests.push(timeInRequests(sent));
     latest = sent;
   };
   const viaStack = async (i: number) => {
@@ -186,12 +146,18 @@ const measureOperation = async (
   const viaRaw = async () => {
     await operation.restore?.(service);
     const replay = replayOf(latest);
-    raw.push(await timed(() => sendReplay(clients, replay, operation)));
+    let time = 0;
+    const sent = await recorder.during(async () => {
+      time = await timed(() => sendReplay(clients, replay, operation));
+    });
+    raw.total.push(time);
+    raw.inRequests.push(timeInRequests(sent));
   };
   // what a restore takes its snapshot of
   await operation.prepare?.(service);
   await viaHandler(-1);
-  handler.length = 0;
+  handler.total.length = 0;
+  handler.inRequests.length = 0;
   const orders = [
     [viaHandler, viaStack, viaRaw],
     [viaHandler, viaRaw, viaStack],
@@ -201,7 +167,7 @@ const measureOperation = async (
     [viaRaw, viaStack, viaHandler],
   ];
   for (let i = 0; i < iterations; i++) for (const measure of orders[i % orders.length]!) await measure(i);
-  return overheadRow(operation.name, handler, stack, raw);
+  return overheadRow(operation.name, { handler, stack, raw });
 };
 
 /**

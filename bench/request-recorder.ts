@@ -25,6 +25,20 @@ export const roundTrips = (sent: readonly RecordedCommand[]): number => {
 };
 
 /**
+ * The time (ms) at least one request was in flight: the union of the requests' intervals, so that requests sent in
+ * parallel count once. What a call spends outside it is its own work and its waits between requests.
+ */
+export const timeInRequests = (sent: readonly RecordedCommand[]): number => {
+  let total = 0;
+  let coveredUntil = Number.NEGATIVE_INFINITY;
+  for (const { startedAt, endedAt } of [...sent].sort((a, b) => a.startedAt - b.startedAt)) {
+    total += Math.max(0, endedAt - Math.max(startedAt, coveredUntil));
+    coveredUntil = Math.max(coveredUntil, endedAt);
+  }
+  return total;
+};
+
+/**
  * Records every request the clients send (once per command, before the SDK's retries), in the order sent: what an
  * operation costs, and the exact commands to replay raw for the overhead measure.
  */

@@ -104,6 +104,8 @@ try {
       'added p50': row.addedP50Ms,
       'via HTTP p50': row.stackP50Ms,
       'via HTTP ratio': row.stackRatioP50,
+      'in requests p50, handler / raw': `${row.handlerInRequestsP50Ms} / ${row.rawInRequestsP50Ms}`,
+      'outside requests p50, handler / raw': `${row.handlerOutsideRequestsP50Ms} / ${row.rawOutsideRequestsP50Ms}`,
     })),
   );
 
