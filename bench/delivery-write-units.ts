@@ -96,7 +96,7 @@ const advertiserItem = async (service: LocalService) => {
 export const measureDeliveryWriteUnits = async (service: LocalService): Promise<DeliveryWriteUnits> => {
   const probe = createDynamoDbClient({ endpoint: service.dynamoEndpoint });
   try {
-    const probed = probeWriteUnits(service.dependencies.store.client, probe);
+    const probed = probeWriteUnits(service.requestTaps, probe);
     const record = createRecorder(service.dependencies);
     const batch = summariseWrites(
       await probed.during(() => recordOrFail(record, batchOf('units', Date.now(), 1, deliveryMessages('units')))),

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { RequestTap, RequestTaps } from '../infra/local/request-taps';
 
 export interface RecordedCommand {
   /** The SDK client that sent it: `DynamoDBClient`, `SQSClient`. */
@@ -38,32 +39,41 @@ export const timeInRequests = (sent: readonly RecordedCommand[]): number => {
   return total;
 };
 
+/** An SDK client, or the local service's table client through its taps (which its own stack caches). */
+type RecordedClient = Pick<DynamoDBClient | SQSClient, 'middlewareStack'> | RequestTaps;
+
 /**
  * Records every request the clients send (once per command, before the SDK's retries), in the order sent: what an
- * operation costs, and the exact commands to replay raw for the overhead measure.
+ * operation costs, and the exact commands to replay raw for the overhead measure. A client's own stack must get the
+ * recorder before its first request: `cacheMiddleware` ignores what is added later.
  */
-export const recordRequests = (...clients: Pick<DynamoDBClient | SQSClient, 'middlewareStack'>[]) => {
+export const recordRequests = (...clients: RecordedClient[]) => {
   let recording: RecordedCommand[] = [];
+  const recorder: RequestTap = (next, context) => async (args) => {
+    const entry: RecordedCommand = {
+      clientName: String(context.clientName),
+      commandName: String(context.commandName),
+      // the input as sent, by reference: the replay copies it before its clock starts
+      input: args.input,
+      startedAt: performance.now(),
+      endedAt: Number.POSITIVE_INFINITY,
+    };
+    recording.push(entry);
+    try {
+      return await next(args);
+    } finally {
+      entry.endedAt = performance.now();
+    }
+  };
+  const name = 'benchRequestRecorder';
   for (const client of clients)
-    (client.middlewareStack as DynamoDBClient['middlewareStack']).add(
-      (next, context) => async (args) => {
-        const entry: RecordedCommand = {
-          clientName: String((context as { clientName?: string }).clientName),
-          commandName: String((context as { commandName?: string }).commandName),
-          // the input as sent, by reference: the replay copies it before its clock starts
-          input: args.input,
-          startedAt: performance.now(),
-          endedAt: Number.POSITIVE_INFINITY,
-        };
-        recording.push(entry);
-        try {
-          return await next(args);
-        } finally {
-          entry.endedAt = performance.now();
-        }
-      },
-      { step: 'initialize', name: 'benchRequestRecorder', priority: 'high' },
-    );
+    if ('middlewareStack' in client)
+      (client.middlewareStack as DynamoDBClient['middlewareStack']).add(recorder as never, {
+        step: 'initialize',
+        name,
+        priority: 'high',
+      });
+    else client.add(recorder, { step: 'initialize', name });
   return {
     /** Runs `work` and returns what it sent. */
     async during(work: () => Promise<unknown>): Promise<RecordedCommand[]> {

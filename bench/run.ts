@@ -69,7 +69,7 @@ console.log('Delivery Limits benchmarks: DynamoDB Local on this machine. See ben
 const service = await startBenchService();
 let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached, writeUnits, webhooks;
 try {
-  const recorder = recordRequests(service.dependencies.store.client);
+  const recorder = recordRequests(service.requestTaps);
   requestCounts = await countRequests(service, recorder);
   console.log('1. DynamoDB requests per operation');
   console.table(

@@ -6,6 +6,7 @@ import {
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
 import { itemSize, writeUnits } from '../scripts/simulate/item-size';
+import type { RequestTaps } from '../infra/local/request-taps';
 
 type Key = Record<string, AttributeValue>;
 
@@ -53,20 +54,21 @@ const reported = (consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): 
     : [consumed].flat().reduce((sum, { CapacityUnits }) => sum + (CapacityUnits ?? 0), 0);
 
 /**
- * Write units as DynamoDB bills them, measured around every write request `client` sends while `during` runs: the
+ * Write units as DynamoDB bills them, measured around every write request the local service's table client sends
+ * (through its `requestTaps`) while `during` runs: the
  * items it writes are read (strongly consistent, through `probe`, another client) before and after it, sized as
  * DynamoDB sizes them, and each billed by the larger size, per started KB (twice in a transaction). The request
  * asks for its ConsumedCapacity too, so that DynamoDB Local's own figure stands beside the computed one.
  */
-export const probeWriteUnits = (client: DynamoDBClient, probe: DynamoDBClient) => {
+export const probeWriteUnits = (taps: RequestTaps, probe: DynamoDBClient) => {
   let recording: RequestWrites[] | undefined;
   const sizeOf = async (table: string, key: Key) => {
     const { Item } = await probe.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }));
     return Item ? itemSize(Item) : 0;
   };
-  client.middlewareStack.add(
+  taps.add(
     (next, context) => async (args) => {
-      const command = String((context as { commandName?: string }).commandName);
+      const command = String(context.commandName);
       if (!recording || !WRITES.has(command)) return next(args);
       const input = args.input as WriteInput;
       input.ReturnConsumedCapacity = 'TOTAL';

@@ -29,6 +29,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 import { asFunction } from './aws-request-log';
+import { RequestTaps } from './request-taps';
 import type { EventPublisher } from '../../shared/ports/event-publisher';
 import { recordedPorts, recordedStreamDeadLetters, recordTableRequests } from './aws-request-hooks';
 
@@ -68,6 +69,8 @@ export interface LocalService {
   /** The table stream's dead-letter queue (`GET /_local/dead-letters` lists it with the delivery one). */
   streamDeadLetters: InMemoryStreamDeadLetters;
   faults: WriteFaults;
+  /** Middleware added to the table client while the service runs (`RequestTaps`). */
+  requestTaps: RequestTaps;
   /** The webhook dispatcher, its queues and its deliveries (`GET /_local/webhook-deliveries`). */
   webhookDispatcher: LocalWebhooks;
   catalogCounts?: CatalogCounts;
@@ -147,6 +150,7 @@ const openTableStream = async (
       region: 'us-east-1',
       credentials: { accessKeyId, secretAccessKey: 'local' },
       logger: SDK_LOGGER,
+      cacheMiddleware: true,
     }),
     streamArn,
     {
@@ -172,6 +176,18 @@ const listen = (server: Server, host: string, wanted: number): Promise<number> =
     server.listen(wanted, host, () => resolve((server.address() as AddressInfo).port));
   });
 
+/**
+ * The functions' table client and the webhook dispatcher's. They resolve their middleware once per kind of request,
+ * as in Lambda: the request log and the fault injection are in the stack before the first request, and what tests
+ * add later goes through `requestTaps`.
+ */
+const tableClients = (options: ClientOptions) => {
+  const client = createDynamoDbClient({ ...options, cacheMiddleware: true });
+  const dispatcherClient = createDynamoDbClient({ ...options, cacheMiddleware: true });
+  for (const each of [client, dispatcherClient]) recordTableRequests(each);
+  return { client, dispatcherClient, faults: new WriteFaults(client), requestTaps: new RequestTaps(client) };
+};
+
 /** The whole service on one machine: DynamoDB Local, the table, the catalog and the emulated API Gateway. */
 export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
   const host = options.host ?? '127.0.0.1';
@@ -179,9 +195,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
   const clientOptions = { endpoint: dynamo.endpoint, accessKeyId: options.dynamoAccessKeyId };
-  const client = createDynamoDbClient(clientOptions);
-  const dispatcherClient = createDynamoDbClient(clientOptions);
-  for (const each of [client, dispatcherClient]) recordTableRequests(each);
+  const { client, dispatcherClient, faults, requestTaps } = tableClients(clientOptions);
   let tableStream: LocalTableStream | undefined;
   let webhookDispatcher: LocalWebhooks | undefined;
   const cleanUp = async () => {
@@ -198,7 +212,6 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const ports = inProcessPorts(store, dispatcherClient, options);
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     webhookDispatcher = ports.webhookDispatcher.poll(WEBHOOK_POLL_MS);
-    const faults = new WriteFaults(store.client);
     tableStream = await openTableStream(clientOptions, streamArn, {
       events: dependencies.events,
       store,
@@ -225,7 +238,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     };
     const service = {
       ...{ dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters },
-      ...{ faults, webhookDispatcher, catalogCounts, stop },
+      ...{ faults, requestTaps, webhookDispatcher, catalogCounts, stop },
     };
     return { url, port, dynamoEndpoint: dynamo.endpoint, ...service };
   } catch (error) {

@@ -20,9 +20,9 @@ const throttled = () =>
  */
 const injectThrottling = (matches: (commandName: string) => boolean, failures: number) => {
   const attempts = new Map<object, number>();
-  ctx.service.dependencies.store.client.middlewareStack.add(
+  ctx.service.requestTaps.add(
     (next, context) => async (args) => {
-      const name = String((context as { commandName?: string }).commandName);
+      const name = String(context.commandName);
       if (matches(name)) {
         const seen = (attempts.get(args.input as object) ?? 0) + 1;
         attempts.set(args.input as object, seen);
@@ -35,7 +35,7 @@ const injectThrottling = (matches: (commandName: string) => boolean, failures: n
 };
 
 afterEach(() => {
-  ctx.service.dependencies.store.client.middlewareStack.remove(INJECTOR);
+  ctx.service.requestTaps.remove(INJECTOR);
   vi.restoreAllMocks();
 });
 
@@ -46,7 +46,7 @@ describe('DynamoDB throttling', () => {
     injectThrottling(WRITES, 1);
     const response = await demo().post('/rest-api/campaign/100/limits/set.do', { dailyClicksLimit: '11' });
     expect(response.status).toBe(200);
-    ctx.service.dependencies.store.client.middlewareStack.remove(INJECTOR);
+    ctx.service.requestTaps.remove(INJECTOR);
     expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({ dailyClicksLimit: 11 });
   });
 
@@ -62,7 +62,7 @@ describe('DynamoDB throttling', () => {
       expect(response.headers.get('retry-after'), path).toBeTruthy();
       expect(await response.json()).toMatchObject({ success: false });
     }
-    ctx.service.dependencies.store.client.middlewareStack.remove(INJECTOR);
+    ctx.service.requestTaps.remove(INJECTOR);
     expect(await scanTable(ctx.service)).toEqual(before);
   });
 
@@ -81,9 +81,9 @@ describe('a lost conditional write', () => {
     const transactWrite = vi.spyOn(store, 'transactWrite');
     // the SDK's own exception, as DynamoDB answers a lost race; the store translates it for the retry loop
     let lost = false;
-    store.client.middlewareStack.add(
+    ctx.service.requestTaps.add(
       (next, context) => async (args) => {
-        if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand' && !lost) {
+        if (context.commandName === 'TransactWriteItemsCommand' && !lost) {
           lost = true;
           throw new TransactionCanceledException({
             message: 'version changed',
@@ -120,11 +120,11 @@ describe('an SQS failure on reset.do', () => {
 
 describe('a hash-authenticated write that fails', () => {
   it('may be retried identically once the failure has passed; a write that landed may not', async () => {
-    const { store, clock } = ctx.service.dependencies;
+    const { clock } = ctx.service.dependencies;
     const auth = hashAuth('demo', 'demo-password', clock.now().getTime());
     const url = `${ctx.service.url}/rest-api/campaign/100/limits/set.do?${new URLSearchParams({ ...auth, dailyClicksLimit: '33' })}`;
     // the limit record's write is throttled on every attempt the SDK makes; the replay guard's own write is not
-    store.client.middlewareStack.add(
+    ctx.service.requestTaps.add(
       (next) => async (args) => {
         const { TransactItems } = args.input as { TransactItems?: { Put?: { Item?: { SK?: { S?: string } } } }[] };
         if (TransactItems?.some(({ Put }) => Put?.Item?.SK?.S === 'LIMIT')) throw throttled();
@@ -133,7 +133,7 @@ describe('a hash-authenticated write that fails', () => {
       { step: 'deserialize', name: INJECTOR },
     );
     expect((await fetch(url, { method: 'POST' })).status).toBe(503);
-    store.client.middlewareStack.remove(INJECTOR);
+    ctx.service.requestTaps.remove(INJECTOR);
     expect((await fetch(url, { method: 'POST' })).status).toBe(200);
     expect((await fetch(url, { method: 'POST' })).status).toBe(401);
     expect(await (await demo().get('/rest-api/campaign/100/limits.do')).json()).toMatchObject({ dailyClicksLimit: 33 });

@@ -54,19 +54,18 @@ export type RequestProbe = (
   send: () => Promise<unknown>,
 ) => Promise<unknown>;
 
-/** Runs `call` with every request of the service's table client going through `probe`, first in the SDK's stack. */
+/** Runs `call` with every request of the service's table client going through `probe`, before the SDK's retries. */
 export const probingRequests = async <T>(service: LocalService, probe: RequestProbe, call: () => Promise<T>) => {
-  const { client } = service.dependencies.store;
-  client.middlewareStack.add(
+  service.requestTaps.add(
     (next, context) => async (args) =>
-      (await probe(String((context as { commandName?: string }).commandName), args.input as never, () =>
-        next(args),
-      )) as Awaited<ReturnType<typeof next>>,
-    { step: 'initialize', name: 'requestProbe', priority: 'high' },
+      (await probe(String(context.commandName), args.input as never, () => next(args))) as Awaited<
+        ReturnType<typeof next>
+      >,
+    { step: 'initialize', name: 'requestProbe' },
   );
   try {
     return await call();
   } finally {
-    client.middlewareStack.remove('requestProbe');
+    service.requestTaps.remove('requestProbe');
   }
 };
