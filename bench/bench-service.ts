@@ -46,7 +46,7 @@ export const startBenchService = async (): Promise<LocalService> => {
   };
   const file = join(tmpdir(), `bench-service-catalog-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(catalog));
-  const service = await startLocalService({ port: 0, catalogFile: file });
+  const service = await startLocalService({ port: 0, catalogFile: file, signRequests: true });
   const limit = (type: string, id: number) => ({
     PK: `${type}#${id}`,
     SK: 'LIMIT',

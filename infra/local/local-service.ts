@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts } from '../../shared/catalog/catalog-import';
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
 import type { Dependencies } from '../../shared/runtime/dependencies';
-import { createDynamoDbClient, type ClientOptions } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { DynamoDbWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
@@ -19,19 +18,19 @@ import { InMemoryDeadLetters, InMemoryEvents, InMemoryStreamDeadLetters } from '
 import { OutboxMailer } from './outbox-mailer';
 import { LocalWebhooks } from './local-webhooks';
 import { ensureTable } from './table-setup';
-import { WriteFaults } from './write-faults';
 import { LocalTableStream } from './table-stream';
 import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
 import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { SDK_LOGGER } from '../../shared/adapters/sdk-client-options';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 import { asFunction } from './aws-request-log';
-import { RequestTaps } from './request-taps';
 import type { EventPublisher } from '../../shared/ports/event-publisher';
-import { recordedPorts, recordedStreamDeadLetters, recordTableRequests } from './aws-request-hooks';
+import { recordedPorts, recordedStreamDeadLetters } from './aws-request-hooks';
+import { serviceClients } from './service-clients';
+import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { RequestTaps } from './request-taps';
+import type { WriteFaults } from './write-faults';
 
 /** How often the local stream is read in the background, about as often as Lambda polls a stream. */
 const STREAM_POLL_MS = 1000;
@@ -51,6 +50,11 @@ export interface LocalServiceOptions {
   dynamoEndpoint?: string;
   /** The access key every client of the service gives DynamoDB Local (`ClientOptions.accessKeyId`). */
   dynamoAccessKeyId?: string;
+  /**
+   * Sign DynamoDB requests as the SDK does in Lambda (the bench, whose figures stand for Lambda's). By default the
+   * service's clients only name their access key, which is all DynamoDB Local reads (`access-key-auth.ts`).
+   */
+  signRequests?: boolean;
   tableName?: string;
   /** Browser origins allowed by CORS, as the stack's `corsOrigins`; none, no CORS. */
   corsOrigins?: string[];
@@ -137,32 +141,17 @@ interface StreamPorts {
 }
 
 /** The table's stream, read in the background by the history-events handler as Lambda would, by the same rules. */
-const openTableStream = async (
-  { endpoint, accessKeyId = 'local' }: ClientOptions,
-  streamArn: string,
-  ports: StreamPorts,
-) => {
+const openTableStream = async (client: DynamoDBStreamsClient, streamArn: string, ports: StreamPorts) => {
   const { events, store, streamDeadLetters } = ports;
-  const tableStream = await LocalTableStream.open(
-    // without SDK_LOGGER, the SDK's logging middleware made a filtered copy of every page of records, both images
-    new DynamoDBStreamsClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId, secretAccessKey: 'local' },
-      logger: SDK_LOGGER,
-      cacheMiddleware: true,
-    }),
-    streamArn,
-    {
-      consumer: asFunction(
-        'history-events',
-        createHistoryEventsHandler({ events, store, deadLetters: recordedStreamDeadLetters(streamDeadLetters) }),
-      ),
-      passes: (record) => isNewHistoryEntry(record) || isCounterChange(record),
-      settings: STREAM_TRIGGER,
-      onFailure: (batch) => streamDeadLetters.discarded(batch),
-    },
-  );
+  const tableStream = await LocalTableStream.open(client, streamArn, {
+    consumer: asFunction(
+      'history-events',
+      createHistoryEventsHandler({ events, store, deadLetters: recordedStreamDeadLetters(streamDeadLetters) }),
+    ),
+    passes: (record) => isNewHistoryEntry(record) || isCounterChange(record),
+    settings: STREAM_TRIGGER,
+    onFailure: (batch) => streamDeadLetters.discarded(batch),
+  });
   tableStream.poll(STREAM_POLL_MS);
   return tableStream;
 };
@@ -176,43 +165,30 @@ const listen = (server: Server, host: string, wanted: number): Promise<number> =
     server.listen(wanted, host, () => resolve((server.address() as AddressInfo).port));
   });
 
-/**
- * The functions' table client and the webhook dispatcher's. They resolve their middleware once per kind of request,
- * as in Lambda: the request log and the fault injection are in the stack before the first request, and what tests
- * add later goes through `requestTaps`.
- */
-const tableClients = (options: ClientOptions) => {
-  const client = createDynamoDbClient({ ...options, cacheMiddleware: true });
-  const dispatcherClient = createDynamoDbClient({ ...options, cacheMiddleware: true });
-  for (const each of [client, dispatcherClient]) recordTableRequests(each);
-  return { client, dispatcherClient, faults: new WriteFaults(client), requestTaps: new RequestTaps(client) };
-};
-
 /** The whole service on one machine: DynamoDB Local, the table, the catalog and the emulated API Gateway. */
 export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
   const host = options.host ?? '127.0.0.1';
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
-  const clientOptions = { endpoint: dynamo.endpoint, accessKeyId: options.dynamoAccessKeyId };
-  const { client, dispatcherClient, faults, requestTaps } = tableClients(clientOptions);
+  const clients = serviceClients(dynamo.endpoint, options.dynamoAccessKeyId, options.signRequests);
+  const { client, faults, requestTaps } = clients;
   let tableStream: LocalTableStream | undefined;
   let webhookDispatcher: LocalWebhooks | undefined;
   const cleanUp = async () => {
     await webhookDispatcher?.stop();
     await tableStream?.close();
-    client.destroy();
-    dispatcherClient.destroy();
+    clients.destroy();
     await dynamo.stop();
   };
   try {
     const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
     const streamArn = await ensureTable(client, tableName);
     const store = new TableStore(client, tableName);
-    const ports = inProcessPorts(store, dispatcherClient, options);
+    const ports = inProcessPorts(store, clients.dispatcherClient, options);
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     webhookDispatcher = ports.webhookDispatcher.poll(WEBHOOK_POLL_MS);
-    tableStream = await openTableStream(clientOptions, streamArn, {
+    tableStream = await openTableStream(clients.streamClient, streamArn, {
       events: dependencies.events,
       store,
       streamDeadLetters,

@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { SDK_LOGGER } from '../sdk-client-options';
 
 export interface ClientOptions {
@@ -16,6 +16,8 @@ export interface ClientOptions {
    * local server's fault injection, the tests' probes and the bench's recorder do.
    */
   cacheMiddleware?: boolean;
+  /** How requests are authenticated, when not by the SDK's SigV4 signature (the local service's clients). */
+  httpAuthSchemes?: DynamoDBClientConfig['httpAuthSchemes'];
 }
 
 /**
@@ -27,10 +29,12 @@ export const createDynamoDbClient = ({
   region,
   accessKeyId = 'local',
   cacheMiddleware = false,
+  httpAuthSchemes,
 }: ClientOptions = {}): DynamoDBClient =>
   new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'us-east-1',
     logger: SDK_LOGGER,
     cacheMiddleware,
     ...(endpoint ? { endpoint, credentials: { accessKeyId, secretAccessKey: 'local' } } : {}),
+    ...(httpAuthSchemes ? { httpAuthSchemes } : {}),
   });
