@@ -40,21 +40,23 @@ export interface GatewayParts {
   reference?: Record<string, () => Promise<APIGatewayProxyResult>>;
 }
 
+/** The document and its page, built once per process on the first request for either: every server of the process serves the same. */
+let builtDocument: string | undefined;
+let builtPage: Promise<string> | undefined;
+const publishedDocument = () => (builtDocument ??= JSON.stringify(buildOpenApiDocument(PLACEHOLDER_SERVER_URL)));
+
 /**
- * The API reference, as API Gateway serves it (the same answers, for this server's URL): the document, and the page
- * built on the first request for it (building takes about a second, which the server's start does not wait for).
+ * The API reference, as API Gateway serves it (the same answers, for this server's URL): the document, and the page.
+ * Both are built on the first request for them, not at the server's start: the document takes some 0.1 s of
+ * processor time and the page about a second, and most servers (a test file's) never serve either.
  */
-export const buildReference = (serverUrl: string): Record<string, () => Promise<APIGatewayProxyResult>> => {
-  const document = JSON.stringify(buildOpenApiDocument(PLACEHOLDER_SERVER_URL));
-  let page: Promise<string> | undefined;
-  return {
-    [REFERENCE_PATHS.document]: async () => documentAnswer(document, serverUrl),
-    [REFERENCE_PATHS.page]: async () => {
-      page ??= buildReferencePage(JSON.parse(document) as object);
-      return pageAnswer(await page, serverUrl);
-    },
-  };
-};
+export const buildReference = (serverUrl: string): Record<string, () => Promise<APIGatewayProxyResult>> => ({
+  [REFERENCE_PATHS.document]: async () => documentAnswer(publishedDocument(), serverUrl),
+  [REFERENCE_PATHS.page]: async () => {
+    builtPage ??= buildReferencePage(JSON.parse(publishedDocument()) as object);
+    return pageAnswer(await builtPage, serverUrl);
+  },
+});
 
 const API_GATEWAY_TIMEOUT_MS = 29_000;
 /** `/_local/catalog` takes whole catalogs; API routes take what API Gateway and the handlers accept. */

@@ -46,18 +46,31 @@ const storedFacts = async (store: TableStore, catalog: Catalog): Promise<StoredF
   };
 };
 
+/** How a user's password is hashed when its stored hash does not match it: `hashPassword` unless given. */
+export type UserPasswordHasher = (username: string, password: string) => Promise<string>;
+
 /** The stored hash when it still matches the password, so importing the same file twice changes nothing. */
-const passwordHashFor = async (password: string, storedProfile: Item | undefined): Promise<string> => {
+const passwordHashFor = async (
+  { username, password }: Catalog['users'][number],
+  storedProfile: Item | undefined,
+  hashUserPassword: UserPasswordHasher,
+): Promise<string> => {
   const stored = storedProfile?.passwordHash;
   if (typeof stored === 'string' && (await verifyPassword(password, stored))) return stored;
-  return hashPassword(password);
+  return hashUserPassword(username, password);
 };
 
 /**
  * The one catalog importer (npm start, POST /_local/catalog, the CLI): validates everything first and
  * writes nothing when any problem is found; otherwise upserts every item.
  */
-export const importCatalog = async (store: TableStore, input: unknown): Promise<ImportResult> => {
+export const importCatalog = async (
+  store: TableStore,
+  input: unknown,
+  {
+    hashUserPassword = (_username, password) => hashPassword(password),
+  }: { hashUserPassword?: UserPasswordHasher } = {},
+): Promise<ImportResult> => {
   const parsed = parseCatalog(input);
   if (!parsed.catalog) return { ok: false, problems: parsed.problems };
   const catalog = parsed.catalog;
@@ -70,7 +83,7 @@ export const importCatalog = async (store: TableStore, input: unknown): Promise<
   for (const user of catalog.users) {
     const partition = await store.queryPartition(userPK(user.id));
     const storedProfile = partition.find((item) => item.SK === 'PROFILE');
-    const items = userItems(user, await passwordHashFor(user.password, storedProfile), storedProfile);
+    const items = userItems(user, await passwordHashFor(user, storedProfile, hashUserPassword), storedProfile);
     puts.push(...items);
     deletes.push(...staleUserKeys(partition, items));
   }
