@@ -40,7 +40,7 @@ export interface GatewayParts {
   reference?: Record<string, () => Promise<APIGatewayProxyResult>>;
 }
 
-/** The document and its page, built once per process on the first request for either: every server of the process serves the same. */
+/** The document and its page, built once per process on first request: every server of the process serves them. */
 let builtDocument: string | undefined;
 let builtPage: Promise<string> | undefined;
 const publishedDocument = () => (builtDocument ??= JSON.stringify(buildOpenApiDocument(PLACEHOLDER_SERVER_URL)));

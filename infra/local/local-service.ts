@@ -188,7 +188,11 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
-  const clients = serviceClients(dynamo.endpoint, options.dynamoAccessKeyId, options.signRequests);
+  const clients = serviceClients({
+    endpoint: dynamo.endpoint,
+    accessKeyId: options.dynamoAccessKeyId,
+    signRequests: options.signRequests,
+  });
   const { client, faults, requestTaps } = clients;
   let tableStream: LocalTableStream | undefined;
   let webhookDispatcher: LocalWebhooks | undefined;

@@ -13,7 +13,15 @@ import { WriteFaults } from './write-faults';
  * what tests add later goes through `requestTaps`. Unless `signRequests`, they name their access key without
  * signing (`ACCESS_KEY_ONLY`).
  */
-export const serviceClients = (endpoint: string, accessKeyId = 'local', signRequests = false) => {
+export const serviceClients = ({
+  endpoint,
+  accessKeyId = 'local',
+  signRequests = false,
+}: {
+  endpoint: string;
+  accessKeyId?: string;
+  signRequests?: boolean;
+}) => {
   const auth = signRequests ? {} : ACCESS_KEY_ONLY;
   const options = { endpoint, accessKeyId, cacheMiddleware: true, ...auth };
   const client = createDynamoDbClient(options);

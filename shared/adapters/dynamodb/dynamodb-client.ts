@@ -12,8 +12,8 @@ export interface ClientOptions {
   accessKeyId?: string;
   /**
    * Resolve the SDK's middleware stack once per kind of request rather than on every request (some 0.1 ms each).
-   * Middleware added after a kind's first request is then ignored for it: a Lambda function adds none, but the
-   * local server's fault injection, the tests' probes and the bench's recorder do.
+   * Middleware added after a kind's first request is then ignored for it: a Lambda function adds none, and the
+   * local service's clients take what tests add later through their `requestTaps` (`infra/local/request-taps.ts`).
    */
   cacheMiddleware?: boolean;
   /** How requests are authenticated, when not by the SDK's SigV4 signature (the local service's clients). */
