@@ -59,12 +59,20 @@ const parseBatch = async (ports: RecorderPorts, messages: readonly DeliveryMessa
   return { valid, deadLettered, failed };
 };
 
+/** Each message id's first message, in order; a look-up per message, as `/_local/delivery` takes batches of any size. */
+const firstOfEachId = (messages: readonly ParsedMessage[]): ParsedMessage[] => {
+  const seen = new Set<string>();
+  return messages.filter((message) => {
+    if (seen.has(message.messageId)) return false;
+    seen.add(message.messageId);
+    return true;
+  });
+};
+
 /** The batch's valid messages, each once (a message twice in one batch is one message), and the summary so far. */
 export const acceptedMessages = async (ports: RecorderPorts, messages: readonly DeliveryMessage[], now: Date) => {
   const parsedBatch = await parseBatch(ports, messages, now);
-  const valid = parsedBatch.valid.filter(
-    (message, index, all) => all.findIndex((other) => other.messageId === message.messageId) === index,
-  );
+  const valid = firstOfEachId(parsedBatch.valid);
   const summary: RecordingSummary = {
     messages: messages.length,
     recordedEvents: 0,
