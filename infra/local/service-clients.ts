@@ -1,5 +1,6 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
+import { withFastConfig } from '../../shared/adapters/fast-client-config';
 import { SDK_LOGGER } from '../../shared/adapters/sdk-client-options';
 import { ACCESS_KEY_ONLY } from './access-key-auth';
 import { recordTableRequests } from './aws-request-hooks';
@@ -28,14 +29,16 @@ export const serviceClients = ({
   const dispatcherClient = createDynamoDbClient(options);
   for (const each of [client, dispatcherClient]) recordTableRequests(each);
   // without SDK_LOGGER, the SDK's logging middleware made a filtered copy of every page of records, both images
-  const streamClient = new DynamoDBStreamsClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId, secretAccessKey: 'local' },
-    logger: SDK_LOGGER,
-    cacheMiddleware: true,
-    ...auth,
-  });
+  const streamClient = withFastConfig(
+    new DynamoDBStreamsClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId, secretAccessKey: 'local' },
+      logger: SDK_LOGGER,
+      cacheMiddleware: true,
+      ...auth,
+    }),
+  );
   return {
     client,
     dispatcherClient,

@@ -1,4 +1,5 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { withFastConfig } from '../fast-client-config';
 import { SDK_LOGGER } from '../sdk-client-options';
 
 export interface ClientOptions {
@@ -31,10 +32,12 @@ export const createDynamoDbClient = ({
   cacheMiddleware = false,
   httpAuthSchemes,
 }: ClientOptions = {}): DynamoDBClient =>
-  new DynamoDBClient({
-    region: region ?? process.env.AWS_REGION ?? 'us-east-1',
-    logger: SDK_LOGGER,
-    cacheMiddleware,
-    ...(endpoint ? { endpoint, credentials: { accessKeyId, secretAccessKey: 'local' } } : {}),
-    ...(httpAuthSchemes ? { httpAuthSchemes } : {}),
-  });
+  withFastConfig(
+    new DynamoDBClient({
+      region: region ?? process.env.AWS_REGION ?? 'us-east-1',
+      logger: SDK_LOGGER,
+      cacheMiddleware,
+      ...(endpoint ? { endpoint, credentials: { accessKeyId, secretAccessKey: 'local' } } : {}),
+      ...(httpAuthSchemes ? { httpAuthSchemes } : {}),
+    }),
+  );
