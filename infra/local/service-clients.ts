@@ -1,5 +1,5 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
+import { clientRegion, createDynamoDbClient } from '../../shared/adapters/dynamodb/dynamodb-client';
 import { withFastConfig } from '../../shared/adapters/fast-client-config';
 import { SDK_LOGGER } from '../../shared/adapters/sdk-client-options';
 import { ACCESS_KEY_ONLY } from './access-key-auth';
@@ -32,7 +32,8 @@ export const serviceClients = ({
   const streamClient = withFastConfig(
     new DynamoDBStreamsClient({
       endpoint,
-      region: 'us-east-1',
+      // DynamoDB Local keeps a database for each access key and region: the table's, as the table clients name it
+      region: clientRegion(),
       credentials: { accessKeyId, secretAccessKey: 'local' },
       logger: SDK_LOGGER,
       cacheMiddleware: true,

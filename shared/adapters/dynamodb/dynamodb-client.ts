@@ -21,6 +21,9 @@ export interface ClientOptions {
   httpAuthSchemes?: DynamoDBClientConfig['httpAuthSchemes'];
 }
 
+/** The region a client names: the one given, else the environment's (`AWS_REGION`, which Lambda sets), else us-east-1. */
+export const clientRegion = (region?: string): string => region ?? process.env.AWS_REGION ?? 'us-east-1';
+
 /**
  * The low-level client: the table store converts items itself (`attribute-values.ts`), since the SDK's document
  * client costs some 0.1 ms a request in middleware and refuses the middleware cache.
@@ -34,7 +37,7 @@ export const createDynamoDbClient = ({
 }: ClientOptions = {}): DynamoDBClient =>
   withFastConfig(
     new DynamoDBClient({
-      region: region ?? process.env.AWS_REGION ?? 'us-east-1',
+      region: clientRegion(region),
       logger: SDK_LOGGER,
       cacheMiddleware,
       ...(endpoint ? { endpoint, credentials: { accessKeyId, secretAccessKey: 'local' } } : {}),
