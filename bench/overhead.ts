@@ -175,8 +175,8 @@ const measureOperation = async (
  * through the whole local stack (HTTP, the emulated API Gateway, the same functions), against the raw SDK calls
  * the same operation makes, on the same data. The three take turns call for call, the rounds going through every
  * order of the three, so that none always runs just after the same other; the raw calls replay the latest handler
- * call's requests on the same client. The stack goes through the local server, whose client resolves the SDK's
- * middleware on every request.
+ * call's requests on the same client. The stack goes through the local server: its HTTP and the emulated API
+ * Gateway, with clients that sign their requests and resolve the SDK's middleware once, as the functions' do.
  */
 export const measureOverhead = async (service: LocalService, iterations: number): Promise<Overhead[]> => {
   const { aws, clients, recorder, stop } = await lambdaClients(service);
