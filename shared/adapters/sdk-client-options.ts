@@ -1,4 +1,5 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { withFastConfig } from './fast-client-config';
 
 /**
  * The SDK writes no log lines here, as by default; but given a logger with `info` (its default has one that does
@@ -16,3 +17,8 @@ export const SDK_LOGGER = {
  * request is then ignored for it; nothing in a function adds any.
  */
 export const LAMBDA_CLIENT_OPTIONS = { logger: SDK_LOGGER, cacheMiddleware: true };
+
+/** A client of the given kind as a Lambda function builds one: `LAMBDA_CLIENT_OPTIONS`, its configuration laid out fast. */
+export const lambdaClient = <Client extends { config: object }>(
+  Kind: new (options: typeof LAMBDA_CLIENT_OPTIONS) => Client,
+): Client => withFastConfig(new Kind(LAMBDA_CLIENT_OPTIONS));

@@ -13,8 +13,7 @@ import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
 import { SqsResetQueue } from '../adapters/sqs/sqs-reset-queue';
 import { SqsResetSource } from '../adapters/sqs/sqs-reset-source';
 import { createDynamoDbClient } from '../adapters/dynamodb/dynamodb-client';
-import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
-import { withFastConfig } from '../adapters/fast-client-config';
+import { lambdaClient } from '../adapters/sdk-client-options';
 import { DEFAULT_TABLE_NAME } from '../table/table-definition';
 import { TableStore } from '../adapters/dynamodb/table-store';
 import { DynamoDbWebhookStore } from '../adapters/dynamodb/webhook-store';
@@ -62,19 +61,16 @@ export const webhooksFromEnvironment = (
 ): WebhookSubscriptions<TransactItem> => new DynamoDbWebhookStore(store);
 
 export const mailerFromEnvironment = (env: Environment = process.env): Mailer =>
-  new SesMailer(withFastConfig(new SESv2Client(LAMBDA_CLIENT_OPTIONS)), env.MAIL_FROM ?? 'no-reply@example.invalid');
+  new SesMailer(lambdaClient(SESv2Client), env.MAIL_FROM ?? 'no-reply@example.invalid');
 
 export const resetQueueFromEnvironment = (env: { RESET_QUEUE_URL: string }): ResetQueue =>
-  new SqsResetQueue(withFastConfig(new SQSClient(LAMBDA_CLIENT_OPTIONS)), env.RESET_QUEUE_URL);
+  new SqsResetQueue(lambdaClient(SQSClient), env.RESET_QUEUE_URL);
 
 export const resetSourceFromEnvironment = (env: { RESET_QUEUE_URL: string }): ResetSource =>
-  new SqsResetSource(withFastConfig(new SQSClient(LAMBDA_CLIENT_OPTIONS)), env.RESET_QUEUE_URL);
+  new SqsResetSource(lambdaClient(SQSClient), env.RESET_QUEUE_URL);
 
 export const eventsFromEnvironment = (env: Environment = process.env): EventPublisher =>
-  new EventBridgePublisher(
-    withFastConfig(new EventBridgeClient(LAMBDA_CLIENT_OPTIONS)),
-    env.EVENT_BUS_NAME ?? 'default',
-  );
+  new EventBridgePublisher(lambdaClient(EventBridgeClient), env.EVENT_BUS_NAME ?? 'default');
 
 /**
  * A dead-letter queue whose SQS client is built when it is first used: most containers never dead-letter anything,
@@ -95,7 +91,7 @@ class DeadLetterQueue implements DeadLetterSink {
 
   private adapter() {
     if (!this.built) {
-      const client = withFastConfig(new SQSClient(LAMBDA_CLIENT_OPTIONS));
+      const client = lambdaClient(SQSClient);
       this.built = { client, sink: new SqsDeadLetters(client, this.queueUrl) };
     }
     return this.built;

@@ -1,6 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { withFastConfig } from '../adapters/fast-client-config';
-import { LAMBDA_CLIENT_OPTIONS } from '../adapters/sdk-client-options';
+import { lambdaClient } from '../adapters/sdk-client-options';
 import { SqsDeadLetters } from '../adapters/sqs/sqs-dead-letters';
 import { SqsWebhookDeliveries } from '../adapters/sqs/sqs-webhook-deliveries';
 import { HttpsWebhookEndpoint } from '../adapters/webhooks/https-endpoint';
@@ -8,7 +7,7 @@ import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/retry-schedule';
 
 /** The webhook dispatcher's queues and the HTTPS client it calls subscribers with (public addresses only). */
 export const webhookDispatcherPortsFromEnvironment = (env: NodeJS.ProcessEnv = process.env) => {
-  const sqs = withFastConfig(new SQSClient(LAMBDA_CLIENT_OPTIONS));
+  const sqs = lambdaClient(SQSClient);
   return {
     deliveries: new SqsWebhookDeliveries(sqs, env.WEBHOOK_DELIVERIES_QUEUE_URL ?? ''),
     deadLetters: new SqsDeadLetters(sqs, env.WEBHOOK_DELIVERIES_DLQ_URL ?? ''),

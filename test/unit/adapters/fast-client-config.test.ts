@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/adapters/dynamodb/dynamodb-client';
 import { withFastConfig } from '../../../shared/adapters/fast-client-config';
-import { LAMBDA_CLIENT_OPTIONS } from '../../../shared/adapters/sdk-client-options';
+import { LAMBDA_CLIENT_OPTIONS, lambdaClient, SDK_LOGGER } from '../../../shared/adapters/sdk-client-options';
 
 // V8's own answer, through its natives syntax, allowed for the functions compiled from here on
 setFlagsFromString('--allow-natives-syntax');
@@ -24,6 +24,13 @@ describe('an SDK client with a fast configuration', () => {
     expect(client.config).toBe(config);
     expect(hasFastProperties(config)).toBe(true);
     expect(Object.entries(config)).toEqual(before);
+  });
+
+  it('is what lambdaClient builds, with the options every Lambda client shares', () => {
+    const client = lambdaClient(SQSClient);
+    expect(client).toBeInstanceOf(SQSClient);
+    expect(hasFastProperties(client.config)).toBe(true);
+    expect(client.config).toMatchObject({ logger: SDK_LOGGER, cacheMiddleware: true });
   });
 
   it('is what createDynamoDbClient builds, for Lambda and for DynamoDB Local', () => {
