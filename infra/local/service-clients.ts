@@ -24,7 +24,9 @@ export const serviceClients = ({
   signRequests?: boolean;
 }) => {
   const auth = signRequests ? {} : ACCESS_KEY_ONLY;
-  const options = { endpoint, accessKeyId, cacheMiddleware: true, ...auth };
+  // DynamoDB Local keeps a database for each access key and region: every client names the same region
+  const region = clientRegion();
+  const options = { endpoint, region, accessKeyId, cacheMiddleware: true, ...auth };
   const client = createDynamoDbClient(options);
   const dispatcherClient = createDynamoDbClient(options);
   for (const each of [client, dispatcherClient]) recordTableRequests(each);
@@ -32,8 +34,7 @@ export const serviceClients = ({
   const streamClient = withFastConfig(
     new DynamoDBStreamsClient({
       endpoint,
-      // DynamoDB Local keeps a database for each access key and region: the table's, as the table clients name it
-      region: clientRegion(),
+      region,
       credentials: { accessKeyId, secretAccessKey: 'local' },
       logger: SDK_LOGGER,
       cacheMiddleware: true,
