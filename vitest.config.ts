@@ -6,10 +6,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that take longest, longest first (their time in an idle run of the whole suite, CONTRIBUTING.md "Test
- * speed"), whatever their project: they start before every other file, so that none is left running alone at the
- * end. Without results of an earlier run (a fresh clone, CI) vitest starts each project's largest files first, and
- * took the projects in turn: `many-groups` started after a third of the run, and `cli-failures` and `npm-start`
- * (`integration-isolated`, the last project) at its end.
+ * speed"): within its project, each starts before every other file, so that none is left running alone at the end.
+ * Without results of an earlier run (a fresh clone, CI) vitest starts each project's largest files first: short,
+ * long-running files such as `counter-model.test.ts` then ran alone at the end.
  */
 const LONGEST_FILES = [
   'test/robustness/counter-model.test.ts',
@@ -33,18 +32,29 @@ const LONGEST_FILES = [
   'test/unit/adapters/dynamodb/counter-requests.test.ts',
 ];
 
-/** The longest files first, in the order above; then vitest's order (projects apart, failed and slow first when it knows). */
+/**
+ * The projects one after the other, the one with the longest files first. vitest keeps a worker that shares its
+ * modules between files (`isolate: false`) only while the next file waiting is of its project; with the projects'
+ * files taken in turn it ended such workers throughout the run, and each new one imported the SDK, the local service
+ * and the CDK again (CONTRIBUTING.md, "The order of the files").
+ */
+const PROJECT_ORDER = ['integration', 'integration-isolated', 'unit', 'unit-isolated'];
+
+/** Project by project, in the order above; within one, the longest files first; then vitest's order. */
 class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const projects = [...new Set(sorted.map((file) => file.project.name))];
-    const rank = (file: TestSpecification) => {
-      const index = LONGEST_FILES.indexOf(relative(this.ctx.config.root, file.moduleId).replaceAll('\\', '/'));
-      return index === -1 ? LONGEST_FILES.length : index;
+    const rankIn = (list: readonly string[], name: string) => {
+      const index = list.indexOf(name);
+      return index === -1 ? list.length : index;
     };
     const keyed = sorted.map((file, index) => ({
       file,
-      key: [rank(file), projects.indexOf(file.project.name), index],
+      key: [
+        rankIn(PROJECT_ORDER, file.project.name),
+        rankIn(LONGEST_FILES, relative(this.ctx.config.root, file.moduleId).replaceAll('\\', '/')),
+        index,
+      ],
     }));
     keyed.sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]!);
     return keyed.map(({ file }) => file);
