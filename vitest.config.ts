@@ -36,7 +36,7 @@ const LONGEST_FILES = [
  * The projects one after the other, the one with the longest files first. vitest keeps a worker that shares its
  * modules between files (`isolate: false`) only while the next file waiting is of its project; with the projects'
  * files taken in turn it ended such workers throughout the run, and each new one imported the SDK, the local service
- * and the CDK again (CONTRIBUTING.md, "The order of the files").
+ * and the CDK again (CONTRIBUTING.md, "The order of the projects").
  */
 const PROJECT_ORDER = ['integration', 'integration-isolated', 'unit', 'unit-isolated'];
 
