@@ -60,7 +60,9 @@ const alive = (pid: number): boolean => {
 describe('npm start', () => {
   it('serves the API, prints where and the demo users, and stops DynamoDB Local on Ctrl-C', async () => {
     const service = start(['--port', '0']);
-    await waitFor(() => /Local API listening on http:\/\/127\.0\.0\.1:\d+/.test(service.output()), 30_000);
+    // the banner's lines reach the pipe as separate writes: its last one says it is whole
+    await waitFor(() => service.output().includes('Press Ctrl-C to stop.'), 30_000);
+    expect(service.output()).toMatch(/Local API listening on http:\/\/127\.0\.0\.1:\d+/);
     const url = /Local API listening on (\S+)/.exec(service.output())![1];
     expect(service.output()).toContain('demo-key-0001');
     expect(await (await fetch(`${url}/_local/health`)).json()).toEqual({ ok: true });
