@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = 'infra/local/main.ts';
 
@@ -12,6 +12,21 @@ interface Started {
   output: () => string;
   exited: Promise<number | null>;
 }
+
+const running = new Set<Started>();
+
+/** A test that failed midway leaves its service running, DynamoDB Local with it: stopped as Ctrl-C stops them. */
+afterEach(async () => {
+  for (const service of running) {
+    if (service.child.exitCode === null && service.child.signalCode === null) {
+      service.child.kill('SIGINT');
+      const killer = setTimeout(() => service.child.kill('SIGKILL'), 10_000);
+      await service.exited;
+      clearTimeout(killer);
+    }
+  }
+  running.clear();
+});
 
 const start = (args: string[], env: NodeJS.ProcessEnv = process.env): Started => {
   // node with tsx's loader, not the tsx CLI: the CLI relays Ctrl-C only when the child answers it within a few
@@ -24,7 +39,9 @@ const start = (args: string[], env: NodeJS.ProcessEnv = process.env): Started =>
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  const started = { child, output: () => output, exited };
+  running.add(started);
+  return started;
 };
 
 const waitFor = async (condition: () => boolean, timeoutMs: number): Promise<void> => {
