@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -31,35 +31,6 @@ const LONGEST_FILES = [
   'test/unit/simulate/capacity.test.ts',
   'test/unit/adapters/dynamodb/counter-requests.test.ts',
 ];
-
-/**
- * The projects one after the other, the one with the longest files first. vitest keeps a worker that shares its
- * modules between files (`isolate: false`) only while the next file waiting is of its project; with the projects'
- * files taken in turn it ended such workers throughout the run, and each new one imported the SDK, the local service
- * and the CDK again (CONTRIBUTING.md, "The order of the projects").
- */
-const PROJECT_ORDER = ['integration', 'integration-isolated', 'unit', 'unit-isolated'];
-
-/** Project by project, in the order above; within one, the longest files first; then vitest's order. */
-class LongestFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rankIn = (list: readonly string[], name: string) => {
-      const index = list.indexOf(name);
-      return index === -1 ? list.length : index;
-    };
-    const keyed = sorted.map((file, index) => ({
-      file,
-      key: [
-        rankIn(PROJECT_ORDER, file.project.name),
-        rankIn(LONGEST_FILES, relative(this.ctx.config.root, file.moduleId).replaceAll('\\', '/')),
-        index,
-      ],
-    }));
-    keyed.sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]!);
-    return keyed.map(({ file }) => file);
-  }
-}
 
 /**
  * V8 optimizes a function with its top compiler (TurboFan) after 16 times the usual budget of interpreted work: the
@@ -105,6 +76,56 @@ const integration = {
 };
 
 /**
+ * The projects, one after the other in the order they run: `integration`, which holds the longest files, first. vitest
+ * keeps a worker that shares its modules between files (`isolate: false`) only while the next file waiting is of its
+ * project; with the projects' files taken in turn it ended such workers throughout the run, and each new one imported
+ * the SDK, the local service and the CDK again (CONTRIBUTING.md, "The order of the projects").
+ */
+const PROJECTS: (TestProjectInlineConfiguration & { test: { name: string } })[] = [
+  // one module registry per worker: each file spent a second or more of processor time importing
+  {
+    extends: true,
+    test: {
+      name: 'integration',
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/unit/**', ...INTEGRATION_FILES_ISOLATED],
+      isolate: false,
+      ...integration,
+      setupFiles: [...integration.setupFiles, 'test/support/cold-containers.ts'],
+    },
+  },
+  { extends: true, test: { name: 'integration-isolated', include: INTEGRATION_FILES_ISOLATED, ...integration } },
+  // one module registry per worker too: each unit file spent more time importing than testing
+  {
+    extends: true,
+    test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_ISOLATED, isolate: false },
+  },
+  { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED } },
+];
+
+/** Project by project, in the order of `PROJECTS`; within one, the longest files first; then vitest's order. */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rankIn = (list: readonly string[], name: string) => {
+      const index = list.indexOf(name);
+      return index === -1 ? list.length : index;
+    };
+    const projectNames = PROJECTS.map((project) => project.test.name);
+    const keyed = sorted.map((file, index) => ({
+      file,
+      key: [
+        rankIn(projectNames, file.project.name),
+        rankIn(LONGEST_FILES, relative(this.ctx.config.root, file.moduleId).replaceAll('\\', '/')),
+        index,
+      ],
+    }));
+    keyed.sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]!);
+    return keyed.map(({ file }) => file);
+  }
+}
+
+/**
  * Two layers: `unit` (test/unit: pure code and handlers with their AWS clients mocked, no engine, no server; the
  * files that need fresh modules in `unit-isolated`) and `integration` (everything else, on the run's DynamoDB
  * Local; the files that need fresh modules in `integration-isolated`). `npm test` runs them all.
@@ -117,29 +138,9 @@ export default defineConfig({
     // vitest's default is one worker less than the cores: on two cores, one file at a time, which left a core idle
     // while a file waited on DynamoDB Local or its server
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // the longest files start first, so none is left running alone at the end
+    // project by project, the longest files first, so that none is left running alone at the end
     sequence: { sequencer: LongestFirstSequencer },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
-    projects: [
-      // one module registry per worker: each unit file spent more time importing than testing
-      {
-        extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_ISOLATED, isolate: false },
-      },
-      { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED } },
-      // one module registry per worker too: each file spent a second or more of processor time importing
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', ...INTEGRATION_FILES_ISOLATED],
-          isolate: false,
-          ...integration,
-          setupFiles: [...integration.setupFiles, 'test/support/cold-containers.ts'],
-        },
-      },
-      { extends: true, test: { name: 'integration-isolated', include: INTEGRATION_FILES_ISOLATED, ...integration } },
-    ],
+    projects: PROJECTS,
   },
 });
