@@ -20,10 +20,10 @@ beforeAll(async () => {
   const shared = { 'Manage Capping & Limitations': 'ENABLED', 'Daily Clicks Limit': 'ENABLED' };
   await importCatalog(ctx.service.url, {
     advertisers: [{ id: 70 }, { id: 79 }],
-    campaigns: [700, 701, 702, 703, 704, 705]
+    campaigns: [700, 701, 702, 703, 704, 705, 706]
       .map((id) => ({ id, advertiserId: 70 }))
       .concat([{ id: 790, advertiserId: 79 }]),
-    banners: [700, 701, 702, 703, 704, 705, 790].map((campaignId) => ({ id: campaignId * 10, campaignId })),
+    banners: [700, 701, 702, 703, 704, 705, 706, 790].map((campaignId) => ({ id: campaignId * 10, campaignId })),
     users: [
       // the partner may see daily click caps, not total ones, and holds no share on advertiser 79
       {
@@ -193,6 +193,22 @@ describe('webhook delivery through the local server', () => {
     expect(Object.keys(body.data.change.fields)).toEqual(['dailyClicksLimit']);
     expect(got[0]!.body).not.toContain('totalClicks');
     expect(webhookContractProblems(got[0]!)).toEqual([]);
+  });
+
+  it('tells a subscription nothing that happened before it was created, though the stream brings it after', async () => {
+    const before = await operator().post('/rest-api/campaign/706/limits/set.do', { dailyClicksLimit: '8' });
+    expect(before.status).toBe(200);
+    // created a minute later, before the stream's next read hands the change on (it reads once a second)
+    await setClock(ctx.service.url, { advanceSeconds: 60 });
+    const subscription = await subscribeThroughApi('/late', 'limit.changed', '706');
+    expect(await deliveries(subscription.id)).toEqual([]);
+    const after = await operator().post('/rest-api/campaign/706/limits/update.do', { dailyClicksLimit: '9' });
+    expect(after.status).toBe(200);
+    expect((await deliveries(subscription.id)).map((delivery) => delivery.state)).toEqual(['delivered']);
+    const got = receiver.at('/late');
+    expect(got.map((request) => (JSON.parse(request.body) as { timestamp: string }).timestamp)).toEqual([
+      '2026-11-25T10:01:00.000Z',
+    ]);
   });
 
   it('retries a failed attempt after 5 seconds of the local clock, with the same webhook-id', async () => {

@@ -14,6 +14,10 @@ export const eventEntity = ({ event }: WebhookEvent): { type: EntityType; id: nu
   id: event.entityId,
 });
 
+/** When the event happened, by the service's clock: the counting write's commit, or the change's. */
+export const eventTime = ({ kind, event }: WebhookEvent): string =>
+  kind === 'limit.reached' ? event.at : event.change.at;
+
 /** One event to deliver to one subscription: what the deliveries queue carries. */
 export interface WebhookDelivery {
   subscriptionId: string;

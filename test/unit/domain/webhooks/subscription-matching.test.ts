@@ -60,4 +60,31 @@ describe('which subscriptions hear of an event', () => {
     ];
     expect(matchingSubscriptions(reached, undefined, subscriptions).map((found) => found.id)).toEqual(['this-banner']);
   });
+
+  it('only those created at or before the event happened, whichever its kind', () => {
+    const subscriptions = [
+      subscription('before', { createdAt: '2026-11-27T09:59:59.999Z' }),
+      subscription('same-moment', { createdAt: '2026-11-27T10:00:00.000Z' }),
+      subscription('after', { createdAt: '2026-11-27T10:00:00.001Z' }),
+    ];
+    const changed: WebhookEvent = {
+      kind: 'limit.changed',
+      event: {
+        entityType: 'BANNER',
+        entityId: 1000,
+        changeId: 'BANNER#1000#V#000000000001',
+        change: {
+          at: '2026-11-27T10:00:00.000Z',
+          operation: 'update',
+          by: { userId: 1, username: 'admin', method: 'apiKey' },
+          fields: { dailyImpressionsLimit: { from: null, to: 5 } },
+        },
+      },
+    };
+    for (const event of [reached, changed])
+      expect(matchingSubscriptions(event, banner, subscriptions).map((found) => found.id)).toEqual([
+        'before',
+        'same-moment',
+      ]);
+  });
 });
