@@ -15,10 +15,18 @@ const throttled = () =>
   });
 
 /**
+ * The SDK waits a random share of its back-off (`Math.random()` times 1 s, 2 s, 4 s …) before each retry of a
+ * throttled call: pinned at none, so that the file does not sit through seconds of timers (some 10 s of a whole
+ * run). Which calls are retried, how often, and what is answered in the end are the SDK's as before.
+ */
+const withoutBackOffWaits = () => vi.spyOn(Math, 'random').mockReturnValue(0);
+
+/**
  * Throttles DynamoDB calls inside the SDK's own retry loop (the deserialize step runs within it), so the SDK's
  * retries are the real ones. `failures` is how many attempts of each matching call fail.
  */
 const injectThrottling = (matches: (commandName: string) => boolean, failures: number) => {
+  withoutBackOffWaits();
   const attempts = new Map<object, number>();
   ctx.service.requestTaps.add(
     (next, context) => async (args) => {
@@ -32,6 +40,7 @@ const injectThrottling = (matches: (commandName: string) => boolean, failures: n
     },
     { step: 'deserialize', name: INJECTOR },
   );
+  return attempts;
 };
 
 afterEach(() => {
@@ -52,7 +61,7 @@ describe('DynamoDB throttling', () => {
 
   it('answers 503 with Retry-After when it persists, and writes nothing', async () => {
     const before = await scanTable(ctx.service);
-    injectThrottling(WRITES, Number.POSITIVE_INFINITY);
+    const attempts = injectThrottling(WRITES, Number.POSITIVE_INFINITY);
     for (const [path, fields] of [
       ['/rest-api/campaign/100/limits/update.do', { dailyClicksLimit: '12' }],
       ['/rest-api/per-action/add/limit/CAMPAIGN/100.do', { actionId: '7', dailyConversionsLimit: '2' }],
@@ -63,6 +72,8 @@ describe('DynamoDB throttling', () => {
       expect(await response.json()).toMatchObject({ success: false });
     }
     ctx.service.requestTaps.remove(INJECTOR);
+    // each throttled write was attempted again by the SDK before the service gave up
+    expect(Math.min(...attempts.values())).toBeGreaterThan(1);
     expect(await scanTable(ctx.service)).toEqual(before);
   });
 
@@ -124,6 +135,7 @@ describe('a hash-authenticated write that fails', () => {
     const auth = hashAuth('demo', 'demo-password', clock.now().getTime());
     const url = `${ctx.service.url}/rest-api/campaign/100/limits/set.do?${new URLSearchParams({ ...auth, dailyClicksLimit: '33' })}`;
     // the limit record's write is throttled on every attempt the SDK makes; the replay guard's own write is not
+    withoutBackOffWaits();
     ctx.service.requestTaps.add(
       (next) => async (args) => {
         const { TransactItems } = args.input as { TransactItems?: { Put?: { Item?: { SK?: { S?: string } } } }[] };
