@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiClient, hashAuth } from '../support/http';
 import { scanTable, useTestService } from '../support/local-service';
+import { withoutBackOffWaits } from '../support/sdk-back-off';
 
 const ctx = useTestService();
 const demo = () => apiClient(ctx.service.url, 'demo-key-0001');
@@ -13,13 +14,6 @@ const throttled = () =>
     $fault: 'client',
     $metadata: { httpStatusCode: 400 },
   });
-
-/**
- * The SDK waits a random share of its back-off (`Math.random()` times 1 s, 2 s, 4 s …) before each retry of a
- * throttled call: pinned at none, so that the file does not sit through seconds of timers (all but 1.3 s of its
- * 15.8 s before). Which calls are retried, how often, and what is answered in the end are the SDK's as before.
- */
-const withoutBackOffWaits = () => vi.spyOn(Math, 'random').mockReturnValue(0);
 
 /**
  * Throttles DynamoDB calls inside the SDK's own retry loop (the deserialize step runs within it), so the SDK's

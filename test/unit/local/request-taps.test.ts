@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestTaps, type RequestTap } from '../../../infra/local/request-taps';
+import { withoutBackOffWaits } from '../../support/sdk-back-off';
 
 const answer = (statusCode: number, body: object) => ({
   response: {
@@ -45,6 +46,10 @@ const tracing =
     return output;
   };
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('request taps', () => {
   it('run taps added after a kind of request was first sent, which the cached stack itself ignores', async () => {
     const { client } = cachingClient();
@@ -77,6 +82,7 @@ describe('request taps', () => {
   });
 
   it('run an initialize tap once per command and a deserialize tap once per attempt of the SDK', async () => {
+    withoutBackOffWaits();
     const { client, attempts } = cachingClient(2);
     const taps = new RequestTaps(client);
     const seen = { initialize: 0, deserialize: 0 };
@@ -94,6 +100,7 @@ describe('request taps', () => {
   });
 
   it('lets a deserialize tap fail an attempt, which the SDK retries', async () => {
+    withoutBackOffWaits();
     const { client, attempts } = cachingClient();
     const taps = new RequestTaps(client);
     let calls = 0;
