@@ -1,5 +1,9 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 
+/** The `Authorization` header that names an access key and a region to DynamoDB Local, with no signature. */
+export const accessKeyAuthorization = (accessKeyId: string, region: string): string =>
+  `AWS4-HMAC-SHA256 Credential=${accessKeyId}/19700101/${region}/dynamodb/aws4_request, SignedHeaders=host, Signature=none`;
+
 /**
  * How the local service's AWS clients authenticate to DynamoDB Local unless asked to sign: by naming their access
  * key and region in the `Authorization` header, without a SigV4 signature. DynamoDB Local checks no signature; it
@@ -16,8 +20,7 @@ export const ACCESS_KEY_ONLY: Pick<DynamoDBClientConfig, 'httpAuthSchemes'> = {
       signer: {
         sign: async (request, identity, { region }) => {
           const { accessKeyId } = identity as { accessKeyId: string };
-          const scope = `${accessKeyId}/19700101/${String(region)}/dynamodb/aws4_request`;
-          request.headers.authorization = `AWS4-HMAC-SHA256 Credential=${scope}, SignedHeaders=host, Signature=none`;
+          request.headers.authorization = accessKeyAuthorization(accessKeyId, String(region));
           return request;
         },
       },

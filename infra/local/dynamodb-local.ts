@@ -3,6 +3,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { accessKeyAuthorization } from './access-key-auth';
 
 export class JavaMissingError extends Error {
   constructor() {
@@ -41,7 +42,7 @@ export const freePort = (host = '127.0.0.1'): Promise<number> =>
   });
 
 /**
- * One `ListTables` as an HTTP request of its own, naming an access key as the local clients do (`access-key-auth.ts`):
+ * One `ListTables` as an HTTP request of its own, naming an access key as the local clients do:
  * the test run's global setup then loads no SDK, which its module runner would transform file by file (2.7 s of the
  * run's start, before the JVM was even launched).
  */
@@ -51,8 +52,7 @@ const listTables = (endpoint: string): Promise<Response> =>
     headers: {
       'content-type': 'application/x-amz-json-1.0',
       'x-amz-target': 'DynamoDB_20120810.ListTables',
-      authorization:
-        'AWS4-HMAC-SHA256 Credential=local/19700101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=none',
+      authorization: accessKeyAuthorization('local', 'us-east-1'),
     },
     body: '{"Limit":1}',
     signal: AbortSignal.timeout(5000),
