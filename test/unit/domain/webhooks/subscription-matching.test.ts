@@ -61,11 +61,13 @@ describe('which subscriptions hear of an event', () => {
     expect(matchingSubscriptions(reached, undefined, subscriptions).map((found) => found.id)).toEqual(['this-banner']);
   });
 
-  it('only those created at or before the event happened, whichever its kind', () => {
+  it('only those created before the event happened or in its second, whichever its kind', () => {
     const subscriptions = [
       subscription('before', { createdAt: '2026-11-27T09:59:59.999Z' }),
       subscription('same-moment', { createdAt: '2026-11-27T10:00:00.000Z' }),
-      subscription('after', { createdAt: '2026-11-27T10:00:00.001Z' }),
+      // the stream rounds a counting write's time down to the second: a crossing just after this creation bears 10:00:00
+      subscription('same-second', { createdAt: '2026-11-27T10:00:00.999Z' }),
+      subscription('next-second', { createdAt: '2026-11-27T10:00:01.000Z' }),
     ];
     const changed: WebhookEvent = {
       kind: 'limit.changed',
@@ -85,6 +87,7 @@ describe('which subscriptions hear of an event', () => {
       expect(matchingSubscriptions(event, banner, subscriptions).map((found) => found.id)).toEqual([
         'before',
         'same-moment',
+        'same-second',
       ]);
   });
 });
