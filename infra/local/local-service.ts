@@ -27,6 +27,7 @@ import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
 import { asFunction } from './aws-request-log';
 import type { EventPublisher } from '../../shared/ports/event-publisher';
+import type { Clock } from '../../shared/ports/clock';
 import { recordedPorts, recordedStreamDeadLetters } from './aws-request-hooks';
 import { serviceClients } from './service-clients';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -152,6 +153,7 @@ const inProcessPorts = (store: TableStore, dispatcherClient: DynamoDBClient, opt
 };
 
 interface StreamPorts {
+  clock: Clock;
   events: EventPublisher;
   store: TableStore;
   streamDeadLetters: InMemoryStreamDeadLetters;
@@ -159,7 +161,7 @@ interface StreamPorts {
 
 /** The table's stream, read in the background by the history-events handler as Lambda would, by the same rules. */
 const openTableStream = async (client: DynamoDBStreamsClient, streamArn: string, ports: StreamPorts) => {
-  const { events, store, streamDeadLetters } = ports;
+  const { clock, events, store, streamDeadLetters } = ports;
   const tableStream = await LocalTableStream.open(client, streamArn, {
     consumer: asFunction(
       'history-events',
@@ -168,6 +170,7 @@ const openTableStream = async (client: DynamoDBStreamsClient, streamArn: string,
     passes: (record) => isNewHistoryEntry(record) || isCounterChange(record),
     settings: STREAM_TRIGGER,
     onFailure: (batch) => streamDeadLetters.discarded(batch),
+    nowSeconds: () => clock.now().getTime() / 1000,
   });
   tableStream.poll(STREAM_POLL_MS);
   return tableStream;
@@ -209,11 +212,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const ports = inProcessPorts(store, clients.dispatcherClient, options);
     const { dependencies, clock, resetQueue, events, deadLetters, streamDeadLetters } = ports;
     webhookDispatcher = ports.webhookDispatcher.poll(WEBHOOK_POLL_MS);
-    tableStream = await openTableStream(clients.streamClient, streamArn, {
-      events: dependencies.events,
-      store,
-      streamDeadLetters,
-    });
+    tableStream = await openTableStream(clients.streamClient, streamArn, { ...dependencies, streamDeadLetters });
     const catalogFile = options.catalogFile === undefined ? DEMO_CATALOG_FILE : options.catalogFile;
     const catalogCounts = catalogFile ? await loadCatalog(store, catalogFile) : undefined;
     const gateway: GatewayParts = {

@@ -20,7 +20,7 @@ export interface LocalTableStreamOptions {
   settings: StreamTriggerSettings;
   /** The trigger's on-failure destination. */
   onFailure: (discarded: DiscardedBatch) => void;
-  /** Epoch seconds, as records' creation times are. */
+  /** The clock records are timed by and aged against, in epoch seconds; this machine's by default. */
   nowSeconds?: () => number;
 }
 
@@ -40,9 +40,14 @@ const lambdaValue = (value: AttributeValue): AttributeValue => {
 const lambdaImage = (image: Record<string, AttributeValue>): Record<string, AttributeValue> =>
   Object.fromEntries(Object.entries(image).map(([name, value]) => [name, lambdaValue(value)]));
 
-/** A stream record as Lambda hands it over: the same images in Lambda's JSON shape, a creation time in seconds. */
-const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => {
-  const { NewImage, OldImage, ApproximateCreationDateTime } = record.dynamodb ?? {};
+/**
+ * A stream record as Lambda hands it over: the same images in Lambda's JSON shape, and a creation time in whole
+ * seconds, as DynamoDB Streams gives the second of the write. DynamoDB Local's own time is rounded down to the
+ * minute: a record gets the second it is read in instead, by the local clock, which is what the rest of the local
+ * service keeps time by (the stream is read every second, and at once after a delivery post).
+ */
+const asLambdaRecord = (record: StreamRecord, streamArn: string, createdAtSeconds: number): DynamoDBRecord => {
+  const { NewImage, OldImage } = record.dynamodb ?? {};
   return {
     eventName: record.eventName,
     eventSourceARN: streamArn,
@@ -50,9 +55,7 @@ const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord
       ...record.dynamodb,
       ...(NewImage ? { NewImage: lambdaImage(NewImage) } : {}),
       ...(OldImage ? { OldImage: lambdaImage(OldImage) } : {}),
-      ApproximateCreationDateTime: ApproximateCreationDateTime
-        ? ApproximateCreationDateTime.getTime() / 1000
-        : undefined,
+      ApproximateCreationDateTime: createdAtSeconds,
     },
   } as DynamoDBRecord;
 };
@@ -137,7 +140,8 @@ export class LocalTableStream {
           new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: RECORDS_PER_READ }),
         );
         shard.iterator = page.NextShardIterator;
-        const records = (page.Records ?? []).map((record) => asLambdaRecord(record, this.streamArn));
+        const readAt = Math.floor(this.nowSeconds());
+        const records = (page.Records ?? []).map((record) => asLambdaRecord(record, this.streamArn, readAt));
         // as the trigger's filter criteria do in AWS: what does not pass never reaches the function
         shard.batches.push(...batchesOf(this.options.settings, records.filter(this.options.passes)));
         if (!(await this.handOver(shard)) || records.length === 0) break;
@@ -147,12 +151,16 @@ export class LocalTableStream {
 
   /** Hands the shard's waiting batches over in order; false when one failed and waits for the next drain. */
   private handOver(shard: Shard): Promise<boolean> {
-    const { settings, onFailure, nowSeconds = () => Date.now() / 1000 } = this.options;
+    const { settings, onFailure } = this.options;
     return handOver(settings, shard, {
       invoke: (batch) => this.invoke(batch),
       onFailure,
-      nowSeconds: nowSeconds(),
+      nowSeconds: this.nowSeconds(),
     });
+  }
+
+  private nowSeconds(): number {
+    return this.options.nowSeconds?.() ?? Date.now() / 1000;
   }
 
   private async invoke(batch: StreamBatch): Promise<InvocationOutcome> {

@@ -5,7 +5,15 @@ import { useTestService } from '../support/local-service';
 const ctx = useTestService({ catalogFile: null });
 const caller = () => apiClient(ctx.service.url, 'crossing-key-0001');
 
-type Reached = { id: string; entity: string; cap: string; capValue: number; counter: number; bucket: string };
+type Reached = {
+  id: string;
+  entity: string;
+  cap: string;
+  capValue: number;
+  counter: number;
+  bucket: string;
+  at: string;
+};
 
 const deliver = async (body: unknown) => {
   const response = await postJson(`${ctx.service.url}/_local/delivery`, body);
@@ -70,6 +78,8 @@ describe('LimitReached through the table stream', () => {
     expect(Object.keys(events[0]!).sort()).toEqual(
       ['at', 'bucket', 'cap', 'capValue', 'counter', 'entity', 'entityId', 'entityType', 'id'].sort(),
     );
+    // the counting write's time, by the local clock, to the second (as DynamoDB Streams times a record)
+    expect(events[0]!.at).toBe('2026-11-25T10:00:00.000Z');
   });
 
   it('tells a crossing again, under a new id, after a reset and on the next day', async () => {

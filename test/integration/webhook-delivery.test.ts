@@ -20,10 +20,10 @@ beforeAll(async () => {
   const shared = { 'Manage Capping & Limitations': 'ENABLED', 'Daily Clicks Limit': 'ENABLED' };
   await importCatalog(ctx.service.url, {
     advertisers: [{ id: 70 }, { id: 79 }],
-    campaigns: [700, 701, 702, 703, 704, 705, 706]
+    campaigns: [700, 701, 702, 703, 704, 705, 706, 707]
       .map((id) => ({ id, advertiserId: 70 }))
       .concat([{ id: 790, advertiserId: 79 }]),
-    banners: [700, 701, 702, 703, 704, 705, 706, 790].map((campaignId) => ({ id: campaignId * 10, campaignId })),
+    banners: [700, 701, 702, 703, 704, 705, 706, 707, 790].map((campaignId) => ({ id: campaignId * 10, campaignId })),
     users: [
       // the partner may see daily click caps, not total ones, and holds no share on advertiser 79
       {
@@ -209,6 +209,15 @@ describe('webhook delivery through the local server', () => {
     expect(got.map((request) => (JSON.parse(request.body) as { timestamp: string }).timestamp)).toEqual([
       '2026-11-25T10:01:00.000Z',
     ]);
+  });
+
+  it('tells a subscription of a crossing in the second it was created, which the stream times to the second', async () => {
+    const subscription = await subscribe('/same-second', [707], { createdAt: '2026-11-25T10:00:00.300Z' });
+    // written 0.4 s after the subscription was created; the stream times the write 10:00:00
+    await setClock(ctx.service.url, { now: '2026-11-25T10:00:00.700Z' });
+    await crossCap(707, { dailyClicksLimit: '2' }, 2);
+    expect(await crossedAt('CAMPAIGN#707/dailyClicksLimit=2/D#2026-11-25')).toBe('2026-11-25T10:00:00.000Z');
+    expect((await deliveries(subscription.id)).map((delivery) => delivery.state)).toEqual(['delivered']);
   });
 
   it('retries a failed attempt after 5 seconds of the local clock, with the same webhook-id', async () => {
