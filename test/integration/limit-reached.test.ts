@@ -30,11 +30,13 @@ beforeAll(async () => {
       { id: 800, advertiserId: 80 },
       { id: 801, advertiserId: 80 },
       { id: 802, advertiserId: 80 },
+      { id: 803, advertiserId: 80 },
     ],
     banners: [
       { id: 8000, campaignId: 800 },
       { id: 8010, campaignId: 801 },
       { id: 8020, campaignId: 802 },
+      { id: 8030, campaignId: 803 },
     ],
     users: [
       {
@@ -115,5 +117,27 @@ describe('LimitReached through the table stream', () => {
     const events = await toldAbout('CAMPAIGN#802');
     expect(events).toEqual([expect.objectContaining({ id: 'CAMPAIGN#802/totalClicksLimit=4/T', counter: 4 })]);
     expect(await toldAbout('CAMPAIGN#802')).toHaveLength(1);
+  });
+
+  it('gives a crossing up once the local clock is 6 hours past its record, its publication failing all along', async () => {
+    await setClock(ctx.service.url, { now: '2026-11-25T10:00:00Z' });
+    await caller().post('/rest-api/campaign/803/limits/set.do', { totalClicksLimit: '4' });
+    vi.spyOn(ctx.service.events, 'publishLimitReached').mockRejectedValue(new Error('EventBridge is unavailable'));
+    await deliver([{ kind: 'click', bannerId: 8030, count: 4 }]);
+    const givenUp = async () =>
+      ((await (await fetch(`${ctx.service.url}/_local/dead-letters`)).json()) as Record<string, string>[]).filter(
+        (letter) => letter.reason === 'older than the maximum record age (21600 s)',
+      );
+    await setClock(ctx.service.url, { now: '2026-11-25T16:00:00Z' });
+    expect(await toldAbout('CAMPAIGN#803')).toEqual([]);
+    expect(await givenUp()).toEqual([]);
+    await setClock(ctx.service.url, { now: '2026-11-25T16:00:01Z' });
+    expect(await toldAbout('CAMPAIGN#803')).toEqual([]);
+    // the failing batch was bisected on its retries: each part given up on its own
+    const letters = await givenUp();
+    expect(letters).not.toEqual([]);
+    expect(new Set(letters.map(({ queue, source }) => `${queue} ${source}`))).toEqual(
+      new Set(['HistoryEventsDlq table-stream-trigger']),
+    );
   });
 });
