@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { readArguments } from '../scripts/command-line';
+import { failWith, readArguments } from '../scripts/command-line';
 import type { BatchGetItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { LocalService } from '../infra/local/local-service';
 import type { Family } from '../shared/api/route-table';
@@ -9,14 +9,25 @@ import type { BenchOperation } from './operations';
 import type { RequestHandler } from './replaying-handler';
 import type { RecordedCommand } from './request-recorder';
 
-const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --profile PREFIX]
+const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --wait-ms W] [-- --profile PREFIX]
   The processor time the functions add to each operation's AWS requests, in this process: DynamoDB answers from
   answers recorded on DynamoDB Local, so that neither the engine nor the machine's other work is timed. Median
   microseconds of CPU per call (the process's, its GC and compiler threads included), the handler's and the same
   requests sent raw, taking turns; then the handler's parts: the authorizer, the family's function, and the
-  family's pipeline alone (its operation answering at once). --profile writes a CPU profile of each operation's
-  calls to PREFIX-<n>.cpuprofile. How to read it: bench/README.md.`;
-const { values } = readArguments(USAGE, { calls: { type: 'string' }, profile: { type: 'string' } });
+  family's pipeline alone (its operation answering at once). --wait-ms gives each answer after W idle
+  milliseconds (0 by default), as an engine's answer comes after a wait. --profile writes a CPU profile of each
+  operation's calls to PREFIX-<n>.cpuprofile. How to read it: bench/README.md.`;
+const { values } = readArguments(USAGE, {
+  calls: { type: 'string' },
+  'wait-ms': { type: 'string' },
+  profile: { type: 'string' },
+});
+const wholeNumber = (text: string, option: string, least: number): number =>
+  /^\d+$/.test(text) && Number(text) >= least
+    ? Number(text)
+    : failWith(`Invalid --${option} "${text}": give a whole number from ${least}.`);
+const CALLS = wholeNumber(values.calls ?? '1000', 'calls', 1);
+const WAIT_MS = wholeNumber(values['wait-ms'] ?? '0', 'wait-ms', 0);
 
 // loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
 const dynamodb = await import('@aws-sdk/client-dynamodb');
@@ -31,7 +42,6 @@ const { BENCH_OPERATIONS } = await import('./operations');
 const { ReplayingHandler } = await import('./replaying-handler');
 const { recordRequests } = await import('./request-recorder');
 
-const CALLS = Number(values.calls ?? 1000);
 const WARM_UP_CALLS = 200;
 const MEASURED = [
   'limit read',
@@ -146,7 +156,10 @@ const measureOperation = async (measuring: Measuring, operation: BenchOperation,
 };
 
 const service = await startLocalService({ port: 0 });
-const replaying = new ReplayingHandler(service.dependencies.store.client.config.requestHandler as RequestHandler);
+const replaying = new ReplayingHandler(
+  service.dependencies.store.client.config.requestHandler as RequestHandler,
+  WAIT_MS,
+);
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

@@ -19,8 +19,9 @@ const responseOf = ({ statusCode, headers, body }: Answer) => ({
 
 /**
  * An SDK request handler that sends to DynamoDB Local and keeps each answer, by operation, while recording; then
- * answers from what it kept, each operation's answers in turn, without I/O. The SDK still builds, signs, sends and
- * parses every request: what a call costs in this process, the engine left out.
+ * answers from what it kept, each operation's answers in turn, without I/O, after `waitMs` idle milliseconds if
+ * asked. The SDK still builds, signs, sends and parses every request: what a call costs in this process, the engine
+ * left out.
  */
 export class ReplayingHandler {
   readonly metadata = { handlerProtocol: 'http/1.1' };
@@ -28,7 +29,10 @@ export class ReplayingHandler {
   private readonly next = new Map<string, number>();
   private replaying = false;
 
-  constructor(private readonly inner: RequestHandler) {}
+  constructor(
+    private readonly inner: RequestHandler,
+    private readonly waitMs = 0,
+  ) {}
 
   /** Forgets what was kept and records again. */
   record(): void {
@@ -47,6 +51,7 @@ export class ReplayingHandler {
     if (this.replaying && kept) {
       const turn = this.next.get(operation) ?? 0;
       this.next.set(operation, (turn + 1) % kept.length);
+      if (this.waitMs > 0) await new Promise((resume) => setTimeout(resume, this.waitMs));
       return { response: responseOf(kept[turn]!) };
     }
     // an operation the recorded call did not make (a warm cache expired) goes to the engine, as recorded

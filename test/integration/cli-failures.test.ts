@@ -125,6 +125,14 @@ describe('the command-line tools', () => {
     );
   }, 60_000);
 
+  it('npm run bench:cpu refuses a count that is not a whole number, in one line', async () => {
+    expectOneLine(await invoke(CPU_PER_CALL, ['--calls', '0']), /^Invalid --calls "0": give a whole number from 1\.$/);
+    expectOneLine(
+      await invoke(CPU_PER_CALL, ['--wait-ms', '2.5']),
+      /^Invalid --wait-ms "2\.5": give a whole number from 0\.$/,
+    );
+  });
+
   it('npm run api-key fails in one line', async () => {
     expectOneLine(
       await invoke(API_KEY, ['--bogus']),
