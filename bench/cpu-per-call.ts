@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { failWith, readArguments } from '../scripts/command-line';
+import { parseWholeNumber, readArguments } from '../scripts/command-line';
 import type { BatchGetItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { LocalService } from '../infra/local/local-service';
 import type { Family } from '../shared/api/route-table';
@@ -22,12 +22,8 @@ const { values } = readArguments(USAGE, {
   'wait-ms': { type: 'string' },
   profile: { type: 'string' },
 });
-const wholeNumber = (text: string, option: string, least: number): number =>
-  /^\d+$/.test(text) && Number(text) >= least
-    ? Number(text)
-    : failWith(`Invalid --${option} "${text}": give a whole number from ${least}.`);
-const CALLS = wholeNumber(values.calls ?? '1000', 'calls', 1);
-const WAIT_MS = wholeNumber(values['wait-ms'] ?? '0', 'wait-ms', 0);
+const CALLS = parseWholeNumber('calls', values.calls ?? '1000', 1);
+const WAIT_MS = parseWholeNumber('wait-ms', values['wait-ms'] ?? '0', 0);
 
 // loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
 const dynamodb = await import('@aws-sdk/client-dynamodb');

@@ -51,6 +51,12 @@ export const parsePort = (text: string): number =>
     ? Number(text)
     : failWith(`Invalid port "${text}": give a number from 0 to 65535.`);
 
+/** A whole number from an option, at least `least` when one is given, or a failure naming the option. */
+export const parseWholeNumber = (option: string, text: string, least?: number): number =>
+  /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) && (least === undefined || Number(text) >= least)
+    ? Number(text)
+    : failWith(`Invalid --${option} "${text}": give a whole number${least === undefined ? '' : ` from ${least}`}.`);
+
 const AWS_HINTS: Record<string, string> = {
   CredentialsProviderError:
     'No AWS credentials were found: set AWS_PROFILE (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) and retry.',

@@ -1,7 +1,7 @@
 import '../../scripts/quiet-sdk-notice';
 import fc from 'fast-check';
 import { startLocalService, type LocalService } from '../../infra/local/local-service';
-import { failWith, readArguments } from '../../scripts/command-line';
+import { failWith, parseWholeNumber, readArguments } from '../../scripts/command-line';
 import { FUZZ_SIZE, generatedCase } from '../model/generated-case';
 import { checkCase, prepareService } from '../support/counter-model-property';
 
@@ -17,14 +17,9 @@ const { values } = readArguments(USAGE, {
   seed: { type: 'string' },
   path: { type: 'string' },
 });
-const whole = (name: string, text: string | undefined, fallback?: number): number | undefined => {
-  if (text === undefined) return fallback;
-  if (!/^-?\d+$/.test(text)) return failWith(`--${name} must be a whole number, not ${text}`);
-  return Number(text);
-};
-const runs = whole('runs', values.runs, 10_000)!;
-const workers = values.path !== undefined ? 1 : Math.max(1, whole('workers', values.workers, 2)!);
-const seed = whole('seed', values.seed) ?? Date.now() % 2 ** 31;
+const runs = parseWholeNumber('runs', values.runs ?? '10000', 1);
+const workers = values.path !== undefined ? 1 : parseWholeNumber('workers', values.workers ?? '2', 1);
+const seed = values.seed === undefined ? Date.now() % 2 ** 31 : parseWholeNumber('seed', values.seed);
 if (values.path !== undefined && values.seed === undefined) failWith('--path replays a run: give its --seed too.');
 
 let started = Date.now();

@@ -50,6 +50,7 @@ const WEBHOOKS = 'scripts/webhooks.ts';
 const BUILD_DOCS = 'scripts/build-docs.ts';
 const CAPACITY = 'scripts/simulate/capacity.ts';
 const CPU_PER_CALL = 'bench/cpu-per-call.ts';
+const FUZZ = 'test/fuzz/counter-model-fuzz.ts';
 /** The tools that take no option but --help: each would start heavy work on anything else. */
 const OPTIONLESS_TOOLS = [
   'bench/run.ts',
@@ -125,12 +126,15 @@ describe('the command-line tools', () => {
     );
   }, 60_000);
 
-  it('npm run bench:cpu refuses a count that is not a whole number, in one line', async () => {
+  it('npm run bench:cpu and npm run fuzz refuse a count that is not a whole number, in one line', async () => {
     expectOneLine(await invoke(CPU_PER_CALL, ['--calls', '0']), /^Invalid --calls "0": give a whole number from 1\.$/);
     expectOneLine(
       await invoke(CPU_PER_CALL, ['--wait-ms', '2.5']),
       /^Invalid --wait-ms "2\.5": give a whole number from 0\.$/,
     );
+    expectOneLine(await invoke(FUZZ, ['--runs', 'many']), /^Invalid --runs "many": give a whole number from 1\.$/);
+    expectOneLine(await invoke(FUZZ, ['--workers', '0']), /^Invalid --workers "0": give a whole number from 1\.$/);
+    expectOneLine(await invoke(FUZZ, ['--seed', '1e3']), /^Invalid --seed "1e3": give a whole number\.$/);
   });
 
   it('npm run api-key fails in one line', async () => {
