@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_CATALOG_FILE, startLocalService, type LocalService } from '../infra/local/local-service';
+import { DEMO_CATALOG_FILE } from '../infra/local/demo-catalog-file';
+import { startLocalService, type LocalService } from '../infra/local/local-service';
 
 export const BENCH_ADVERTISER = 500;
 export const BENCH_CAMPAIGNS = 10_000;

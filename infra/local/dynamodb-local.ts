@@ -4,15 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { accessKeyAuthorization } from './access-key-auth';
-
-export class JavaMissingError extends Error {
-  constructor() {
-    super(
-      'Java 17 or newer is required for DynamoDB Local: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless) and run again.',
-    );
-    this.name = 'JavaMissingError';
-  }
-}
+import { JavaMissingError } from './start-failures';
 
 export interface RunningDynamoDb {
   endpoint: string;
@@ -26,6 +18,16 @@ const javaMajorVersion = (): number | undefined => {
   if (!version) return undefined;
   // Java 8 and older report "1.8"
   return version[1] === '1' ? Number(version[2]) : Number(version[1]);
+};
+
+let javaFound = false;
+
+/** Throws `JavaMissingError` unless Java 17 or newer is on the PATH; once found, not asked again in this process. */
+export const requireJava = (): void => {
+  if (javaFound) return;
+  const major = javaMajorVersion();
+  if (major === undefined || major < 17) throw new JavaMissingError();
+  javaFound = true;
 };
 
 export const freePort = (host = '127.0.0.1'): Promise<number> =>
@@ -98,8 +100,7 @@ const installExitHook = (): void => {
 export const startDynamoDbLocal = async (
   options: { dataDir?: string; port?: number; readyTimeoutMs?: number; sharedDb?: boolean } = {},
 ): Promise<RunningDynamoDb> => {
-  const major = javaMajorVersion();
-  if (major === undefined || major < 17) throw new JavaMissingError();
+  requireJava();
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });

@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { importCatalog, type CatalogCounts, type UserPasswordHasher } from '../../shared/catalog/catalog-import';
 import { hashPassword } from '../../shared/domain/auth/crypto';
-import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import { DEFAULT_TABLE_NAME } from '../../shared/table/table-definition';
 import { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { DynamoDbWebhookStore } from '../../shared/adapters/dynamodb/webhook-store';
 import { ControllableClock } from './controllable-clock';
+import { DEMO_CATALOG_FILE } from './demo-catalog-file';
+import { CatalogRejectedError, PortInUseError } from './start-failures';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { createFamilyHandlers, createLocalAuthorizer } from './family-handlers';
 import { createLocalEndpoints } from './local-endpoints';
@@ -38,8 +38,6 @@ import type { WriteFaults } from './write-faults';
 const STREAM_POLL_MS = 1000;
 /** How often deliveries due by the local clock are attempted in the background (tests ask for them at once). */
 const WEBHOOK_POLL_MS = 1000;
-
-export const DEMO_CATALOG_FILE = fileURLToPath(new URL('./demo-catalog.json', import.meta.url));
 
 export interface LocalServiceOptions {
   port?: number;
@@ -81,23 +79,6 @@ export interface LocalService {
   webhookDispatcher: LocalWebhooks;
   catalogCounts?: CatalogCounts;
   stop(): Promise<void>;
-}
-
-export class CatalogRejectedError extends Error {
-  constructor(
-    file: string,
-    readonly problems: CatalogProblem[],
-  ) {
-    super(`The catalog ${file} is invalid: ${problems.map((p) => `${p.path}: ${p.reason}`).join('; ')}`);
-    this.name = 'CatalogRejectedError';
-  }
-}
-
-export class PortInUseError extends Error {
-  constructor(host: string, port: number) {
-    super(`Port ${port} on ${host} is already in use: stop what holds it, or pass --port (or PORT) to use another.`);
-    this.name = 'PortInUseError';
-  }
 }
 
 const hashesMade = new Map<string, Promise<string>>();

@@ -2,7 +2,10 @@ import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describeFailure, failWith, parsePort, readArguments, readJsonFile } from '../../scripts/command-line';
+import { DEMO_CATALOG_FILE } from './demo-catalog-file';
+import { requireJava } from './dynamodb-local';
 import type { LocalService } from './local-service';
+import { CatalogRejectedError, JavaMissingError, PortInUseError } from './start-failures';
 
 const USAGE = `Usage: npm start -- [--port N] [--host H] [--data DIR] [--catalog FILE | --empty]
   --port     port to listen on (env PORT, default 3000)
@@ -20,11 +23,6 @@ const { values: options } = readArguments(USAGE, {
   catalog: { type: 'string' },
   empty: { type: 'boolean' },
 });
-
-// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
-const { parseCatalog } = await import('../../shared/catalog/catalog-validation');
-const { CatalogRejectedError, DEMO_CATALOG_FILE, PortInUseError, startLocalService } = await import('./local-service');
-const { JavaMissingError } = await import('./dynamodb-local');
 
 if (options.empty && options.catalog) failWith('Give --catalog FILE or --empty, not both.');
 
@@ -71,6 +69,7 @@ const checkPortFree = () =>
 /** Fails at once, before Java starts, when the catalog cannot be read or is malformed. */
 const checkCatalog = async () => {
   if (!catalogFile || catalogFile === DEMO_CATALOG_FILE) return;
+  const { parseCatalog } = await import('../../shared/catalog/catalog-validation');
   const parsed = parseCatalog(await readJsonFile(catalogFile));
   if (parsed.problems.length > 0) throw new CatalogRejectedError(catalogFile, parsed.problems);
 };
@@ -78,7 +77,10 @@ const checkCatalog = async () => {
 try {
   await checkPortFree();
   await checkCatalog();
+  requireJava();
   console.log('Starting DynamoDB Local (Java): a few seconds…');
+  // loaded once nothing stops the start: a refused one answers without loading the service
+  const { startLocalService } = await import('./local-service');
   service = await startLocalService({
     port,
     host,

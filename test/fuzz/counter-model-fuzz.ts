@@ -1,9 +1,6 @@
 import '../../scripts/quiet-sdk-notice';
-import fc from 'fast-check';
-import { startLocalService, type LocalService } from '../../infra/local/local-service';
+import type { LocalService } from '../../infra/local/local-service';
 import { failWith, parseWholeNumber, readArguments } from '../../scripts/command-line';
-import { FUZZ_SIZE, generatedCase } from '../model/generated-case';
-import { checkCase, prepareService } from '../support/counter-model-property';
 
 const USAGE = `Usage: npm run fuzz -- [--runs N] [--workers W] [--seed S] [--path P]
   Runs N generated delivery cases (default 10000) through the delivery recorder on a DynamoDB Local of its own
@@ -21,6 +18,12 @@ const runs = parseWholeNumber('runs', values.runs ?? '10000', 1);
 const workers = values.path !== undefined ? 1 : parseWholeNumber('workers', values.workers ?? '2', 1);
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : parseWholeNumber('seed', values.seed);
 if (values.path !== undefined && values.seed === undefined) failWith('--path replays a run: give its --seed too.');
+
+// loaded once the arguments are read: --help and a mistyped option answer without loading the tool's work
+const { default: fc } = await import('fast-check');
+const { startLocalService } = await import('../../infra/local/local-service');
+const { FUZZ_SIZE, generatedCase } = await import('../model/generated-case');
+const { checkCase, prepareService } = await import('../support/counter-model-property');
 
 let started = Date.now();
 let cases = 0;

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, inject } from 'vitest';
-import { DEMO_CATALOG_FILE } from '../../infra/local/local-service';
+import { DEMO_CATALOG_FILE } from '../../infra/local/demo-catalog-file';
 import { scanTable, useTestService } from '../support/local-service';
 import { runToolInProcess } from '../support/tool-run';
 

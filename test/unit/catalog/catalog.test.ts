@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEMO_CATALOG_FILE } from '../../../infra/local/local-service';
+import { DEMO_CATALOG_FILE } from '../../../infra/local/demo-catalog-file';
 import { sha256Hex } from '../../../shared/domain/auth/crypto';
 import { staleUserKeys, userItems } from '../../../shared/catalog/catalog-items';
 import type { CatalogUser } from '../../../shared/catalog/catalog-schema';
