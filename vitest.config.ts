@@ -37,7 +37,8 @@ const LONGEST_FILES = [
  * run's worker threads load thousands of functions that run a few hundred times each, and compiling them took V8's
  * helper threads about 60 s of processor time in a whole run, most of it for code that ran too briefly to repay it
  * (CONTRIBUTING.md, "V8's optimizing compiler"). The flag is process-wide, so the workers, started after this file
- * is read, have it too.
+ * is read, have it too. The collector's flag (`--single-threaded-gc`) is V8's too, but V8 refuses it once the process
+ * runs: `package.json`'s test scripts give it to `node`.
  */
 setFlagsFromString('--interrupt-budget=1081344');
 
