@@ -1,6 +1,6 @@
 import type { CatalogProblem } from '../../shared/catalog/catalog-validation';
 
-/** What stops a local service before it serves: `npm start` prints each as one line and exits 1. */
+// what stops a local service before it serves: `npm start` prints each as one line and exits 1
 
 export class JavaMissingError extends Error {
   constructor() {
