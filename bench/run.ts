@@ -12,6 +12,7 @@ const { startBenchService } = await import('./bench-service');
 const { benchBulkRead } = await import('./bulk-read');
 const { COLD_START_RUNS, measureColdStarts } = await import('./cold-start');
 const { measureOverhead } = await import('./overhead');
+const { measurePauseCost } = await import('./pause-cost');
 const { countRequests } = await import('./request-counts');
 const { recordRequests } = await import('./request-recorder');
 const { DELIVERY_OPERATION } = await import('./operations');
@@ -67,7 +68,7 @@ const printWriteUnits = ({ batch, longRun }: Awaited<ReturnType<typeof measureDe
 
 console.log('Delivery Limits benchmarks: DynamoDB Local on this machine. See bench/README.md for how to read them.\n');
 const service = await startBenchService();
-let requestCounts, overhead, coldStarts, throughput, deliveryWrites, limitReached, writeUnits, webhooks;
+let requestCounts, pauseCost, overhead, coldStarts, throughput, deliveryWrites, limitReached, writeUnits, webhooks;
 try {
   const recorder = recordRequests(service.requestTaps);
   requestCounts = await countRequests(service, recorder);
@@ -89,7 +90,9 @@ try {
     })),
   );
 
+  const pauseBefore = measurePauseCost();
   overhead = await measureOverhead(service, OVERHEAD_ITERATIONS);
+  pauseCost = { before: pauseBefore, after: measurePauseCost() };
   console.log(
     `2. Handler overhead: the functions as Lambda runs them, and the whole local stack, against the same AWS requests sent raw (${OVERHEAD_ITERATIONS} interleaved calls each, ms)`,
   );
@@ -107,6 +110,9 @@ try {
       'in requests p50, handler / raw': `${row.handlerInRequestsP50Ms} / ${row.rawInRequestsP50Ms}`,
       'outside requests p50, handler / raw': `${row.handlerOutsideRequestsP50Ms} / ${row.rawOutsideRequestsP50Ms}`,
     })),
+  );
+  console.log(
+    `   What a 3 ms pause costs code on this machine, before and after: a fixed workload took ${pauseCost.before.backToBackUs} and ${pauseCost.after.backToBackUs} µs back to back, ${pauseCost.before.afterPauseUs} and ${pauseCost.after.afterPauseUs} µs after a busy wait (${pauseCost.before.ratio}× and ${pauseCost.after.ratio}×)\n`,
   );
 
   coldStarts = await measureColdStarts(service);
@@ -228,7 +234,7 @@ const failures = [
 mkdirSync('bench', { recursive: true });
 writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, overhead, coldStarts, throughput, limitReached, writeUnits, webhooks, bulkRead: bulk, failures }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, requestCounts, deliveryWrites, pauseCost, overhead, coldStarts, throughput, limitReached, writeUnits, webhooks, bulkRead: bulk, failures }, null, 2)}\n`,
 );
 console.log('Results written to bench/results.json');
 if (failures.length > 0) {
