@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
 import type { LocalService } from '../infra/local/local-service';
 import { prepareInvocation } from './lambda-invocation';
+import { median } from './percentile';
 
 export interface ColdStart {
   bundle: string;
@@ -88,8 +89,6 @@ const FIRST_EVENTS: Record<FunctionName | 'minimal', unknown> = {
   'history-events': { Records: [] },
   'webhook-dispatcher': { Records: [] },
 };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * What the stack sets besides the table, so that each bundle passes its environment schema at load as deployed; no

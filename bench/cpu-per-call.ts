@@ -8,6 +8,7 @@ import type { PreparedInvocation } from './lambda-invocation';
 import type { BenchOperation } from './operations';
 import type { RequestHandler } from './replaying-handler';
 import type { RecordedCommand } from './request-recorder';
+import { median } from './percentile';
 
 const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --wait-ms W] [-- --profile PREFIX]
   The processor time the functions add to each operation's AWS requests, in this process: DynamoDB answers from
@@ -47,7 +48,6 @@ const MEASURED = [
   'per-action add (existing)',
 ];
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cpuOf = async (work: () => Promise<unknown>): Promise<number> => {
   const before = process.cpuUsage();
   await work();

@@ -1,3 +1,5 @@
+import { percentile } from './percentile';
+
 /** One operation's row of measure 2 (`npm run bench`), in milliseconds. */
 export interface Overhead {
   operation: string;
@@ -25,11 +27,6 @@ export interface Overhead {
   handlerOutsideRequestsP50Ms: number;
   rawOutsideRequestsP50Ms: number;
 }
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 const round = (value: number) => Math.round(value * 100) / 100;
 

@@ -1,3 +1,5 @@
+import { median } from './percentile';
+
 /** What a pause costs code on this machine now: the same work timed back to back and after a busy wait (µs). */
 export interface PauseCost {
   backToBackUs: number;
@@ -7,11 +9,6 @@ export interface PauseCost {
 }
 
 const FUNCTIONS = 400;
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 /** Each round's medians, back to back and after a pause, brought to one figure each. */
 export const pauseCostOf = (rounds: readonly { backToBackUs: number; afterPauseUs: number }[]): PauseCost => ({

@@ -3,6 +3,7 @@ import type { LocalService } from '../infra/local/local-service';
 import { setShardCount } from '../shared/adapters/dynamodb/shard-count-change';
 import { API_KEY, SHARDED_CAMPAIGNS } from './bench-service';
 import { roundTrips, type recordRequests } from './request-recorder';
+import { percentile } from './percentile';
 
 /** The sharded-read advertiser's three campaigns (each with its banner): one unsharded, one in 16 shards, one in 96. */
 const ENTITIES = [1, 16, 96].map((shards, index) => ({
@@ -23,9 +24,6 @@ export interface ShardedReadCost {
   p50Ms: number;
   p99Ms: number;
 }
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** One message per group, each of 10 impressions of the banner: every shard of the campaign takes some. */
 const deliveries = (bannerId: number) =>
@@ -66,7 +64,6 @@ export const measureShardedRead = async (
       await read(campaignId);
       latencies.push(performance.now() - started);
     }
-    latencies.sort((a, b) => a - b);
     const items = await store.queryPartition(`CAMPAIGN#${campaignId}`, 'COUNTERS');
     costs.push({
       shards,

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { LocalService } from '../infra/local/local-service';
 import { importCatalog } from '../shared/catalog/catalog-import';
 import { clearWarmCaches } from '../shared/support/warm-cache';
+import { percentile } from './percentile';
 
 /** An advertiser of its own, one campaign, a banner per crossing, each capped at one impression a day. */
 const ADVERTISER = 900_000;
@@ -22,10 +23,7 @@ export interface WebhookLatency {
   webhookP99: number;
 }
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
-};
+const percentileMs = (values: number[], p: number): number => Math.round(percentile(values, p) * 10) / 10;
 
 const prepare = async (service: LocalService, crossings: number, url: string) => {
   const banners = Array.from({ length: crossings }, (_, i) => FIRST_BANNER + i);
@@ -94,8 +92,8 @@ export const measureWebhookLatency = async (service: LocalService, crossings: nu
     }
     return {
       crossings: banners.length,
-      ...{ streamP50: percentile(stream, 50), streamP99: percentile(stream, 99) },
-      ...{ webhookP50: percentile(webhook, 50), webhookP99: percentile(webhook, 99) },
+      ...{ streamP50: percentileMs(stream, 50), streamP99: percentileMs(stream, 99) },
+      ...{ webhookP50: percentileMs(webhook, 50), webhookP99: percentileMs(webhook, 99) },
     };
   } finally {
     service.events.publishLimitReached = publish;
