@@ -4,6 +4,14 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FunctionName } from './bundling';
 import { DeliveryLimitsStack } from './delivery-limits-stack';
 import type { DeliveryLimitsStackProps } from './stack-props';
+import {
+  booleanSetting,
+  optionalPositiveSetting,
+  positiveSetting,
+  wholeNumberSetting,
+  type Context,
+  type NumberBounds,
+} from './context-settings';
 import { checkContradictions, loadSettings } from './load-settings';
 import { UNRESERVED_MINIMUM } from './quota-checklist';
 import { SettingError } from './setting-error';
@@ -38,24 +46,27 @@ const PLACEHOLDER = /example\.(com|invalid)/;
 
 export { SettingError };
 
+/** AWS WAF's bounds for a rate-based rule's limit. */
+const WAF_RATE_LIMIT: NumberBounds = { least: 10, most: 2_000_000_000, why: "AWS WAF's bounds for a rate limit" };
+
+/** What Lambda takes as an SQS event source's maximum concurrency. */
+const RECORDERS_AT_ONCE: NumberBounds = { least: 2, most: 1000, why: "an SQS event source's maximum concurrency" };
+
 const missing = (setting: string, why: string) => new SettingError(`production=true needs -c ${setting}: ${why}`);
 
 /** Reservations on, within the account's quota (`accountConcurrencyLimit`, from Service Quotas), or off. */
-const reservations = (
-  context: (key: string, fallback: string) => string,
-  recorders: number,
-): Partial<Record<FunctionName, number>> | undefined => {
-  if (context('reservedConcurrency', 'false') !== 'true') return undefined;
-  const limit = Number(context('accountConcurrencyLimit', 'NaN'));
+const reservations = (context: Context, recorders: number): Partial<Record<FunctionName, number>> | undefined => {
+  if (!booleanSetting(context, 'reservedConcurrency')) return undefined;
   const sized = {
     ...DEFAULT_RESERVED_CONCURRENCY,
-    'delivery-recorder': Number(context('recorderReservedConcurrency', String(recorders))),
+    'delivery-recorder': optionalPositiveSetting(context, 'recorderReservedConcurrency') ?? recorders,
   };
   const reserved = Object.values(sized).reduce((sum, count) => sum + count, 0);
-  if (!Number.isInteger(limit))
+  if (context('accountConcurrencyLimit', '') === '')
     throw new SettingError(
       `reservedConcurrency=true needs -c accountConcurrencyLimit=<the account's Lambda concurrent executions quota in this region>: the reservations take ${reserved}`,
     );
+  const limit = positiveSetting(context, 'accountConcurrencyLimit', 0);
   if (reserved > limit - UNRESERVED_MINIMUM)
     throw new SettingError(
       `reservedConcurrency=true reserves ${reserved} concurrent executions, but an account limit of ${limit} leaves room for ${Math.max(0, limit - UNRESERVED_MINIMUM)} (Lambda keeps ${UNRESERVED_MINIMUM} unreserved): request a quota of at least ${reserved + UNRESERVED_MINIMUM} first, or deploy without reservations`,
@@ -83,14 +94,15 @@ const checkAutoSharding = (app: App): void => {
 };
 
 /** The edge: usage plans sized for form-body partners, and AWS WAF's per-address limits (docs/quotas.md). */
-const edgeProps = (context: (key: string, fallback: string) => string) => {
-  const rateLimit = Number(context('rateLimit', String(DEFAULT_PLAN.rateLimit)));
-  const burstLimit = Number(context('burstLimit', String(DEFAULT_PLAN.burstLimit)));
-  const defaultQuotaPerDay = Number(context('quotaPerDay', String(DEFAULT_PLAN.quotaPerDay)));
+const edgeProps = (context: Context) => {
+  const rateLimit = positiveSetting(context, 'rateLimit', DEFAULT_PLAN.rateLimit);
+  const burstLimit = positiveSetting(context, 'burstLimit', DEFAULT_PLAN.burstLimit);
+  const defaultQuotaPerDay = positiveSetting(context, 'quotaPerDay', DEFAULT_PLAN.quotaPerDay);
   const partner = partnerPlan({ rateLimit, burstLimit, quotaPerDay: defaultQuotaPerDay });
-  const formBodyPartners = Number(context('formBodyPartners', '10'));
-  const credentialLessPerIpLimit = Number(context('wafRateLimitPerIp', String(partner.rateLimit * WAF_WINDOW_SECONDS)));
-  const requestsPerIpLimit = Number(context('wafRequestsPerIp', String(2 * credentialLessPerIpLimit)));
+  const formBodyPartners = positiveSetting(context, 'formBodyPartners', 10);
+  const wafLimit = (key: string, fallback: number) => wholeNumberSetting(context, key, fallback, WAF_RATE_LIMIT);
+  const credentialLessPerIpLimit = wafLimit('wafRateLimitPerIp', partner.rateLimit * WAF_WINDOW_SECONDS);
+  const requestsPerIpLimit = wafLimit('wafRequestsPerIp', 2 * credentialLessPerIpLimit);
   if (requestsPerIpLimit < credentialLessPerIpLimit)
     throw new SettingError(
       `wafRequestsPerIp=${requestsPerIpLimit} contradicts wafRateLimitPerIp=${credentialLessPerIpLimit}: every request from an address may not be held below its credential-less ones`,
@@ -100,8 +112,8 @@ const edgeProps = (context: (key: string, fallback: string) => string) => {
     defaultQuotaPerDay,
     // the anonymous plan carries every form-body partner at a keyed partner's numbers; strangers are held per address
     anonymousThrottle: {
-      rateLimit: Number(context('anonymousRateLimit', String(partner.rateLimit * formBodyPartners))),
-      burstLimit: Number(context('anonymousBurstLimit', String(partner.burstLimit * formBodyPartners))),
+      rateLimit: positiveSetting(context, 'anonymousRateLimit', partner.rateLimit * formBodyPartners),
+      burstLimit: positiveSetting(context, 'anonymousBurstLimit', partner.burstLimit * formBodyPartners),
     },
     credentialLessPerIpLimit,
     requestsPerIpLimit,
@@ -130,16 +142,17 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const context = (key: string, fallback: string) => String(app.node.tryGetContext(key) ?? fallback);
   const stageName = context('stage', 'dev');
   // said explicitly: a stage's name decides nothing
-  const production = context('production', 'false') === 'true';
-  const anonymousQuota = app.node.tryGetContext('anonymousQuotaPerDay');
+  const production = booleanSetting(context, 'production');
+  const anonymousQuota = optionalPositiveSetting(context, 'anonymousQuotaPerDay');
   const sized = loadSettings(context);
-  const deliveryMaxConcurrency = Number(context('deliveryMaxConcurrency', '10'));
-  const reserving = context('reservedConcurrency', 'false') === 'true';
-  const recorderReservation = reserving ? Number(context('recorderReservedConcurrency', 'NaN')) : NaN;
+  const deliveryMaxConcurrency = wholeNumberSetting(context, 'deliveryMaxConcurrency', 10, RECORDERS_AT_ONCE);
+  const recorderReservation = booleanSetting(context, 'reservedConcurrency')
+    ? optionalPositiveSetting(context, 'recorderReservedConcurrency')
+    : undefined;
   checkContradictions({
     ...sized,
     deliveryMaxConcurrency,
-    ...(Number.isNaN(recorderReservation) ? {} : { recorderReservation }),
+    ...(recorderReservation === undefined ? {} : { recorderReservation }),
   });
   const reservedConcurrency = reservations(context, deliveryMaxConcurrency);
   checkAutoSharding(app);
@@ -156,11 +169,13 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
     appBaseUrl: context('appBaseUrl', 'https://example.com'),
     corsOrigins: app.node.tryGetContext('corsOrigins')?.split(',').filter(Boolean),
     ...edgeProps(context),
-    ...(anonymousQuota !== undefined ? { anonymousQuotaPerDay: Number(anonymousQuota) } : {}),
+    ...(anonymousQuota !== undefined ? { anonymousQuotaPerDay: anonymousQuota } : {}),
     ...sized,
-    futureToleranceSeconds: Number(context('futureToleranceSeconds', String(DEFAULT_FUTURE_TOLERANCE_MS / 1000))),
-    tracing: context('tracing', 'false') === 'true',
-    sourceMaps: context('sourceMaps', 'false') === 'true',
+    futureToleranceSeconds: wholeNumberSetting(context, 'futureToleranceSeconds', DEFAULT_FUTURE_TOLERANCE_MS / 1000, {
+      least: 0,
+    }),
+    tracing: booleanSetting(context, 'tracing'),
+    sourceMaps: booleanSetting(context, 'sourceMaps'),
     ...(reservedConcurrency ? { reservedConcurrency } : {}),
     deliveryMaxConcurrency,
   };

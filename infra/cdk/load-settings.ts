@@ -1,8 +1,7 @@
 import { recordersNeeded, warmThroughput, type Load } from './capacity';
 import { RECORDER_EVENTS_PER_SECOND } from './delivery-settings';
+import { optionalPositiveSetting, positiveSetting, type Context } from './context-settings';
 import { SettingError } from './setting-error';
-
-type Context = (key: string, fallback: string) => string;
 
 /** The documented 1× load (docs/capacity.md); `writeUnitsPerBatch` is what `npm run simulate` measures at 1×. */
 export const BASELINE_LOAD: Load = {
@@ -11,16 +10,6 @@ export const BASELINE_LOAD: Load = {
   writeUnitsPerBatch: 561,
   apiRequestsPerSecond: 1_000,
 };
-
-const positive = (context: Context, key: string, fallback: number): number => {
-  const value = Number(context(key, String(fallback)));
-  if (!Number.isInteger(value) || value <= 0)
-    throw new SettingError(`-c ${key}=${context(key, '')} must be a positive whole number`);
-  return value;
-};
-
-const optionalPositive = (context: Context, key: string): number | undefined =>
-  context(key, '') === '' ? undefined : positive(context, key, 0);
 
 export interface LoadSettings {
   load: Load;
@@ -33,19 +22,19 @@ export interface LoadSettings {
 /** The load and what is sized from it; defaults are the documented 1× load. */
 export const loadSettings = (context: Context): LoadSettings => {
   const load: Load = {
-    deliveryEventsPerSecond: positive(context, 'deliveryEventsPerSecond', BASELINE_LOAD.deliveryEventsPerSecond),
-    eventsPerMessage: positive(context, 'eventsPerMessage', BASELINE_LOAD.eventsPerMessage),
-    writeUnitsPerBatch: positive(context, 'writeUnitsPerBatch', BASELINE_LOAD.writeUnitsPerBatch),
-    apiRequestsPerSecond: positive(context, 'apiRequestsPerSecond', BASELINE_LOAD.apiRequestsPerSecond),
+    deliveryEventsPerSecond: positiveSetting(context, 'deliveryEventsPerSecond', BASELINE_LOAD.deliveryEventsPerSecond),
+    eventsPerMessage: positiveSetting(context, 'eventsPerMessage', BASELINE_LOAD.eventsPerMessage),
+    writeUnitsPerBatch: positiveSetting(context, 'writeUnitsPerBatch', BASELINE_LOAD.writeUnitsPerBatch),
+    apiRequestsPerSecond: positiveSetting(context, 'apiRequestsPerSecond', BASELINE_LOAD.apiRequestsPerSecond),
   };
   // twice the load: room for a partner's burst above the average
-  const rateLimit = positive(context, 'stageRateLimit', 2 * load.apiRequestsPerSecond);
+  const rateLimit = positiveSetting(context, 'stageRateLimit', 2 * load.apiRequestsPerSecond);
   return {
     load,
-    stageThrottle: { rateLimit, burstLimit: positive(context, 'stageBurstLimit', 2 * rateLimit) },
+    stageThrottle: { rateLimit, burstLimit: positiveSetting(context, 'stageBurstLimit', 2 * rateLimit) },
     maxRequestUnits: {
-      read: optionalPositive(context, 'maxReadRequestUnits'),
-      write: optionalPositive(context, 'maxWriteRequestUnits'),
+      read: optionalPositiveSetting(context, 'maxReadRequestUnits'),
+      write: optionalPositiveSetting(context, 'maxWriteRequestUnits'),
     },
   };
 };

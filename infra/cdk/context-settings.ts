@@ -1,0 +1,49 @@
+import { SettingError } from './setting-error';
+
+/** A context setting's value as given (`-c key=value` or `cdk.json`), or `fallback`. */
+export type Context = (key: string, fallback: string) => string;
+
+/** What a numeric setting may be: a whole number within these bounds. */
+export interface NumberBounds {
+  least: number;
+  most?: number;
+  /** Why the bounds are what they are, when a reader could not tell. */
+  why?: string;
+}
+
+const WHOLE_NUMBER = /^(0|[1-9]\d*)$/;
+
+const boundsText = ({ least, most, why }: NumberBounds): string => {
+  const range = most !== undefined ? ` from ${least} to ${most}` : least === 1 ? '' : ` of at least ${least}`;
+  return `${least === 1 && most === undefined ? 'a positive whole number' : `a whole number${range}`}${why ? ` (${why})` : ''}`;
+};
+
+/**
+ * A numeric setting, or `fallback` when not given: anything but a whole number within `bounds` stops synth, naming
+ * the setting, before a value such as `-c rateLimit=lots` reaches the template or a function's environment.
+ */
+export const wholeNumberSetting = (context: Context, key: string, fallback: number, bounds: NumberBounds): number => {
+  const given = context(key, String(fallback));
+  const value = Number(given);
+  const within = value >= bounds.least && (bounds.most === undefined || value <= bounds.most);
+  if (!WHOLE_NUMBER.test(given) || !Number.isSafeInteger(value) || !within)
+    throw new SettingError(`-c ${key}=${context(key, '')} must be ${boundsText(bounds)}`);
+  return value;
+};
+
+const POSITIVE: NumberBounds = { least: 1 };
+
+/** A positive whole number, or `fallback` when not given. */
+export const positiveSetting = (context: Context, key: string, fallback: number): number =>
+  wholeNumberSetting(context, key, fallback, POSITIVE);
+
+/** A positive whole number, or `undefined` when not given. */
+export const optionalPositiveSetting = (context: Context, key: string): number | undefined =>
+  context(key, '') === '' ? undefined : positiveSetting(context, key, 0);
+
+/** `true` or `false`, or `false` when not given: `-c production=yes` stops synth rather than deploying development. */
+export const booleanSetting = (context: Context, key: string): boolean => {
+  const given = context(key, 'false');
+  if (given !== 'true' && given !== 'false') throw new SettingError(`-c ${key}=${given} must be true or false`);
+  return given === 'true';
+};

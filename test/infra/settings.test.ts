@@ -1,0 +1,113 @@
+import { App } from 'aws-cdk-lib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SettingError, stackProps } from '../../infra/cdk/app';
+
+const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+
+/** Every numeric setting of the operations guide's table, with the whole numbers it takes. */
+const NUMBER_SETTINGS: Record<
+  string,
+  { least: number; most?: number; optional?: true; besides?: Record<string, string> }
+> = {
+  rateLimit: { least: 1 },
+  burstLimit: { least: 1 },
+  quotaPerDay: { least: 1 },
+  formBodyPartners: { least: 1 },
+  anonymousRateLimit: { least: 1 },
+  anonymousBurstLimit: { least: 1 },
+  anonymousQuotaPerDay: { least: 1, optional: true },
+  // AWS WAF takes a rate-based rule's limit from 10 to 2,000,000,000
+  wafRateLimitPerIp: { least: 10, most: 2_000_000_000 },
+  wafRequestsPerIp: { least: 10, most: 2_000_000_000 },
+  deliveryEventsPerSecond: { least: 1 },
+  eventsPerMessage: { least: 1 },
+  writeUnitsPerBatch: { least: 1 },
+  apiRequestsPerSecond: { least: 1 },
+  stageRateLimit: { least: 1 },
+  stageBurstLimit: { least: 1 },
+  maxWriteRequestUnits: { least: 1, optional: true },
+  maxReadRequestUnits: { least: 1, optional: true },
+  // Lambda takes an SQS event source's maximum concurrency from 2 to 1,000
+  deliveryMaxConcurrency: { least: 2, most: 1000 },
+  futureToleranceSeconds: { least: 0 },
+  // given empty, the account's quota is asked for by a message of its own
+  accountConcurrencyLimit: { least: 1, optional: true, besides: { reservedConcurrency: 'true' } },
+  recorderReservedConcurrency: {
+    least: 1,
+    optional: true,
+    besides: { reservedConcurrency: 'true', accountConcurrencyLimit: '5000' },
+  },
+};
+
+const BOOLEAN_SETTINGS = ['production', 'reservedConcurrency', 'tracing', 'sourceMaps'];
+
+/** What synth says of the settings: the props, or the reason it stops. */
+const propsOf = (context: Record<string, string>) => {
+  try {
+    return { props: stackProps(new App({ context })) };
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    return { refusal: error.message };
+  }
+};
+
+const isWholeNumberWithin = (value: string, { least, most }: { least: number; most?: number }) =>
+  /^(0|[1-9]\d*)$/.test(value) &&
+  Number.isSafeInteger(Number(value)) &&
+  Number(value) >= least &&
+  (most === undefined || Number(value) <= most);
+
+describe('the context settings', () => {
+  it(`stop synth on a numeric setting that is not a whole number within its bounds, naming it (seed ${SEED})`, () => {
+    const value = fc.oneof(
+      fc.constantFrom('lots', '', ' 5', '5 ', '1.5', '-2', '0', '1', '2', '9', '10', '1e3', '0x10', '007', 'NaN'),
+      fc.constantFrom('1000', '1001', '2000000000', '2000000001', '9007199254740993', 'Infinity', '+5'),
+      fc.integer({ min: -5, max: 3000 }).map(String),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(NUMBER_SETTINGS)), value, (key, given) => {
+        const setting = NUMBER_SETTINGS[key]!;
+        const { refusal } = propsOf({ ...setting.besides, [key]: given });
+        const namedRefusal = refusal?.startsWith(`-c ${key}=${given} must be a`) ?? false;
+        // a value within its bounds may still contradict another setting, which synth names instead
+        const notGiven = given === '' && setting.optional === true;
+        expect(namedRefusal).toBe(!notGiven && !isWholeNumberWithin(given, setting));
+      }),
+      { seed: SEED, numRuns: 1500 },
+    );
+  });
+
+  it('reach the stack as the numbers given', () => {
+    const { props } = propsOf({
+      rateLimit: '60',
+      formBodyPartners: '3',
+      anonymousQuotaPerDay: '7000',
+      futureToleranceSeconds: '0',
+      wafRateLimitPerIp: '10',
+      deliveryMaxConcurrency: '1000',
+      reservedConcurrency: 'true',
+      accountConcurrencyLimit: '5000',
+    });
+    expect(props).toMatchObject({
+      defaultThrottle: { rateLimit: 60 },
+      anonymousThrottle: { rateLimit: 300 * 3 },
+      anonymousQuotaPerDay: 7000,
+      futureToleranceSeconds: 0,
+      credentialLessPerIpLimit: 10,
+      requestsPerIpLimit: 20,
+      deliveryMaxConcurrency: 1000,
+    });
+    expect(props!.reservedConcurrency!['delivery-recorder']).toBe(1000);
+  });
+
+  it('stop synth on a switch that is neither true nor false, rather than taking it as false', () => {
+    for (const key of BOOLEAN_SETTINGS) {
+      for (const given of ['yes', 'True', '1', ' true'])
+        expect(propsOf({ [key]: given }).refusal, `${key}=${given}`).toBe(`-c ${key}=${given} must be true or false`);
+      expect(propsOf({ [key]: 'false' }).refusal, key).toBeUndefined();
+    }
+    expect(propsOf({ tracing: 'true', sourceMaps: 'true' }).props).toMatchObject({ tracing: true, sourceMaps: true });
+  });
+});
