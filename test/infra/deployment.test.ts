@@ -26,8 +26,7 @@ let dev: SynthesizedTemplate;
 let production: Synthesized;
 beforeAll(() => {
   dev = synthesizedTemplate();
-  // only read here: stack.test.ts's cdk-nag test synthesizes this context with the CloudFormation validation
-  production = synthesize(PRODUCTION_CONTEXT, { validate: false });
+  production = synthesize(PRODUCTION_CONTEXT);
 }, 300_000);
 
 const reservedOf = (synthesized: SynthesizedTemplate) =>

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -348,6 +349,49 @@ describe('cdk-nag (AwsSolutions)', () => {
 
   it('synthesises clean with tracing on, every cdk-nag acknowledgement carrying its reason', () => {
     expect(() => buildApp(unbundledApp({ tracing: 'true' })).synth()).not.toThrow();
+  }, 60_000);
+
+  it('synthesises clean with every setting of the deployment guide given at once, alarms to an existing topic', () => {
+    const everySetting = {
+      ...PRODUCTION_CONTEXT,
+      stage: 'prod',
+      alarmEmail: '',
+      alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
+      corsOrigins: 'https://ui.limits.test,https://admin.limits.test',
+      rateLimit: '60',
+      burstLimit: '120',
+      quotaPerDay: '200000',
+      formBodyPartners: '12',
+      anonymousRateLimit: '3000',
+      anonymousBurstLimit: '6000',
+      anonymousQuotaPerDay: '5000000',
+      wafRateLimitPerIp: '3000',
+      wafRequestsPerIp: '9000',
+      deliveryEventsPerSecond: '2000000',
+      eventsPerMessage: '100',
+      writeUnitsPerBatch: '561',
+      apiRequestsPerSecond: '5000',
+      stageRateLimit: '12000',
+      stageBurstLimit: '24000',
+      maxWriteRequestUnits: '1200000',
+      maxReadRequestUnits: '40000',
+      reservedConcurrency: 'true',
+      accountConcurrencyLimit: '1000',
+      deliveryMaxConcurrency: '200',
+      recorderReservedConcurrency: '220',
+      autoShardWritesPerSecond: '500',
+      autoShardCount: '16',
+      futureToleranceSeconds: '600',
+      tracing: 'true',
+      sourceMaps: 'true',
+    };
+    const guide = readFileSync('docs/operations.md', 'utf8').split('## Context settings')[1]!.split('\n## ')[0]!;
+    const documented = [...guide.matchAll(/^\| (.+?) \|/gm)].flatMap(([, names]) =>
+      [...names!.matchAll(/`(\w+)`/g)].map(([, name]) => name!),
+    );
+    expect(documented.length).toBeGreaterThan(30);
+    expect(Object.keys(everySetting).sort()).toEqual([...new Set(documented)].sort());
+    expect(() => buildApp(unbundledApp(everySetting)).synth()).not.toThrow();
   }, 60_000);
 
   it('stops synthesis when a limit route loses its authorizer', () => {

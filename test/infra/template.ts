@@ -62,8 +62,13 @@ const ofTemplate = (template: Template): SynthesizedTemplate => {
   return { template, resources, ofType };
 };
 
-export const synthesize = (context: Record<string, unknown> = {}, options: SynthesisOptions = {}): Synthesized => {
-  const app = buildApp(unbundledApp(context, options));
+/**
+ * The stack built for `context`, without the CloudFormation validation: its engine takes seconds of processor time to
+ * start in each process, and stack.test.ts's cdk-nag tests validate the development and production contexts, and
+ * every setting of the deployment guide at once.
+ */
+export const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
+  const app = buildApp(unbundledApp(context, { validate: false }));
   const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
   return { app, stack, ...ofTemplate(Template.fromStack(stack)) };
 };
@@ -75,12 +80,10 @@ export const synthesize = (context: Record<string, unknown> = {}, options: Synth
  */
 export const synthesizedTemplate = (context: Record<string, unknown> = {}): SynthesizedTemplate => {
   const directory = process.env[TEMPLATE_CACHE_DIR];
-  // without the CloudFormation validation: stack.test.ts's cdk-nag tests synthesize the same contexts with it
-  const options = { validate: false };
-  if (!directory) return ofTemplate(synthesize(context, options).template);
+  if (!directory) return ofTemplate(synthesize(context).template);
   const file = templateCacheFile(directory, context);
   if (existsSync(file)) return ofTemplate(Template.fromJSON(JSON.parse(readFileSync(file, 'utf8'))));
-  const synthesized = synthesize(context, options);
+  const synthesized = synthesize(context);
   // written whole, then renamed: a file running beside this one reads the whole template or none
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   writeFileSync(partial, JSON.stringify(synthesized.template.toJSON()));

@@ -30,8 +30,7 @@ const stackResources = async (): Promise<Record<string, Resource>> => {
   if (cached && existsSync(cached))
     return (JSON.parse(readFileSync(cached, 'utf8')) as { Resources: Record<string, Resource> }).Resources;
   const { synthesize } = await import('../../infra/template');
-  // the roles are what is checked here; the template's validity is stack.test.ts's
-  return synthesize({}, { validate: false }).resources;
+  return synthesize({}).resources;
 };
 
 /** Whether every test file of every project ran, and passed: only then are the requests all the tests make. */
