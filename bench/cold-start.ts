@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../infra/cdk/bundling';
 import type { LocalService } from '../infra/local/local-service';
 import { prepareInvocation } from './lambda-invocation';
+import { ratiosToMinimal } from './cold-start-ratios';
 import { median } from './percentile';
 
 export interface ColdStart {
@@ -19,6 +20,11 @@ export interface ColdStart {
   /** Median, the same call made again at once in the same process: the call's own work, warm. */
   warmCallMs?: number;
   /** Median over the rounds of the first response over the minimal bundle's in the same round. */
+  firstResponseRatio?: number;
+  /**
+   * Median over the rounds of the cold start, the first response less the same call made warm, over the minimal
+   * bundle's in the same round: what being first costs, without the call's own requests (budgeted).
+   */
   ratioToMinimal?: number;
 }
 
@@ -151,9 +157,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
       if (timing.served !== undefined) bundle.firsts.push(timing.served);
       if (timing.warm !== undefined) bundle.warms.push(timing.warm);
     }
-  // the machine has slow stretches lasting minutes; a round takes seconds, so each bundle is compared with the
-  // minimal bundle of its own round, and the median is taken of those ratios
-  const minimalFirsts = bundles.find((bundle) => bundle.name === 'minimal')!.firsts;
+  const minimal = bundles.find((bundle) => bundle.name === 'minimal')!;
   return bundles.map(({ name, outfile, loads, firsts, warms }) => ({
     bundle: name,
     bytes: statSync(outfile).size,
@@ -161,7 +165,7 @@ export const measureColdStarts = async (service: LocalService): Promise<ColdStar
     ...(firsts.length
       ? {
           firstResponseMs: Math.round(median(firsts)),
-          ratioToMinimal: Math.round(median(firsts.map((first, round) => first / minimalFirsts[round]!)) * 100) / 100,
+          ...ratiosToMinimal({ firsts, warms }, minimal),
         }
       : {}),
     ...(warms.length ? { warmCallMs: Math.round(median(warms) * 10) / 10 } : {}),
