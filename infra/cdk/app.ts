@@ -7,6 +7,7 @@ import type { DeliveryLimitsStackProps } from './stack-props';
 import {
   booleanSetting,
   optionalPositiveSetting,
+  originsSetting,
   positiveSetting,
   wholeNumberSetting,
   type Context,
@@ -167,7 +168,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
     mailFrom: context('mailFrom', 'no-reply@example.com'),
     sesIdentity: context('sesIdentity', 'example.com'),
     appBaseUrl: context('appBaseUrl', 'https://example.com'),
-    corsOrigins: app.node.tryGetContext('corsOrigins')?.split(',').filter(Boolean),
+    corsOrigins: originsSetting(context, 'corsOrigins'),
     ...edgeProps(context),
     ...(anonymousQuota !== undefined ? { anonymousQuotaPerDay: anonymousQuota } : {}),
     ...sized,

@@ -47,3 +47,26 @@ export const booleanSetting = (context: Context, key: string): boolean => {
   if (given !== 'true' && given !== 'false') throw new SettingError(`-c ${key}=${given} must be true or false`);
   return given === 'true';
 };
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Browser origins, comma-separated (spaces around the commas allowed), or none: each exactly as a browser sends it
+ * in `Origin` (`https://host[:port]`, no path, no trailing slash; `http://` only on the loopback address), since the
+ * functions answer CORS for an exact match only, and `*` would offer the session cookie to any site.
+ */
+export const originsSetting = (context: Context, key: string): string[] => {
+  const origins = context(key, '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    const url = URL.canParse(origin) ? new URL(origin) : undefined;
+    const secure = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+    if (!url || url.origin !== origin || !secure)
+      throw new SettingError(
+        `-c ${key}=${context(key, '')}: "${origin}" is not an origin as a browser sends it (https://host[:port], no path; http:// only for localhost)`,
+      );
+  }
+  return origins;
+};

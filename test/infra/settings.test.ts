@@ -110,4 +110,25 @@ describe('the context settings', () => {
     }
     expect(propsOf({ tracing: 'true', sourceMaps: 'true' }).props).toMatchObject({ tracing: true, sourceMaps: true });
   });
+
+  it('take browser origins exactly as a browser sends them, and refuse anything the functions could never match', () => {
+    expect(
+      propsOf({ corsOrigins: 'https://ui.limits.test, https://admin.limits.test:8443,' }).props!.corsOrigins,
+    ).toEqual(['https://ui.limits.test', 'https://admin.limits.test:8443']);
+    expect(propsOf({ corsOrigins: 'http://localhost:5173,http://127.0.0.1:3000' }).props!.corsOrigins).toHaveLength(2);
+    expect(propsOf({}).props!.corsOrigins).toEqual([]);
+    for (const origin of [
+      '*',
+      'https://ui.limits.test/',
+      'https://ui.limits.test/app',
+      'https://UI.limits.test',
+      'https://ui.limits.test:443',
+      'http://ui.limits.test',
+      'ui.limits.test',
+      'null',
+    ])
+      expect(propsOf({ corsOrigins: `https://admin.limits.test,${origin}` }).refusal, origin).toContain(
+        `"${origin}" is not an origin as a browser sends it`,
+      );
+  });
 });
