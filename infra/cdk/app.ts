@@ -13,6 +13,7 @@ import {
   type Context,
   type NumberBounds,
 } from './context-settings';
+import { checkAddresses } from './address-settings';
 import { checkContradictions, loadSettings } from './load-settings';
 import { UNRESERVED_MINIMUM } from './quota-checklist';
 import { SettingError } from './setting-error';
@@ -131,6 +132,8 @@ const checkProduction = (props: DeliveryLimitsStackProps): void => {
     ['appBaseUrl', props.appBaseUrl],
   ] as const)
     if (PLACEHOLDER.test(value)) throw missing(`${setting}=…`, `"${value}" is a placeholder`);
+  if (!props.appBaseUrl.startsWith('https://'))
+    throw missing('appBaseUrl=https://…', `reset mails link it, and "${props.appBaseUrl}" is not https`);
   if (!/^https:\/\/[^/]+\//.test(props.runbookUrl))
     throw missing(
       'runbookUrl=https://…',
@@ -180,6 +183,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
     ...(reservedConcurrency ? { reservedConcurrency } : {}),
     deliveryMaxConcurrency,
   };
+  checkAddresses(props);
   if (production) checkProduction(props);
   return props;
 };

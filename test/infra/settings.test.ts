@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SettingError, stackProps } from '../../infra/cdk/app';
+import { PRODUCTION_CONTEXT } from './template';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 
@@ -130,5 +131,42 @@ describe('the context settings', () => {
       expect(propsOf({ corsOrigins: `https://admin.limits.test,${origin}` }).refusal, origin).toContain(
         `"${origin}" is not an origin as a browser sends it`,
       );
+  });
+
+  it("refuse a reset mail's sender outside the SES identity, and addresses of the wrong shape, naming the setting", () => {
+    const accepted: Record<string, string>[] = [
+      { mailFrom: 'no-reply@limits.test', sesIdentity: 'limits.test' },
+      { mailFrom: 'no-reply@mail.limits.test', sesIdentity: 'limits.test' },
+      { mailFrom: 'Ops@Limits.test', sesIdentity: 'ops@limits.test' },
+      { appBaseUrl: 'http://localhost:5173/app' },
+      { alarmEmail: 'oncall@limits.test', alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall' },
+    ];
+    for (const context of accepted) expect(propsOf(context).refusal, JSON.stringify(context)).toBeUndefined();
+    const refused: [Record<string, string>, string][] = [
+      [{ mailFrom: 'no-reply@limits.test', sesIdentity: 'other.test' }, '-c mailFrom=no-reply@limits.test: not within'],
+      [
+        { mailFrom: 'no-reply@limits.test', sesIdentity: 'ops@limits.test' },
+        '-c mailFrom=no-reply@limits.test: not within',
+      ],
+      [
+        { mailFrom: 'no-reply@notlimits.test', sesIdentity: 'limits.test' },
+        '-c mailFrom=no-reply@notlimits.test: not within',
+      ],
+      [{ mailFrom: 'nobody' }, '-c mailFrom=nobody: not an email address'],
+      [{ mailFrom: 'no-reply@limits', sesIdentity: 'limits' }, '-c mailFrom=no-reply@limits: not an email address'],
+      [{ mailFrom: 'a@limits.test', sesIdentity: 'limits test' }, '-c sesIdentity=limits test: neither a domain'],
+      [{ appBaseUrl: 'ui.limits.test' }, '-c appBaseUrl=ui.limits.test: not an absolute'],
+      [{ appBaseUrl: 'https://ui.limits.test/?from=mail' }, '-c appBaseUrl=https://ui.limits.test/?from=mail: not an'],
+      [{ appBaseUrl: 'ftp://ui.limits.test' }, '-c appBaseUrl=ftp://ui.limits.test: not an absolute'],
+      [{ alarmEmail: 'oncall' }, '-c alarmEmail=oncall: not an email address'],
+      [{ alarmTopicArn: 'oncall' }, '-c alarmTopicArn=oncall: not an SNS topic ARN'],
+      [{ alarmTopicArn: 'arn:aws:sqs:eu-west-1:123456789012:oncall' }, '-c alarmTopicArn=arn:aws:sqs'],
+    ];
+    for (const [context, refusal] of refused)
+      expect(propsOf(context).refusal, JSON.stringify(context)).toContain(refusal);
+    expect(propsOf({ ...PRODUCTION_CONTEXT, appBaseUrl: 'http://ui.limits.test' }).refusal).toBe(
+      'production=true needs -c appBaseUrl=https://…: reset mails link it, and "http://ui.limits.test" is not https',
+    );
+    expect(propsOf(PRODUCTION_CONTEXT).refusal).toBeUndefined();
   });
 });
