@@ -14,8 +14,13 @@ export interface NumberBounds {
 const WHOLE_NUMBER = /^(0|[1-9]\d*)$/;
 
 const boundsText = ({ least, most, why }: NumberBounds): string => {
-  const range = most !== undefined ? ` from ${least} to ${most}` : least === 1 ? '' : ` of at least ${least}`;
-  return `${least === 1 && most === undefined ? 'a positive whole number' : `a whole number${range}`}${why ? ` (${why})` : ''}`;
+  const kind =
+    most !== undefined
+      ? `a whole number from ${least} to ${most}`
+      : least === 1
+        ? 'a positive whole number'
+        : `a whole number of at least ${least}`;
+  return why ? `${kind} (${why})` : kind;
 };
 
 /**
