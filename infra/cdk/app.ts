@@ -56,13 +56,9 @@ const RECORDERS_AT_ONCE: NumberBounds = { least: 2, most: 1000, why: "an SQS eve
 
 const missing = (setting: string, why: string) => new SettingError(`production=true needs -c ${setting}: ${why}`);
 
-/** Reservations on, within the account's quota (`accountConcurrencyLimit`, from Service Quotas), or off. */
-const reservations = (context: Context, recorders: number): Partial<Record<FunctionName, number>> | undefined => {
-  if (!booleanSetting(context, 'reservedConcurrency')) return undefined;
-  const sized = {
-    ...DEFAULT_RESERVED_CONCURRENCY,
-    'delivery-recorder': optionalPositiveSetting(context, 'recorderReservedConcurrency') ?? recorders,
-  };
+/** The reservations, the recorder's `recorders`, within the account's quota (`accountConcurrencyLimit`). */
+const reservations = (context: Context, recorders: number): Partial<Record<FunctionName, number>> => {
+  const sized = { ...DEFAULT_RESERVED_CONCURRENCY, 'delivery-recorder': recorders };
   const reserved = Object.values(sized).reduce((sum, count) => sum + count, 0);
   if (context('accountConcurrencyLimit', '') === '')
     throw new SettingError(
@@ -150,15 +146,16 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const anonymousQuota = optionalPositiveSetting(context, 'anonymousQuotaPerDay');
   const sized = loadSettings(context);
   const deliveryMaxConcurrency = wholeNumberSetting(context, 'deliveryMaxConcurrency', 10, RECORDERS_AT_ONCE);
-  const recorderReservation = booleanSetting(context, 'reservedConcurrency')
-    ? optionalPositiveSetting(context, 'recorderReservedConcurrency')
-    : undefined;
+  const reserving = booleanSetting(context, 'reservedConcurrency');
+  const recorderReservation = reserving ? optionalPositiveSetting(context, 'recorderReservedConcurrency') : undefined;
   checkContradictions({
     ...sized,
     deliveryMaxConcurrency,
     ...(recorderReservation === undefined ? {} : { recorderReservation }),
   });
-  const reservedConcurrency = reservations(context, deliveryMaxConcurrency);
+  const reservedConcurrency = reserving
+    ? reservations(context, recorderReservation ?? deliveryMaxConcurrency)
+    : undefined;
   checkAutoSharding(app);
   const props: DeliveryLimitsStackProps = {
     stageName,
