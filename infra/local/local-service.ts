@@ -57,7 +57,7 @@ export interface LocalServiceOptions {
   signRequests?: boolean;
   tableName?: string;
   /** Browser origins allowed by CORS, as the stack's `corsOrigins`; none, no CORS. */
-  corsOrigins?: string[];
+  corsOrigins?: readonly string[];
 }
 
 export interface LocalService {

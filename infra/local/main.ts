@@ -2,6 +2,7 @@ import '../../scripts/quiet-sdk-notice';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describeFailure, failWith, parsePort, readArguments, readJsonFile } from '../../scripts/command-line';
+import { corsPolicyOf } from '../../shared/http/cors';
 import { DEMO_CATALOG_FILE } from './demo-catalog-file';
 import { requireJava } from './dynamodb-local';
 import type { LocalService } from './local-service';
@@ -86,7 +87,7 @@ try {
     host,
     dataDir: options.data ?? process.env.DATA_DIR,
     catalogFile,
-    corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
+    corsOrigins: corsPolicyOf(process.env.CORS_ORIGINS).allowedOrigins,
   });
   console.log(`Local API listening on ${service.url}`);
   if (catalogFile === DEMO_CATALOG_FILE) console.log(demoCredentials());

@@ -7,6 +7,14 @@ export interface CorsPolicy {
 
 export const NO_CORS: CorsPolicy = { allowedOrigins: [] };
 
+/** `CORS_ORIGINS`, comma-separated, spaces around the commas allowed (as the stack's `corsOrigins` setting takes it). */
+export const corsPolicyOf = (origins: string | undefined): CorsPolicy => ({
+  allowedOrigins: (origins ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean),
+});
+
 /** The CORS headers of an answer to a request from `origin`: for an allowed origin only, and always `Vary: Origin`. */
 export const corsHeaders = (policy: CorsPolicy, origin: string | undefined): Record<string, string> => {
   if (policy.allowedOrigins.length === 0) return {};

@@ -1,7 +1,7 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { CorsPolicy } from '../http/cors';
+import { corsPolicyOf, type CorsPolicy } from '../http/cors';
 import type { Clock } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
@@ -105,9 +105,7 @@ export const deadLettersFromEnvironment = (env: { DELIVERY_DLQ_URL: string }): D
 export const streamDeadLettersFromEnvironment = (env: { HISTORY_DLQ_URL: string }): DeadLetterSink =>
   new DeadLetterQueue(env.HISTORY_DLQ_URL);
 
-export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => ({
-  allowedOrigins: (env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
-});
+export const corsFromEnvironment = (env: Environment = process.env): CorsPolicy => corsPolicyOf(env.CORS_ORIGINS);
 
 export const configFromEnvironment = (env: Environment = process.env): ServiceConfig => ({
   appBaseUrl: env.APP_BASE_URL ?? 'https://example.invalid',
