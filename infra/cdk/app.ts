@@ -9,6 +9,7 @@ import {
   optionalPositiveSetting,
   originsSetting,
   positiveSetting,
+  stageSetting,
   wholeNumberSetting,
   type Context,
   type NumberBounds,
@@ -140,7 +141,7 @@ const checkProduction = (props: DeliveryLimitsStackProps): void => {
 /** Settings from `cdk.json` context or `-c key=value`; domain-free defaults, refused in production. */
 export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const context = (key: string, fallback: string) => String(app.node.tryGetContext(key) ?? fallback);
-  const stageName = context('stage', 'dev');
+  const stageName = stageSetting(context);
   // said explicitly: a stage's name decides nothing
   const production = booleanSetting(context, 'production');
   const anonymousQuota = optionalPositiveSetting(context, 'anonymousQuotaPerDay');

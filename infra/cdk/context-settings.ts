@@ -75,3 +75,13 @@ export const originsSetting = (context: Context, key: string): string[] => {
   }
   return origins;
 };
+
+const STAGE_NAME = /^[A-Za-z0-9-]{1,64}$/;
+
+/** The stage's name, `dev` when not given: it names the stack (`DeliveryLimits-<stage>`), which takes nothing else. */
+export const stageSetting = (context: Context): string => {
+  const stage = context('stage', 'dev');
+  if (!STAGE_NAME.test(stage))
+    throw new SettingError(`-c stage=${stage} must be 1 to 64 letters, digits or hyphens: it names the stack`);
+  return stage;
+};

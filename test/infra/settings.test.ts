@@ -169,4 +169,13 @@ describe('the context settings', () => {
     );
     expect(propsOf(PRODUCTION_CONTEXT).refusal).toBeUndefined();
   });
+
+  it('take a stage name that can name the stack, and refuse any other by name', () => {
+    expect(propsOf({}).props!.stageName).toBe('dev');
+    expect(propsOf({ stage: 'live-2' }).props!.stageName).toBe('live-2');
+    for (const stage of ['', 'prod stage', 'prod_1', 'live/eu', 'x'.repeat(65)])
+      expect(propsOf({ stage }).refusal, stage).toBe(
+        `-c stage=${stage} must be 1 to 64 letters, digits or hyphens: it names the stack`,
+      );
+  });
 });
