@@ -1,13 +1,13 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
+/** The `service` dimension of every metric. */
+export const METRICS_SERVICE = 'delivery-limits';
+
 /**
  * CloudWatch metrics through Powertools for AWS Lambda, in the Embedded Metric Format: one JSON log line, no API
  * call, in the stage's namespace with the stage and the service as dimensions (as the stack's alarms read them).
  * Only inside Lambda, where CloudWatch reads them; on a laptop they would be noise.
  */
-/** The `service` dimension of every metric. */
-export const METRICS_SERVICE = 'delivery-limits';
-
 export const metrics = new Metrics({
   namespace: process.env.METRICS_NAMESPACE ?? 'DeliveryLimits',
   serviceName: METRICS_SERVICE,
