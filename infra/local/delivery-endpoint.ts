@@ -76,10 +76,6 @@ const queuePlaces = (clock: ControllableClock) => {
   return { conflicts, placeOf };
 };
 
-/**
- * The recorder Lambda, fed the posted messages as one batch of a FIFO queue (see `queuePlaces`). Like Lambda on a
- * FIFO queue, one batch is processed at a time: posts wait their turn.
- */
 /** What the delivery endpoint works with: the recorder's ports, the queue's clock, and the table's stream. */
 export interface DeliveryEndpointParts {
   dependencies: Dependencies;
@@ -88,6 +84,10 @@ export interface DeliveryEndpointParts {
   tableStream: { drain(): Promise<void> };
 }
 
+/**
+ * The recorder Lambda, fed the posted messages as one batch of a FIFO queue (see `queuePlaces`). Like Lambda on a
+ * FIFO queue, one batch is processed at a time: posts wait their turn.
+ */
 export const deliveryEndpoint = ({ dependencies, clock, events, tableStream }: DeliveryEndpointParts): LocalHandler => {
   const recorder = asFunction('delivery-recorder', createRecorder(dependencies, recorderOptionsFromEnvironment()));
   const queue = queuePlaces(clock);

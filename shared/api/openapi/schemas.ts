@@ -5,10 +5,10 @@ import { DEMAND_GRID, SUPPLY_GRID, type CapDefinition, type CapGrid } from '../.
 import { LIMIT_DATE_PATTERN, MAX_TIMEZONE_OFFSET, MIN_TIMEZONE_OFFSET } from '../../domain/limits/limit-dates';
 import { RESET_NAMES } from '../../domain/resets/reset-names';
 
-/** Schemas registered here become named components of the document instead of being repeated inline. */
 /** Where schemas keep their metadata: `.describe()` texts and, for the named ones, the component id. */
 export const schemaRegistry = z.globalRegistry;
 
+/** Schemas registered here become named components of the document instead of being repeated inline. */
 const named = <T extends z.ZodType>(id: string, schema: T): T => {
   schemaRegistry.add(schema, { ...schemaRegistry.get(schema), id });
   return schema;

@@ -10,7 +10,6 @@ import { itBuildsRequestsDynamoDbTakes } from '../../../support/store-requests';
 
 const now = new Date('2026-11-25T12:00:00Z');
 
-/** The requests inside a transaction's items, or the request itself. */
 /** An entity's stored counter items: none, shard 0 alone, or `count` shards. */
 const storedCounters = (count: number) => ({
   keys: Array.from({ length: count }, (_, shard) => counterShardKey('CAMPAIGN', 100, shard)),
