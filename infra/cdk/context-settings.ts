@@ -1,3 +1,4 @@
+import { originList } from '../../shared/api/browser-headers';
 import { SettingError } from './setting-error';
 
 /** A context setting's value as given (`-c key=value` or `cdk.json`), or `fallback`. */
@@ -61,10 +62,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * functions answer CORS for an exact match only, and `*` would offer the session cookie to any site.
  */
 export const originsSetting = (context: Context, key: string): string[] => {
-  const origins = context(key, '')
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean);
+  const origins = originList(context(key, ''));
   for (const origin of origins) {
     const url = URL.canParse(origin) ? new URL(origin) : undefined;
     const secure = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));

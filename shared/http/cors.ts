@@ -1,4 +1,4 @@
-import { EXPOSED_HEADERS } from '../api/browser-headers';
+import { EXPOSED_HEADERS, originList } from '../api/browser-headers';
 
 /** The browser origins the UI is served from; none, no CORS. */
 export interface CorsPolicy {
@@ -7,13 +7,8 @@ export interface CorsPolicy {
 
 export const NO_CORS: CorsPolicy = { allowedOrigins: [] };
 
-/** `CORS_ORIGINS`, comma-separated, spaces around the commas allowed (as the stack's `corsOrigins` setting takes it). */
-export const corsPolicyOf = (origins: string | undefined): CorsPolicy => ({
-  allowedOrigins: (origins ?? '')
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean),
-});
+/** The policy of a `CORS_ORIGINS` list, read as the stack's `corsOrigins` setting is. */
+export const corsPolicyOf = (origins: string | undefined): CorsPolicy => ({ allowedOrigins: originList(origins) });
 
 /** The CORS headers of an answer to a request from `origin`: for an allowed origin only, and always `Vary: Origin`. */
 export const corsHeaders = (policy: CorsPolicy, origin: string | undefined): Record<string, string> => {
