@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { SettingError } from './setting-error';
 
 /** The settings that name a mailbox, a domain, a topic or a page. */
@@ -9,7 +10,8 @@ export interface AddressSettings {
   alarmTopicArn?: string;
 }
 
-const ADDRESS = /^[^@\s]+@([a-z0-9-]+(\.[a-z0-9-]+)+)$/i;
+/** The email check the catalog's users are held to. */
+const isAddress = (value: string) => z.email().safeParse(value).success;
 const DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/;
 
@@ -21,12 +23,12 @@ const refuse = (setting: string, value: string, why: string) => new SettingError
  * every reset mail fails.
  */
 const checkSender = ({ mailFrom, sesIdentity }: AddressSettings): void => {
-  const sender = ADDRESS.exec(mailFrom);
-  if (!sender) throw refuse('mailFrom', mailFrom, 'not an email address');
-  if (!DOMAIN.test(sesIdentity) && !ADDRESS.test(sesIdentity))
+  if (!isAddress(mailFrom)) throw refuse('mailFrom', mailFrom, 'not an email address');
+  if (!DOMAIN.test(sesIdentity) && !isAddress(sesIdentity))
     throw refuse('sesIdentity', sesIdentity, 'neither a domain nor an email address, as SES verifies them');
-  const [from, identity, domain] = [mailFrom, sesIdentity, sender[1]!].map((value) => value.toLowerCase());
-  const within = identity!.includes('@') ? from === identity : domain === identity || domain!.endsWith(`.${identity}`);
+  const [from, identity] = [mailFrom, sesIdentity].map((value) => value.toLowerCase());
+  const domain = from!.slice(from!.lastIndexOf('@') + 1);
+  const within = identity!.includes('@') ? from === identity : domain === identity || domain.endsWith(`.${identity}`);
   if (!within)
     throw refuse(
       'mailFrom',
@@ -42,7 +44,7 @@ export const checkAddresses = (settings: AddressSettings): void => {
   const base = URL.canParse(appBaseUrl) ? new URL(appBaseUrl) : undefined;
   if (!base || !['https:', 'http:'].includes(base.protocol) || base.search || base.hash)
     throw refuse('appBaseUrl', appBaseUrl, 'not an absolute http(s) address without query or fragment');
-  if (alarmEmail && !ADDRESS.test(alarmEmail)) throw refuse('alarmEmail', alarmEmail, 'not an email address');
+  if (alarmEmail && !isAddress(alarmEmail)) throw refuse('alarmEmail', alarmEmail, 'not an email address');
   if (alarmTopicArn && !SNS_TOPIC_ARN.test(alarmTopicArn))
     throw refuse('alarmTopicArn', alarmTopicArn, 'not an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>)');
 };
