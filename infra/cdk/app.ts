@@ -61,11 +61,11 @@ const missing = (setting: string, why: string) => new SettingError(`production=t
 const reservations = (context: Context, recorders: number): Partial<Record<FunctionName, number>> => {
   const sized = { ...DEFAULT_RESERVED_CONCURRENCY, 'delivery-recorder': recorders };
   const reserved = Object.values(sized).reduce((sum, count) => sum + count, 0);
-  if (context('accountConcurrencyLimit', '') === '')
+  const limit = optionalPositiveSetting(context, 'accountConcurrencyLimit');
+  if (limit === undefined)
     throw new SettingError(
       `reservedConcurrency=true needs -c accountConcurrencyLimit=<the account's Lambda concurrent executions quota in this region>: the reservations take ${reserved}`,
     );
-  const limit = positiveSetting(context, 'accountConcurrencyLimit', 0);
   if (reserved > limit - UNRESERVED_MINIMUM)
     throw new SettingError(
       `reservedConcurrency=true reserves ${reserved} concurrent executions, but an account limit of ${limit} leaves room for ${Math.max(0, limit - UNRESERVED_MINIMUM)} (Lambda keeps ${UNRESERVED_MINIMUM} unreserved): request a quota of at least ${reserved + UNRESERVED_MINIMUM} first, or deploy without reservations`,
