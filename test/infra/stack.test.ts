@@ -348,7 +348,7 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(() => buildApp(unbundledApp({ tracing: 'true' })).synth()).not.toThrow();
   }, 60_000);
 
-  it('synthesises clean with every setting of the deployment guide given at once, alarms to an existing topic', () => {
+  it('synthesises clean with every setting of the operations guide given at once, alarms to an existing topic', () => {
     const everySetting = {
       ...PRODUCTION_CONTEXT,
       stage: 'prod',

@@ -65,7 +65,7 @@ const ofTemplate = (template: Template): SynthesizedTemplate => {
 /**
  * The stack built for `context`, without the CloudFormation validation: its engine takes seconds of processor time to
  * start in each process, and stack.test.ts's cdk-nag tests validate the development and production contexts, and
- * every setting of the deployment guide at once.
+ * every setting of the operations guide at once.
  */
 export const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const app = buildApp(unbundledApp(context, { validate: false }));
