@@ -47,6 +47,7 @@ const prepare = async (service: LocalService, crossings: number, url: string) =>
   const now = new Date().toISOString();
   await service.dependencies.webhooks.create({
     ...{ id: 'whk_bench', userId: SUBSCRIBER, url, events: ['limit.reached'], status: 'active', createdAt: now },
+    ...{ activeSince: now, version: 0 },
     entities: [{ entityType: 'ADVERTISER', entityId: ADVERTISER }],
     secrets: [{ value: `whsec_${randomBytes(32).toString('base64')}`, createdAt: now }],
   });

@@ -43,6 +43,7 @@ export const environmentValues = (
     AUTO_SHARD_WRITES_PER_SECOND: stack.node.tryGetContext('autoShardWritesPerSecond')?.toString(),
     AUTO_SHARD_COUNT: stack.node.tryGetContext('autoShardCount')?.toString(),
     WEBHOOK_DELIVERIES_QUEUE_URL: queues.webhookDeliveries.main.queueUrl,
+    WEBHOOK_SLOW_LANE_QUEUE_URL: queues.webhookSlowLane.queueUrl,
     WEBHOOK_DELIVERIES_DLQ_URL: queues.webhookDeliveries.deadLetters.queueUrl,
   };
 };

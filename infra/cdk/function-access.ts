@@ -1,5 +1,11 @@
 import { ENTITY_PARTITION_PREFIXES, PARTITION_PREFIX } from '../../shared/table/keys';
+import type { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import type { FunctionName } from './bundling';
+
+/** The table's secondary indexes, by name. */
+type IndexName =
+  | typeof TABLE_DEFINITION.byParentIndex.indexName
+  | typeof TABLE_DEFINITION.byUpdateShareIndex.indexName;
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
@@ -49,8 +55,11 @@ export interface FunctionAccess {
   reads?: TableGrant;
   writes?: TableGrant;
   checks?: TableGrant;
-  /** Queries the `byParent` index (campaigns of an advertiser, for the bulk read). */
-  queriesParentIndex?: boolean;
+  /**
+   * The indexes it queries: `byParent` (campaigns of an advertiser, for the bulk read), `byUpdateShare` (who may
+   * hear of an entity's events, for the webhook dispatcher's fan-out).
+   */
+  queriesIndexes?: readonly IndexName[];
 }
 
 /**
@@ -84,7 +93,7 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
       leadingKeys: leading(user, token, session, reset, resetRate),
     },
   },
-  'demand-limits': { ...LIMIT_FAMILY, queriesParentIndex: true },
+  'demand-limits': { ...LIMIT_FAMILY, queriesIndexes: ['byParent'] },
   'supply-limits': LIMIT_FAMILY,
   // the family's operations, plus reading the actions per-action caps are set for
   'per-action': {
@@ -113,10 +122,15 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
     reads: { actions: ['dynamodb:BatchGetItem', 'dynamodb:Query'], leadingKeys: ENTITIES },
     writes: { actions: ['dynamodb:PutItem'], leadingKeys: ENTITIES },
   },
-  // the active subscriptions and one by id (its owner's look-up); the owner's grants and the entity, read at
-  // delivery time; each attempt's outcome and an automatic disabling written on the subscription
+  // fan-out: the entity, who holds an UPDATE share on it (the index) and those users' routes; delivery: the
+  // subscription, its owner's account and grants, and the entity; each failed attempt, the success that ends a run
+  // and an automatic disabling (with the route it removes, in one transaction) written in the owner's partition
   'webhook-dispatcher': {
-    reads: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: [...ENTITIES, ...leading(user, webhooks)] },
+    reads: {
+      actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
+      leadingKeys: [...ENTITIES, ...leading(user, webhooks)],
+    },
     writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: leading(webhooks) },
+    queriesIndexes: ['byUpdateShare'],
   },
 };

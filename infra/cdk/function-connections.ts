@@ -12,7 +12,7 @@ import { DELIVERY_QUEUE } from './delivery-settings';
 import type { ServiceFunctions } from './functions';
 import { grantQueueActions } from './queue-grants';
 import type { ServiceQueues } from './queues';
-import { WEBHOOK_QUEUES } from './webhook-settings';
+import { WEBHOOK_LANES, WEBHOOK_QUEUES } from './webhook-settings';
 import { EVENT_SOURCE, LIMIT_CHANGED, LIMIT_REACHED } from '../../shared/domain/event-names';
 
 export interface FunctionPeers {
@@ -87,8 +87,9 @@ const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, b
 
 /**
  * LimitReached and LimitChanged of this service, off its bus, through the events queue to the dispatcher, which fans
- * each out to the deliveries queue and, from there, delivers (both queues trigger it; a message tells which it is).
- * The trigger's own ChangeMessageVisibility is what a failed attempt sets to wait the schedule's next step.
+ * each out to the fast lane and, from there, delivers; a failing subscription's deliveries move to the slow lane
+ * (the three queues trigger it, each with containers of its own; a message or its queue tells which it is). In the
+ * slow lane, the trigger's own ChangeMessageVisibility is what a failed attempt sets to wait the schedule's next step.
  */
 const connectWebhookDispatcher = (stack: Stack, dispatcher: lambda.Function, { queues, bus }: FunctionPeers) => {
   new events.Rule(stack, 'WebhookEventsRule', {
@@ -97,14 +98,15 @@ const connectWebhookDispatcher = (stack: Stack, dispatcher: lambda.Function, { q
     targets: [new targets.SqsQueue(queues.webhookEvents.main, { deadLetterQueue: queues.webhookEvents.deadLetters })],
   });
   grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage']);
+  grantQueueActions(dispatcher, queues.webhookSlowLane, ['sqs:SendMessage']);
   grantQueueActions(dispatcher, queues.webhookDeliveries.deadLetters, ['sqs:SendMessage']);
-  for (const queue of [queues.webhookEvents.main, queues.webhookDeliveries.main])
+  for (const [queue, maxConcurrency] of [
+    [queues.webhookEvents.main, WEBHOOK_QUEUES.maxConcurrency],
+    [queues.webhookDeliveries.main, WEBHOOK_LANES.fast.maxConcurrency],
+    [queues.webhookSlowLane, WEBHOOK_LANES.slow.maxConcurrency],
+  ] as const)
     dispatcher.addEventSource(
-      new SqsEventSource(queue, {
-        batchSize: WEBHOOK_QUEUES.batchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: WEBHOOK_QUEUES.maxConcurrency,
-      }),
+      new SqsEventSource(queue, { batchSize: WEBHOOK_QUEUES.batchSize, reportBatchItemFailures: true, maxConcurrency }),
     );
 };
 

@@ -22,6 +22,7 @@ export type EnvironmentVariable =
   | 'AUTO_SHARD_WRITES_PER_SECOND'
   | 'AUTO_SHARD_COUNT'
   | 'WEBHOOK_DELIVERIES_QUEUE_URL'
+  | 'WEBHOOK_SLOW_LANE_QUEUE_URL'
   | 'WEBHOOK_DELIVERIES_DLQ_URL';
 
 /** Powertools Metrics: the namespace and the `stage` dimension (`shared/observability/metrics.ts`). */
@@ -61,7 +62,13 @@ export const FUNCTION_ENVIRONMENT: Readonly<Record<FunctionName, readonly Enviro
   ],
   'reset-flush': ['TABLE_NAME', ...METRICS, 'RESET_QUEUE_URL'],
   'history-events': ['TABLE_NAME', 'EVENT_BUS_NAME', 'HISTORY_DLQ_URL', ...METRICS],
-  'webhook-dispatcher': ['TABLE_NAME', ...METRICS, 'WEBHOOK_DELIVERIES_QUEUE_URL', 'WEBHOOK_DELIVERIES_DLQ_URL'],
+  'webhook-dispatcher': [
+    'TABLE_NAME',
+    ...METRICS,
+    'WEBHOOK_DELIVERIES_QUEUE_URL',
+    'WEBHOOK_SLOW_LANE_QUEUE_URL',
+    'WEBHOOK_DELIVERIES_DLQ_URL',
+  ],
 };
 
 /** A function's environment: its variables that have a value in this deployment (CORS_ORIGINS may have none). */

@@ -3,7 +3,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { DELIVERY_QUEUE } from './delivery-settings';
 import { retainedInProduction } from './retention';
-import { WEBHOOK_QUEUES } from './webhook-settings';
+import { WEBHOOK_LANES, WEBHOOK_QUEUES } from './webhook-settings';
 
 export interface QueueWithDeadLetters {
   main: sqs.Queue;
@@ -19,8 +19,10 @@ export interface ServiceQueues {
   resetRuleDeadLetters: sqs.Queue;
   /** LimitReached and LimitChanged off the bus, for the webhook dispatcher to fan out. */
   webhookEvents: QueueWithDeadLetters;
-  /** One message per delivery to a subscription, retried on the Standard Webhooks schedule. */
+  /** One message per delivery to a subscription: the fast lane, with the dead-letter queue both lanes share. */
   webhookDeliveries: QueueWithDeadLetters;
+  /** The slow lane: deliveries of failing subscriptions, retried on the Standard Webhooks schedule. */
+  webhookSlowLane: sqs.Queue;
 }
 
 const QUEUE_BASICS = {
@@ -91,7 +93,23 @@ export const buildQueues = (stack: Stack, production: boolean): ServiceQueues =>
   const webhookDeliveries = queueWithDeadLetters(stack, 'WebhookDeliveries', {
     visibilityTimeout: webhookVisibility,
     production,
-    maxReceiveCount: WEBHOOK_QUEUES.deliveryMaxReceiveCount,
+    maxReceiveCount: WEBHOOK_LANES.fast.maxReceiveCount,
   });
-  return { resets, deliveries, historyDeadLetters, resetRuleDeadLetters, webhookEvents, webhookDeliveries };
+  const webhookSlowLane = new sqs.Queue(stack, 'WebhookSlowLane', {
+    encryption: QUEUE_BASICS.encryption,
+    enforceSSL: QUEUE_BASICS.enforceSSL,
+    visibilityTimeout: webhookVisibility,
+    retentionPeriod: QUEUE_BASICS.retentionPeriod,
+    deadLetterQueue: { queue: webhookDeliveries.deadLetters, maxReceiveCount: WEBHOOK_LANES.slow.maxReceiveCount },
+    removalPolicy: retainedInProduction(production),
+  });
+  return {
+    resets,
+    deliveries,
+    historyDeadLetters,
+    resetRuleDeadLetters,
+    webhookEvents,
+    webhookDeliveries,
+    webhookSlowLane,
+  };
 };

@@ -1,7 +1,6 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import type { FunctionAccess, TableGrant } from './function-access';
 
 /**
@@ -21,11 +20,11 @@ export const grantTableAccess = (fn: lambda.Function, table: dynamodb.ITable, ac
   if (access.reads) grant('TableReads', access.reads);
   if (access.writes) grant('TableWrites', access.writes);
   if (access.checks) grant('TableChecks', access.checks);
-  if (access.queriesParentIndex)
+  if (access.queriesIndexes?.length)
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['dynamodb:Query'],
-        resources: [`${table.tableArn}/index/${TABLE_DEFINITION.byParentIndex.indexName}`],
+        resources: access.queriesIndexes.map((index) => `${table.tableArn}/index/${index}`),
       }),
     );
 };

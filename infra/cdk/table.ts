@@ -6,14 +6,14 @@ import type { LoadSettings } from './load-settings';
 import { retainedInProduction } from './retention';
 
 /**
- * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its `byParent` index; warmed
+ * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its two indexes; warmed
  * for the configured load from the first request, and capped by the cost guard when the operator sets one.
  */
 export const buildTable = (
   stack: Stack,
   { production, load, maxRequestUnits }: LoadSettings & { production: boolean },
 ): dynamodb.Table => {
-  const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
+  const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex, byUpdateShareIndex } = TABLE_DEFINITION;
   const table = new dynamodb.Table(stack, 'Table', {
     partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: sortKey, type: dynamodb.AttributeType.STRING },
@@ -33,6 +33,12 @@ export const buildTable = (
     partitionKey: { name: byParentIndex.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: byParentIndex.sortKey, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
+  });
+  table.addGlobalSecondaryIndex({
+    indexName: byUpdateShareIndex.indexName,
+    partitionKey: { name: byUpdateShareIndex.partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: byUpdateShareIndex.sortKey, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.KEYS_ONLY,
   });
   return table;
 };

@@ -10,10 +10,21 @@ export const WEBHOOK_QUEUES = {
   /** Six times the function's timeout, as AWS advises for an SQS trigger; a failed attempt sets its own instead. */
   visibilityTimeoutSeconds: 360,
   batchSize: 10,
-  /** A delivery's attempts: after the last one fails, SQS moves it to the dead-letter queue. */
-  deliveryMaxReceiveCount: DELIVERY_ATTEMPTS,
   /** An event off the bus is fanned out; a failure there (the table, SQS) is retried this often. */
   eventMaxReceiveCount: 5,
-  /** Containers at once per queue, so that slow endpoints cannot take all of the account's concurrency. */
+  /** Containers at once fanning out events. */
   maxConcurrency: 10,
+} as const;
+
+/**
+ * The two lanes of deliveries (`shared/webhooks/deliver.ts`). The fast lane calls only subscriptions whose last
+ * attempt succeeded and never retries in place: a failed attempt moves to the slow lane, so a message there is
+ * received again only after a failure of the service's own (the table, SQS). The slow lane holds the failing
+ * subscriptions and every retry; it counts attempts itself and dead-letters the last, its receives leaving room for
+ * failures of the service's own. Each lane's containers are its own: a receiver that never answers fills only the
+ * slow lane's.
+ */
+export const WEBHOOK_LANES = {
+  fast: { maxReceiveCount: 5, maxConcurrency: 20 },
+  slow: { maxReceiveCount: DELIVERY_ATTEMPTS + 5, maxConcurrency: 5 },
 } as const;

@@ -20,11 +20,18 @@ export class InProcessSqsQueue {
 
   constructor(
     private readonly clock: Clock,
-    private readonly settings: { visibilityTimeoutSeconds: number; maxReceiveCount: number },
+    private readonly settings: { name: string; visibilityTimeoutSeconds: number; maxReceiveCount: number },
   ) {}
 
-  send(body: string, messageId: string = randomUUID()): string {
-    this.messages.push({ messageId, body, receiveCount: 0, visibleAt: this.clock.now().getTime(), receiptHandle: '' });
+  /** Lambda's name for the queue in each record (`eventSourceARN`), as an SQS trigger hands it over. */
+  get arn(): string {
+    return `arn:aws:sqs:local:000000000000:${this.settings.name}`;
+  }
+
+  send(body: string, delaySeconds = 0): string {
+    const messageId = randomUUID();
+    const visibleAt = this.clock.now().getTime() + delaySeconds * 1000;
+    this.messages.push({ messageId, body, receiveCount: 0, visibleAt, receiptHandle: '' });
     return messageId;
   }
 
@@ -40,6 +47,7 @@ export class InProcessSqsQueue {
       messageId: message.messageId,
       receiptHandle: message.receiptHandle,
       body: message.body,
+      eventSourceARN: this.arn,
       attributes: { ApproximateReceiveCount: String(message.receiveCount) },
     } as unknown as SQSRecord;
   }
@@ -62,6 +70,11 @@ export class InProcessSqsQueue {
     if (kept && message.receiveCount < this.settings.maxReceiveCount) return undefined;
     this.messages.splice(index, 1);
     return kept ? message : undefined;
+  }
+
+  /** When a message comes back into sight (ms), if it is still in the queue. */
+  visibleAtOf(messageId: string): number | undefined {
+    return this.messages.find((candidate) => candidate.messageId === messageId)?.visibleAt;
   }
 
   /** When the next hidden message comes back into sight, if any. */

@@ -1,36 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
 import { HttpsWebhookEndpoint } from '../../shared/adapters/webhooks/https-endpoint';
 import { WEBHOOK_TIMEOUT_MS } from '../../shared/domain/webhooks/retry-schedule';
 import { LIMIT_CHANGED, LIMIT_REACHED } from '../../shared/domain/event-names';
 import { deliveryMessageBody } from '../../shared/domain/webhooks/delivery-message';
 import type { Clock } from '../../shared/ports/clock';
-import type { WebhookDelivery, WebhookEndpoint } from '../../shared/ports/webhook-deliveries';
+import type { WebhookDeliveryQueue, WebhookEndpoint } from '../../shared/ports/webhook-deliveries';
 import type { WebhookSubscriptions } from '../../shared/ports/webhook-subscriptions';
 import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { exactJson } from '../../shared/support/exact-json';
 import { dispatchBatch, type DispatcherPorts, type RecordOutcome } from '../../shared/webhooks/dispatch-batch';
-import { WEBHOOK_QUEUES } from '../cdk/webhook-settings';
+import { WEBHOOK_LANES, WEBHOOK_QUEUES } from '../cdk/webhook-settings';
 import { asFunction, noteAwsRequests } from './aws-request-log';
 import { InProcessSqsQueue } from './in-process-sqs-queue';
+import { LocalDeliveryList, type LocalDelivery } from './local-delivery-list';
 
-export interface LocalDeliveryAttempt {
-  at: string;
-  ok: boolean;
-  status?: number;
-  error?: string;
-}
-
-/** One delivery as `GET /_local/webhook-deliveries` lists it. */
-export interface LocalDelivery {
-  id: string;
-  subscriptionId: string;
-  event: string;
-  webhookId?: string;
-  state: 'pending' | 'delivered' | 'skipped' | 'deadLettered';
-  reason?: string;
-  attempts: LocalDeliveryAttempt[];
-  nextAttemptAt?: string;
-}
+export type { LocalDelivery };
 
 export interface LocalWebhookDeadLetter {
   queue: 'WebhookEventsDlq' | 'WebhookDeliveriesDlq';
@@ -41,46 +26,55 @@ export interface LocalWebhookDeadLetter {
 
 const dispatcher = asFunction('webhook-dispatcher', dispatchBatch);
 
+type LaneName = 'fast' | 'slow';
+
 /**
- * The webhook dispatcher in process: events the in-memory bus publishes go to an events queue, the same
- * dispatcher fans them out to a deliveries queue and delivers from it, to any URL on this machine. Both queues
- * keep time by the local clock, so a retry comes when `POST /_local/clock` has moved it past the schedule's step.
+ * The webhook dispatcher in process, as Lambda runs it on its three queues: events the in-memory bus publishes are
+ * fanned out to the fast lane, deliveries attempted there, and those of failing subscriptions (and every retry)
+ * in the slow lane. Every message is handled as soon as it is in sight, many at once (a lane's containers times
+ * its batch), so that a receiver that never answers holds up only its own deliveries. The queues keep time by the
+ * local clock: a retry comes when `POST /_local/clock` has moved it past the schedule's step.
  */
 export class LocalWebhooks {
   readonly deadLetters: LocalWebhookDeadLetter[] = [];
-  private readonly deliveries = new Map<string, LocalDelivery>();
-  private readonly eventsQueue: InProcessSqsQueue;
-  private readonly deliveriesQueue: InProcessSqsQueue;
+  private readonly deliveryList = new LocalDeliveryList();
+  private readonly running = new Map<InProcessSqsQueue, number>();
+  private readonly events: InProcessSqsQueue;
+  private readonly lanes: Record<LaneName, InProcessSqsQueue>;
   private readonly ports: DispatcherPorts;
-  private current: LocalDelivery | undefined;
-  private turn: Promise<unknown> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(parts: { store: TableStore; clock: Clock; subscriptions: WebhookSubscriptions }) {
     const { clock } = parts;
-    const visibility = { visibilityTimeoutSeconds: WEBHOOK_QUEUES.visibilityTimeoutSeconds };
-    this.eventsQueue = new InProcessSqsQueue(clock, {
-      ...visibility,
+    const visibilityTimeoutSeconds = WEBHOOK_QUEUES.visibilityTimeoutSeconds;
+    this.events = new InProcessSqsQueue(clock, {
+      name: 'webhook-events',
+      visibilityTimeoutSeconds,
       maxReceiveCount: WEBHOOK_QUEUES.eventMaxReceiveCount,
     });
-    this.deliveriesQueue = new InProcessSqsQueue(clock, {
-      ...visibility,
-      maxReceiveCount: WEBHOOK_QUEUES.deliveryMaxReceiveCount,
-    });
+    this.lanes = {
+      fast: new InProcessSqsQueue(clock, {
+        name: 'webhook-deliveries',
+        visibilityTimeoutSeconds,
+        ...WEBHOOK_LANES.fast,
+      }),
+      slow: new InProcessSqsQueue(clock, {
+        name: 'webhook-slow-lane',
+        visibilityTimeoutSeconds,
+        ...WEBHOOK_LANES.slow,
+      }),
+    };
     this.ports = {
       ...parts,
-      deliveries: {
-        send: async (deliveries) => this.enqueue(deliveries),
-        retryAfter: async (receiptHandle, seconds) => {
-          noteAwsRequests([{ action: 'sqs:ChangeMessageVisibility', target: 'WEBHOOK_DELIVERIES_QUEUE_URL' }]);
-          this.deliveriesQueue.hide(receiptHandle, seconds);
-        },
-      },
+      deliveries: this.lane('fast', 'WEBHOOK_DELIVERIES_QUEUE_URL'),
+      slowLane: this.lane('slow', 'WEBHOOK_SLOW_LANE_QUEUE_URL'),
       endpoint: this.recording(new HttpsWebhookEndpoint({ anyUrl: true, timeoutMs: WEBHOOK_TIMEOUT_MS }), clock),
       deadLetters: {
         send: async (body, reason) => {
           noteAwsRequests([{ action: 'sqs:SendMessage', target: 'WEBHOOK_DELIVERIES_DLQ_URL' }]);
           this.deadLetters.push({ queue: 'WebhookDeliveriesDlq', source: 'webhook-dispatcher', reason, body });
+          this.deliveryList.deadLettered();
         },
       },
     };
@@ -92,48 +86,36 @@ export class LocalWebhooks {
    */
   publish(detailType: typeof LIMIT_REACHED | typeof LIMIT_CHANGED, events: readonly object[]): void {
     for (const event of events)
-      this.eventsQueue.send(
+      this.events.send(
         `{"version":"0","id":"${randomUUID()}","detail-type":"${detailType}","source":"delivery-limits",` +
           `"time":"${new Date().toISOString()}","detail":${exactJson(event)}}`,
       );
-    void this.runDue().catch(() => undefined);
+    this.pump();
   }
 
-  /** Attempts what is due every `intervalMs`, as Lambda polls its queues, until `stop`. */
+  /** Takes what comes into sight every `intervalMs`, as Lambda polls its queues, until `stop`. */
   poll(intervalMs: number): this {
-    this.timer = setInterval(() => void this.runDue().catch(() => undefined), intervalMs);
+    this.timer = setInterval(() => this.pump(), intervalMs);
     this.timer.unref();
     return this;
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.turn;
+    await this.idle();
   }
 
   list(): LocalDelivery[] {
-    return [...this.deliveries.values()];
+    return this.deliveryList.list();
   }
 
-  /** Runs every message visible now through the dispatcher, one at a time, until none is left in sight. */
-  runDue(): Promise<void> {
-    const work = async () => {
-      for (;;) {
-        const fromEvents = this.eventsQueue.receive();
-        const record = fromEvents ?? this.deliveriesQueue.receive();
-        if (!record) return;
-        this.current = this.deliveries.get(record.messageId);
-        const { outcomes } = await dispatcher([record], this.ports);
-        this.current = undefined;
-        this.settle(fromEvents ? this.eventsQueue : this.deliveriesQueue, outcomes[0]!, record.body);
-      }
-    };
-    const run = this.turn.then(work, work);
-    this.turn = run.catch(() => undefined);
-    return run;
+  /** Handles every message in sight now, and what they put in sight, until none is left in sight or in flight. */
+  async runDue(): Promise<void> {
+    this.pump();
+    await this.idle();
   }
 
-  /** `npm run webhooks -- replay` locally: every dead-lettered delivery back in the deliveries queue, as it was. */
+  /** `npm run webhooks -- replay` locally: every dead-lettered delivery back in the fast lane, as it was. */
   replay(): number {
     const taken = this.deadLetters.filter((letter) => letter.queue === 'WebhookDeliveriesDlq');
     this.deadLetters.splice(
@@ -141,47 +123,78 @@ export class LocalWebhooks {
       this.deadLetters.length,
       ...this.deadLetters.filter((letter) => !taken.includes(letter)),
     );
-    for (const letter of taken) this.track(this.deliveriesQueue.send(letter.body), letter.body);
+    for (const letter of taken) this.deliveryList.track(this.lanes.fast.send(letter.body), letter.body, 'fast');
     return taken.length;
   }
 
-  private enqueue(deliveries: readonly WebhookDelivery[]): void {
-    noteAwsRequests([{ action: 'sqs:SendMessage', target: 'WEBHOOK_DELIVERIES_QUEUE_URL' }]);
-    for (const delivery of deliveries) {
-      const body = deliveryMessageBody(delivery);
-      this.track(this.deliveriesQueue.send(body), body);
-    }
+  private async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  private track(id: string, body: string): void {
-    const { subscriptionId, kind } = JSON.parse(body) as { subscriptionId: string; kind: string };
-    this.deliveries.set(id, { id, subscriptionId, event: kind, state: 'pending', attempts: [] });
+  /** Starts every message in sight, each queue up to its containers' worth at once. */
+  private pump(): void {
+    for (const [queue, containers] of [
+      [this.events, WEBHOOK_QUEUES.maxConcurrency],
+      [this.lanes.fast, WEBHOOK_LANES.fast.maxConcurrency],
+      [this.lanes.slow, WEBHOOK_LANES.slow.maxConcurrency],
+    ] as const)
+      while ((this.running.get(queue) ?? 0) < containers * WEBHOOK_QUEUES.batchSize) {
+        const record = queue.receive();
+        if (!record) break;
+        this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
+        const work = this.handle(queue, record).finally(() => {
+          this.running.set(queue, this.running.get(queue)! - 1);
+          this.inFlight.delete(work);
+          this.pump();
+        });
+        this.inFlight.add(work);
+      }
   }
 
-  private settle(queue: InProcessSqsQueue, outcome: RecordOutcome, body: string): void {
-    const failed = outcome.kind === 'delivery' && outcome.outcome.state === 'failed' ? outcome.outcome : undefined;
-    const exhausted = queue.settle(outcome.messageId, outcome.kind === 'error' || (!!failed && !failed.disabled));
+  private async handle(queue: InProcessSqsQueue, record: SQSRecord): Promise<void> {
+    const { outcomes } = await this.deliveryList.handle(record.messageId, () => dispatcher([record], this.ports));
+    const outcome: RecordOutcome = outcomes[0]!;
+    const kept = outcome.kind === 'error' || (outcome.kind === 'delivery' && outcome.kept);
+    const exhausted = queue.settle(outcome.messageId, kept);
     if (exhausted) {
-      const dlq = queue === this.eventsQueue ? 'WebhookEventsDlq' : 'WebhookDeliveriesDlq';
-      const reason = `received ${exhausted.receiveCount} times`;
-      this.deadLetters.push({ queue: dlq, source: 'webhook-dispatcher', reason, body });
+      const dlq = queue === this.events ? 'WebhookEventsDlq' : 'WebhookDeliveriesDlq';
+      this.deadLetters.push({
+        queue: dlq,
+        source: 'webhook-dispatcher',
+        reason: `received ${exhausted.receiveCount} times`,
+        body: record.body,
+      });
+      this.deliveryList.deadLettered(outcome.messageId);
     }
-    const entry = this.deliveries.get(outcome.messageId);
-    if (!entry || outcome.kind === 'fanOut') return;
-    delete entry.nextAttemptAt;
-    if (outcome.kind === 'deadLettered' || outcome.kind === 'error') entry.reason = outcome.reason;
-    if (outcome.kind === 'delivery' && outcome.outcome.state === 'skipped') entry.reason = outcome.outcome.reason;
-    if (outcome.kind === 'delivery' && outcome.outcome.state !== 'skipped') entry.webhookId = outcome.outcome.webhookId;
-    entry.state =
-      outcome.kind === 'deadLettered' || exhausted || failed?.disabled
-        ? 'deadLettered'
-        : outcome.kind === 'delivery' && outcome.outcome.state !== 'failed'
-          ? outcome.outcome.state
-          : 'pending';
-    if (entry.state === 'pending' && failed?.retryInSeconds !== undefined)
-      entry.nextAttemptAt = new Date(
-        Date.parse(entry.attempts.at(-1)!.at) + failed.retryInSeconds * 1000,
-      ).toISOString();
+    const current = this.deliveryList.currentMessageOf(outcome.messageId);
+    const waitingUntil =
+      current === undefined
+        ? undefined
+        : (this.lanes.slow.visibleAtOf(current) ?? this.lanes.fast.visibleAtOf(current));
+    this.deliveryList.settle(outcome, waitingUntil);
+  }
+
+  /** One lane as the dispatcher sees it: its sends and retries noted as the SQS requests they are on AWS. */
+  private lane(
+    name: LaneName,
+    target: 'WEBHOOK_DELIVERIES_QUEUE_URL' | 'WEBHOOK_SLOW_LANE_QUEUE_URL',
+  ): WebhookDeliveryQueue {
+    const queue = this.lanes[name];
+    return {
+      send: async (deliveries, delaySeconds = 0) => {
+        noteAwsRequests([{ action: 'sqs:SendMessage', target }]);
+        for (const delivery of deliveries) {
+          const body = deliveryMessageBody(delivery);
+          this.deliveryList.track(queue.send(body, delaySeconds), body, name);
+        }
+        this.pump();
+      },
+      retryAfter: async (receiptHandle, seconds) => {
+        noteAwsRequests([{ action: 'sqs:ChangeMessageVisibility', target }]);
+        queue.hide(receiptHandle, seconds);
+      },
+      carries: (record) => record.eventSourceARN === queue.arn,
+    };
   }
 
   private recording(endpoint: WebhookEndpoint, clock: Clock): WebhookEndpoint {
@@ -189,16 +202,7 @@ export class LocalWebhooks {
       post: async (request) => {
         const at = clock.now().toISOString();
         const result = await endpoint.post(request);
-        this.current?.attempts.push(
-          result.ok
-            ? { at, ok: true, status: result.status }
-            : {
-                at,
-                ok: false,
-                ...(result.status !== undefined ? { status: result.status } : {}),
-                error: result.reason,
-              },
-        );
+        this.deliveryList.attempted(at, result);
         return result;
       },
     };

@@ -35,6 +35,7 @@ export type Operation =
   | 'perAction.disable'
   | 'webhooks.create'
   | 'webhooks.list'
+  | 'webhooks.update'
   | 'webhooks.delete'
   | 'webhooks.rotateSecret'
   | 'webhooks.enable';
@@ -186,6 +187,13 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/rest-api/webhooks.do',
     summary: "List the caller's webhook subscriptions",
+  },
+  {
+    ...webhooks,
+    operation: 'webhooks.update',
+    method: 'POST',
+    path: '/rest-api/webhooks/{webhookId}/update.do',
+    summary: "Replace a subscription's URL, events and filters in place, keeping its id and secrets",
   },
   {
     ...webhooks,

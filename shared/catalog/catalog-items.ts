@@ -14,6 +14,7 @@ import {
   type ItemKey,
 } from '../table/keys';
 import type { Item } from '../adapters/dynamodb/table-store';
+import { UPDATE_SHARE_ATTRIBUTE } from '../table/table-definition';
 import type { Catalog, CatalogUser } from './catalog-schema';
 
 /** The entity item every level shares: ancestors are denormalised so one read answers access and roll-ups. */
@@ -125,6 +126,8 @@ export const userItems = (user: CatalogUser, passwordHash: string, storedProfile
       type: share.type,
       id: share.id,
       level: share.level,
+      // only an UPDATE share lets its holder hear of the entity's events (the webhook dispatcher's index)
+      ...(share.level === 'UPDATE' ? { [UPDATE_SHARE_ATTRIBUTE]: entityPK(share.type, share.id) } : {}),
     })),
     { ...usernameKey(user.username), userId: user.id },
     ...(user.email ? [{ ...emailKey(user.email), userId: user.id }] : []),

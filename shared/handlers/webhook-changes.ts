@@ -2,10 +2,11 @@ import type { WebhookSubscription } from '../domain/webhooks/subscription';
 import { subscriptionView } from '../domain/webhooks/subscription-view';
 import { newSecret, rotatedSecrets } from '../domain/webhooks/webhook-secrets';
 import { jsonResponse } from '../http/response';
-import { principalOf, type OperationHandler } from '../pipeline/family-handler';
+import { principalOf, type ApiRequest, type OperationHandler } from '../pipeline/family-handler';
 import type { Ports } from '../runtime/dependencies';
 import { isDryRun } from './request-values';
 import { answerItems } from './idempotent-answer';
+import { optimisticWrite } from './optimistic-write';
 import { ownedSubscription, subscriptionNotFound, webhookIdOf } from './webhook-target';
 
 type ChangePorts = Ports<'clock' | 'webhooks'>;
@@ -33,47 +34,65 @@ export const deleteSubscription =
     return answer;
   };
 
+/** What an owner's change writes (nothing when undefined) and answers. */
+interface Planned {
+  next?: WebhookSubscription;
+  answer: Record<string, unknown>;
+}
+
+/**
+ * An owner's change of one subscription, on the subscription as read: `plan` judges it and names its answer
+ * (`next` undefined: nothing to write), after its owner is known: another user's id answers as an unknown one,
+whatever else the request holds. A change made meanwhile (another rotation, a failure recorded by the
+ * dispatcher) makes it read and judge again, so that no change is lost.
+ */
+export const changeOwned = (
+  { webhooks }: ChangePorts,
+  request: ApiRequest,
+  plan: (read: WebhookSubscription) => Planned | Promise<Planned>,
+) =>
+  optimisticWrite(async () => {
+    const read = await ownedSubscription({ webhooks }, request);
+    const { next, answer } = await plan(read);
+    if (isDryRun(request)) return jsonResponse(200, { ...answer, dryRun: true });
+    const response = jsonResponse(200, answer);
+    if (next && !(await webhooks.change(read, next, { alongside: answerItems(request, response) })))
+      throw subscriptionNotFound(read.id);
+    return response;
+  });
+
 /** rotate-secret.do: a new secret, shown once; the ones before it keep signing for the overlap. */
 export const rotateSecret =
-  ({ webhooks, clock }: ChangePorts): OperationHandler =>
-  async (request) => {
-    const subscription = await ownedSubscription({ webhooks }, request);
-    const now = clock.now();
-    const fresh = newSecret(now);
-    const secrets = rotatedSecrets(subscription.secrets, fresh, now);
-    const previousSecretExpiresAt = secrets[1]?.expiresAt;
-    const view = subscriptionView(subscription);
-    if (isDryRun(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
-    const answer = jsonResponse(200, {
-      success: true,
-      webhook: view,
-      secret: fresh.value,
-      ...(previousSecretExpiresAt ? { previousSecretExpiresAt } : {}),
+  (ports: ChangePorts): OperationHandler =>
+  (request) =>
+    changeOwned(ports, request, (read) => {
+      const now = ports.clock.now();
+      const fresh = newSecret(now);
+      const secrets = rotatedSecrets(read.secrets, fresh, now);
+      const previousSecretExpiresAt = secrets[1]?.expiresAt;
+      const answer = { success: true, webhook: subscriptionView(read) };
+      return isDryRun(request)
+        ? { answer }
+        : {
+            next: { ...read, secrets },
+            answer: { ...answer, secret: fresh.value, ...(previousSecretExpiresAt ? { previousSecretExpiresAt } : {}) },
+          };
     });
-    const written = { alongside: answerItems(request, answer) };
-    if (!(await webhooks.replaceSecrets(subscription.userId, subscription.id, secrets, written)))
-      throw subscriptionNotFound(subscription.id);
-    return answer;
-  };
 
-/** A subscription as enable.do leaves it: active, with no reason to be off and no failure run. */
-const enabled = (subscription: WebhookSubscription): WebhookSubscription => {
-  const on: WebhookSubscription = { ...subscription, status: 'active' };
+/** A disabled subscription as enable.do turns it on: active from now, with no reason to be off and no failure run. */
+const enabled = (subscription: WebhookSubscription, now: Date): WebhookSubscription => {
+  const on: WebhookSubscription = { ...subscription, status: 'active', activeSince: now.toISOString() };
   delete on.disabledReason;
   delete on.failureRun;
   return on;
 };
 
-/** enable.do: back on, with no failure run; enabling an active subscription changes nothing. */
+/** enable.do: a disabled subscription back on, heard from now; enabling an active one changes nothing. */
 export const enableSubscription =
-  ({ webhooks }: ChangePorts): OperationHandler =>
-  async (request) => {
-    const subscription = await ownedSubscription({ webhooks }, request);
-    const view = subscriptionView(enabled(subscription));
-    if (isDryRun(request)) return jsonResponse(200, { success: true, dryRun: true, webhook: view });
-    const answer = jsonResponse(200, { success: true, webhook: view });
-    const written = { alongside: answerItems(request, answer) };
-    if (!(await webhooks.enable(subscription.userId, subscription.id, written)))
-      throw subscriptionNotFound(subscription.id);
-    return answer;
-  };
+  (ports: ChangePorts): OperationHandler =>
+  (request) =>
+    changeOwned(ports, request, (read) => {
+      if (read.status === 'active') return { answer: { success: true, webhook: subscriptionView(read) } };
+      const next = enabled(read, ports.clock.now());
+      return { next, answer: { success: true, webhook: subscriptionView(next) } };
+    });

@@ -1,7 +1,11 @@
 import { WriteConflict } from '../domain/errors';
 import type { WebhookSubscription } from '../domain/webhooks/subscription';
 import { subscriptionCapProblem, MAX_SUBSCRIPTIONS_PER_USER } from '../domain/webhooks/subscription-cap';
-import { FILTER_PARAMETERS, parseSubscriptionRequest } from '../domain/webhooks/subscription-request';
+import {
+  FILTER_PARAMETERS,
+  parseSubscriptionRequest,
+  type SubscriptionRequest,
+} from '../domain/webhooks/subscription-request';
 import { subscriptionView } from '../domain/webhooks/subscription-view';
 import { newWebhookId } from '../domain/webhooks/webhook-id';
 import { newSecret } from '../domain/webhooks/webhook-secrets';
@@ -21,7 +25,11 @@ const capRefusal = (count: number) =>
     `At most ${MAX_SUBSCRIPTIONS_PER_USER} webhook subscriptions per user`,
   );
 
-const parsedRequest = (ports: WebhookPorts, request: ApiRequest) => {
+/**
+ * What create.do and update.do ask for: every parameter judged (each offending one named), then each filter
+ * entity's access, as a read of its limit judges it.
+ */
+export const wantedSubscription = async (ports: WebhookPorts, request: ApiRequest): Promise<SubscriptionRequest> => {
   const { parameters } = request;
   const parsed = parseSubscriptionRequest(
     {
@@ -32,6 +40,7 @@ const parsedRequest = (ports: WebhookPorts, request: ApiRequest) => {
     { loopbackHttp: ports.config?.loopbackWebhooks === true },
   );
   if (!parsed.ok) throw badRequest(parsed.errors);
+  await requireReadableFilters(ports, principalOf(request).userId, parsed.value.entities);
   return parsed.value;
 };
 
@@ -40,20 +49,20 @@ export const createSubscription =
   (ports: WebhookPorts): OperationHandler =>
   async (request) => {
     const userId = principalOf(request).userId;
-    const dryRun = isDryRun(request);
-    const wanted = parsedRequest(ports, request);
-    await requireReadableFilters(ports, userId, wanted.entities);
-    const now = ports.clock.now();
-    const secret = newSecret(now);
+    const wanted = await wantedSubscription(ports, request);
+    const now = ports.clock.now().toISOString();
+    const secret = newSecret(ports.clock.now());
     const subscription: WebhookSubscription = {
       id: newWebhookId(),
       userId,
       ...wanted,
       secrets: [secret],
       status: 'active',
-      createdAt: now.toISOString(),
+      createdAt: now,
+      activeSince: now,
+      version: 0,
     };
-    if (dryRun) {
+    if (isDryRun(request)) {
       const held = (await ports.webhooks.listOwn(userId)).length;
       if (subscriptionCapProblem(held)) throw capRefusal(held);
       return jsonResponse(200, { success: true, dryRun: true, webhook: subscriptionView(subscription) });

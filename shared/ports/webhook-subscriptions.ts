@@ -1,4 +1,5 @@
 import type { WebhookSubscription } from '../domain/webhooks/subscription';
+import type { WebhookRoute } from '../domain/webhooks/subscription-route';
 
 /** The outcome of one delivery attempt, as the dispatcher records it on the subscription. */
 export type WebhookAttemptOutcome = { ok: true; at: Date } | { ok: false; at: Date; reason: string };
@@ -24,19 +25,19 @@ export interface WebhookSubscriptions<Item = unknown> {
   getOwn(userId: number, id: string): Promise<WebhookSubscription | undefined>;
   /** False when there is no such subscription of `userId` (nothing changes). */
   delete(userId: number, id: string, written?: WrittenWith<Item>): Promise<boolean>;
-  /** Replaces the secrets of an owned subscription; false when there is none. */
-  replaceSecrets(
-    userId: number,
-    id: string,
-    secrets: WebhookSubscription['secrets'],
-    written?: WrittenWith<Item>,
-  ): Promise<boolean>;
-  /** Turns an owned subscription back on and clears its failure run; false when there is none. */
-  enable(userId: number, id: string, written?: WrittenWith<Item>): Promise<boolean>;
-  /** Every active subscription, for the dispatcher. */
-  listActive(): Promise<WebhookSubscription[]>;
-  /** Records an attempt's outcome (clears or extends the failure run); returns the subscription as it now is. */
-  recordAttempt(id: string, outcome: WebhookAttemptOutcome): Promise<WebhookSubscription | undefined>;
-  /** Turns a subscription off, with the reason its owner will read. */
-  disable(id: string, reason: string): Promise<void>;
+  /**
+   * An owner's change (`read` as it was read, `next` as it is to be): saved on condition that no other change came
+   * between, else the domain's `WriteConflict` (read again and judge again); false when it is gone. What fan-out
+   * matches against follows in the same write.
+   */
+  change(read: WebhookSubscription, next: WebhookSubscription, written?: WrittenWith<Item>): Promise<boolean>;
+  /** The routes of these users' active subscriptions, as they stand now: what fan-out matches an event against. */
+  routesOf(userIds: readonly number[]): Promise<WebhookRoute[]>;
+  /**
+   * Records an attempt's outcome on the subscription as read: a failure extends its failure run, a success ends one.
+   * Writes only what changes (a success with no run writes nothing). The subscription as it now is.
+   */
+  recordAttempt(read: WebhookSubscription, outcome: WebhookAttemptOutcome): Promise<WebhookSubscription | undefined>;
+  /** Turns a subscription off, with the reason its owner will read; fan-out no longer finds it. */
+  disable(userId: number, id: string, reason: string): Promise<void>;
 }

@@ -84,6 +84,7 @@ export const webhookDispatcherEnvironment = () =>
     ...table(),
     ...metrics(),
     WEBHOOK_DELIVERIES_QUEUE_URL: required(),
+    WEBHOOK_SLOW_LANE_QUEUE_URL: required(),
     WEBHOOK_DELIVERIES_DLQ_URL: required(),
   });
 

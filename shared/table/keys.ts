@@ -17,7 +17,7 @@ export const PARTITION_PREFIX = {
   idempotency: 'IDEMPOTENCY#',
   sequence: 'SEQUENCE#',
   action: 'ACTION#',
-  webhooks: 'WEBHOOKS',
+  webhooks: 'WEBHOOKS#',
 } as const;
 
 /** Partition prefixes of the five entity types: `ADVERTISER#` … `PLACEMENT#`. */
@@ -157,14 +157,19 @@ export const actionCountersKey = (type: EntityType, id: number, actionId: number
   SK: `${ACTION_COUNTER_PREFIX}${actionId}`,
 });
 
-/** Every webhook subscription lives in one partition: subscriptions are few (a handful per user). */
-export const WEBHOOKS_PK = PARTITION_PREFIX.webhooks;
-/** A subscription, under its owner: one user's are one `begins_with` query. */
-export const webhookKey = (userId: number, id: string): ItemKey => ({ PK: WEBHOOKS_PK, SK: `${userId}#${id}` });
-export const webhookOwnerPrefix = (userId: number): string => `${userId}#`;
-/** Which user owns a subscription id, for the dispatcher, which knows the id alone. */
-export const webhookIdKey = (id: string): ItemKey => ({ PK: WEBHOOKS_PK, SK: `ID#${id}` });
-/** How many subscriptions a user holds, kept in the transactions that create and delete them. */
-export const webhookCountKey = (userId: number): ItemKey => ({ PK: WEBHOOKS_PK, SK: `COUNT#${userId}` });
-/** Subscription sort keys start with the owner's digits, the others with a letter: `SK < ":"` reads subscriptions only. */
-export const WEBHOOK_SUBSCRIPTIONS_BELOW = ':';
+/**
+ * A user's webhook subscriptions live in a partition of the user's own (`WEBHOOKS#<userId>`): one user's deliveries
+ * read and write there, never in a partition every partner shares.
+ */
+export const webhooksPK = (userId: number): string => `${PARTITION_PREFIX.webhooks}${userId}`;
+export const WEBHOOK_PREFIX = 'WEBHOOK#';
+/** One subscription, in full (URL, secrets, status, failure run). */
+export const webhookKey = (userId: number, id: string): ItemKey => ({
+  PK: webhooksPK(userId),
+  SK: `${WEBHOOK_PREFIX}${id}`,
+});
+/**
+ * The user's routes: how many subscriptions it holds (`count`, kept below the cap in the transactions that create and
+ * delete them) and, for each active one, what fan-out matches an event against (an attribute named by its id).
+ */
+export const webhookRoutesKey = (userId: number): ItemKey => ({ PK: webhooksPK(userId), SK: 'ROUTES' });

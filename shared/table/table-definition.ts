@@ -10,6 +10,15 @@ export const TABLE_DEFINITION = {
   streamView: 'NEW_AND_OLD_IMAGES',
   /** Children of a parent entity (campaigns of an advertiser, banners of a campaign, placements of a site). */
   byParentIndex: { indexName: 'byParent', partitionKey: 'parentPK', sortKey: 'PK' },
+  /**
+   * The users holding an UPDATE share on an entity (a share item carries `updateShareOf`, the entity's name, only at
+   * that level): the webhook dispatcher finds who may hear of an event by querying it for the entity and each
+   * ancestor. Keys only: the share's own key names the user.
+   */
+  byUpdateShareIndex: { indexName: 'byUpdateShare', partitionKey: 'updateShareOf', sortKey: 'PK' },
 } as const;
+
+/** What a share item carries when its level is UPDATE: the entity's name, the key of `byUpdateShare`. */
+export const UPDATE_SHARE_ATTRIBUTE = TABLE_DEFINITION.byUpdateShareIndex.partitionKey;
 
 export const DEFAULT_TABLE_NAME = 'delivery-limits';

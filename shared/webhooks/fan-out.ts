@@ -1,12 +1,11 @@
 import { loadEntity } from '../adapters/dynamodb/grants-store';
 import type { TableStore } from '../adapters/dynamodb/table-store';
-import type { WebhookSubscription } from '../domain/webhooks/subscription';
-import { matchingSubscriptions } from '../domain/webhooks/subscription-matching';
-import type { WebhookEvent } from '../domain/webhooks/webhook-event';
+import { usersWithUpdateShare } from '../adapters/dynamodb/update-shares';
+import { coveringNames, matchingRoutes } from '../domain/webhooks/subscription-matching';
+import { eventEntity, type WebhookEvent } from '../domain/webhooks/webhook-event';
 import type { Clock } from '../ports/clock';
 import type { WebhookDeliveryQueue } from '../ports/webhook-deliveries';
 import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
-import { WarmCache } from '../support/warm-cache';
 
 export interface FanOutPorts {
   store: TableStore;
@@ -15,22 +14,21 @@ export interface FanOutPorts {
   deliveries: WebhookDeliveryQueue;
 }
 
-/** The active subscriptions, as this container last listed them (a new one is heard of within the cache's bound). */
-const active = new WarmCache<WebhookSubscription[]>();
-
 /**
  * One event off the bus: one delivery per active subscription that asked for it (its kind, its entity filter,
- * which covers the entity's descendants). Whether the owner may read the entity is judged per delivery, when sent.
+ * which covers the entity's descendants). Only a user holding an UPDATE share on the entity or an ancestor may hear
+ * of it, so only those users' routes are read: a fan-out reads in proportion to who may hear, never to every
+ * subscription of the network. Nothing is cached: a subscription is heard from the moment its write committed.
+ * Whether the owner may still read the entity is judged again per delivery, when sent.
  */
 export const fanOut = async (event: WebhookEvent, ports: FanOutPorts): Promise<number> => {
-  const [subscriptions, entity] = await Promise.all([
-    active.through(ports.store.tableName, ports.clock, () => ports.subscriptions.listActive()),
-    loadEntity(ports.store, event.event.entityType, event.event.entityId),
-  ]);
-  const matching = matchingSubscriptions(event, entity, subscriptions);
+  const entity = await loadEntity(ports.store, event.event.entityType, event.event.entityId);
+  // an entity no longer stored is one no one may read
+  if (!entity) return 0;
+  const owners = await usersWithUpdateShare(ports.store, coveringNames(eventEntity(event), entity));
+  if (owners.length === 0) return 0;
+  const matching = matchingRoutes(event, entity, await ports.subscriptions.routesOf(owners));
   if (matching.length > 0)
-    await ports.deliveries.send(
-      matching.map((subscription) => ({ subscriptionId: subscription.id, userId: subscription.userId, event })),
-    );
+    await ports.deliveries.send(matching.map((route) => ({ subscriptionId: route.id, userId: route.userId, event })));
   return matching.length;
 };

@@ -204,9 +204,9 @@ describe('production data', () => {
       for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');
       for (const [id, resource] of dev.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Delete');
     }
-    // the four work queues (resets, delivery events, webhook events and deliveries), their dead letters, the stream
-    // trigger's and the hourly rule's
-    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(10);
+    // the five work queues (resets, delivery events, webhook events and the two lanes of deliveries), the dead
+    // letters of the first four (both lanes share one), the stream trigger's and the hourly rule's
+    expect(production.ofType('AWS::SQS::Queue')).toHaveLength(11);
   });
 
   it('names nothing it keeps so that a redeploy collides with it: generated names, the bus suffixed by the stack id', () => {

@@ -197,7 +197,7 @@ describe('alarms', () => {
         }),
     );
     expect([...watched.keys()].sort()).toEqual(ROUTES.map(routeName).sort());
-    expect(watched.size).toBe(57);
+    expect(watched.size).toBe(58);
     for (const [operation, alarm] of watched)
       // failures in 3 of the last six 5-minute periods: repeatedly, however few the calls
       expect(alarm, operation).toMatchObject({

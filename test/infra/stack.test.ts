@@ -172,19 +172,26 @@ describe('data and messaging', () => {
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true },
-      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: TABLE_DEFINITION.byParentIndex.indexName })],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: TABLE_DEFINITION.byParentIndex.indexName, Projection: { ProjectionType: 'ALL' } }),
+        Match.objectLike({
+          IndexName: TABLE_DEFINITION.byUpdateShareIndex.indexName,
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        }),
+      ],
     });
   });
 
   it('gives every work queue a dead-letter queue, encryption and an SSL-only policy', () => {
     const queues = ofType('AWS::SQS::Queue');
     const withRedrive = queues.filter(([, queue]) => queue.Properties.RedrivePolicy);
-    // resets, delivery events and webhook events after 5 receives; a webhook delivery after its 8 attempts
+    // resets, delivery events, webhook events and the fast lane after 5 receives; the slow lane, which dead-letters
+    // a delivery's last attempt itself, after 13
     expect(
       withRedrive
         .map(([, queue]) => (queue.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount)
-        .sort(),
-    ).toEqual([5, 5, 5, 8]);
+        .sort((a, b) => a - b),
+    ).toEqual([5, 5, 5, 5, 13]);
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     expect(ofType('AWS::SQS::QueuePolicy')).toHaveLength(queues.length);
   });

@@ -84,7 +84,7 @@ describe('table access', () => {
         .flatMap(actionsOf)
         .filter((action) => action.startsWith('dynamodb:'))
         .filter((action) => name !== 'history-events' || !STREAM_READ.includes(action));
-      expect(unconditioned, name).toEqual(access.queriesParentIndex ? ['dynamodb:Query'] : []);
+      expect(unconditioned, name).toEqual(access.queriesIndexes?.length ? ['dynamodb:Query'] : []);
       expect(statements.flatMap(actionsOf), name).not.toContain('dynamodb:*');
     }
   });

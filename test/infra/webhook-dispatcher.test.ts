@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_ATTEMPTS } from '../../shared/domain/webhooks/retry-schedule';
+import { WEBHOOK_LANES, WEBHOOK_QUEUES } from '../../infra/cdk/webhook-settings';
 import { actionsOf, roleOf, statementsOf, synthesizedTemplate } from './template';
 
 const synthesized = synthesizedTemplate();
@@ -14,20 +15,17 @@ const [functionId, dispatcher] = ofType('AWS::Lambda::Function').find(([id]) =>
 )!;
 
 describe('the webhook dispatcher', () => {
-  it('is started by the webhook events queue and the deliveries queue, with partial batch responses', () => {
+  it('is started by the events queue and by each lane, each with containers of its own and partial batch responses', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping')
       .map(([, mapping]) => mapping.Properties)
       .filter((properties) => JSON.stringify(properties.FunctionName).includes(functionId));
-    expect(mappings.map((properties) => properties.EventSourceArn)).toEqual([
-      arnOf(queueId('WebhookEvents')),
-      arnOf(queueId('WebhookDeliveries')),
+    expect(mappings.map((properties) => [properties.EventSourceArn, properties.ScalingConfig])).toEqual([
+      [arnOf(queueId('WebhookEvents')), { MaximumConcurrency: WEBHOOK_QUEUES.maxConcurrency }],
+      [arnOf(queueId('WebhookDeliveries')), { MaximumConcurrency: WEBHOOK_LANES.fast.maxConcurrency }],
+      [arnOf(queueId('WebhookSlowLane')), { MaximumConcurrency: WEBHOOK_LANES.slow.maxConcurrency }],
     ]);
     for (const properties of mappings)
-      expect(properties).toMatchObject({
-        BatchSize: 10,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        ScalingConfig: { MaximumConcurrency: 10 },
-      });
+      expect(properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
   });
 
   it('hears LimitReached and LimitChanged of this service on its bus, through the events queue', () => {
@@ -46,19 +44,23 @@ describe('the webhook dispatcher', () => {
     ]);
   });
 
-  it('dead-letters a delivery after its last scheduled attempt, and keeps a message hidden longer than a batch takes', () => {
-    const deliveries = resources[queueId('WebhookDeliveries')]!.Properties;
-    expect(deliveries).toMatchObject({
+  it("dead-letters a lane's message its own failures keep coming back, past every scheduled attempt in the slow lane", () => {
+    const redrive = (name: string) => resources[queueId(name)]!.Properties;
+    const dlq = arnOf(queueId('WebhookDeliveriesDlq'));
+    expect(redrive('WebhookDeliveries')).toMatchObject({
       VisibilityTimeout: 360,
-      RedrivePolicy: {
-        deadLetterTargetArn: arnOf(queueId('WebhookDeliveriesDlq')),
-        maxReceiveCount: DELIVERY_ATTEMPTS,
-      },
+      RedrivePolicy: { deadLetterTargetArn: dlq, maxReceiveCount: WEBHOOK_LANES.fast.maxReceiveCount },
     });
+    // the slow lane dead-letters its last failed attempt itself: its receives leave room for the service's own failures
+    expect(redrive('WebhookSlowLane')).toMatchObject({
+      VisibilityTimeout: 360,
+      RedrivePolicy: { deadLetterTargetArn: dlq, maxReceiveCount: WEBHOOK_LANES.slow.maxReceiveCount },
+    });
+    expect(WEBHOOK_LANES.slow.maxReceiveCount).toBeGreaterThan(DELIVERY_ATTEMPTS);
     expect(dispatcher.Properties.Timeout).toBe(60);
   });
 
-  it('may send to and hide messages in the deliveries queue, send to its dead letters, and nothing else of SQS', () => {
+  it('may send to both lanes and their dead letters, hide messages in the slow lane, and nothing else of SQS', () => {
     const sqs = statementsOf(synthesized, roleOf(synthesized, 'webhook-dispatcher'))
       .filter((statement) => actionsOf(statement).some((action) => action.startsWith('sqs:')))
       .map((statement) => ({ actions: actionsOf(statement).sort(), resource: statement.Resource }));
@@ -67,16 +69,19 @@ describe('the webhook dispatcher', () => {
     expect(sends).toEqual([
       {
         actions: ['sqs:SendMessage'],
-        resource: [arnOf(queueId('WebhookDeliveries')), arnOf(queueId('WebhookDeliveriesDlq'))],
+        resource: [
+          arnOf(queueId('WebhookDeliveries')),
+          arnOf(queueId('WebhookDeliveriesDlq')),
+          arnOf(queueId('WebhookSlowLane')),
+        ],
       },
     ]);
     const hides = sqs.filter((statement) => statement.actions.includes('sqs:ChangeMessageVisibility'));
-    expect(hides.flatMap((statement) => [statement.resource].flat())).toContainEqual(
-      arnOf(queueId('WebhookDeliveries')),
-    );
+    expect(hides.flatMap((statement) => [statement.resource].flat())).toContainEqual(arnOf(queueId('WebhookSlowLane')));
     const variables = (dispatcher.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables).toMatchObject({
       WEBHOOK_DELIVERIES_QUEUE_URL: { Ref: queueId('WebhookDeliveries') },
+      WEBHOOK_SLOW_LANE_QUEUE_URL: { Ref: queueId('WebhookSlowLane') },
       WEBHOOK_DELIVERIES_DLQ_URL: { Ref: queueId('WebhookDeliveriesDlq') },
     });
   });

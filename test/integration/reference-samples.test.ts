@@ -42,6 +42,7 @@ const EXPECTED_REFUSALS: Record<string, number> = {
   'GET /rest-api/auth/{authToken}/login.do': 404,
   'POST /rest-api/auth/reset-password.do': 404,
   'POST /rest-api/per-action/delete.do': 404,
+  'POST /rest-api/webhooks/{webhookId}/update.do': 404,
   'DELETE /rest-api/webhooks/{webhookId}.do': 404,
   'POST /rest-api/webhooks/{webhookId}/rotate-secret.do': 404,
   'POST /rest-api/webhooks/{webhookId}/enable.do': 404,

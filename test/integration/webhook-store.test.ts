@@ -18,6 +18,8 @@ const subscription = (userId: number, fields: Partial<WebhookSubscription> = {})
     secrets: [{ value: 'whsec_c2VjcmV0', createdAt: '2026-11-27T09:00:00.000Z' }],
     status: 'active',
     createdAt: `2026-11-27T09:00:${String(serial % 60).padStart(2, '0')}.000Z`,
+    activeSince: `2026-11-27T09:00:${String(serial % 60).padStart(2, '0')}.000Z`,
+    version: 0,
     ...fields,
   };
 };
@@ -49,58 +51,76 @@ describe('the webhook subscription store on DynamoDB Local', () => {
     await expect(store().create(subscription(3))).rejects.toBeInstanceOf(WriteConflict);
   });
 
-  it('extends a failure run on each failed attempt and clears it on a success', async () => {
+  it('extends a failure run on each failed attempt and clears it on a success, writing nothing for a success alone', async () => {
     const subject = subscription(4);
     await store().create(subject);
-    const first = await store().recordAttempt(subject.id, {
+    expect(await store().recordAttempt(subject, { ok: true, at: new Date('2026-11-27T09:59:00Z') })).toBe(subject);
+    const first = await store().recordAttempt(subject, {
       ok: false,
       at: new Date('2026-11-27T10:00:00Z'),
       reason: 'HTTP 500',
     });
     expect(first?.failureRun).toEqual({ since: '2026-11-27T10:00:00.000Z', attempts: 1 });
-    const second = await store().recordAttempt(subject.id, {
+    const second = await store().recordAttempt(first!, {
       ok: false,
       at: new Date('2026-11-27T10:05:00Z'),
       reason: 'timeout',
     });
     expect(second?.failureRun).toEqual({ since: '2026-11-27T10:00:00.000Z', attempts: 2 });
-    const cleared = await store().recordAttempt(subject.id, { ok: true, at: new Date('2026-11-27T10:10:00Z') });
+    const cleared = await store().recordAttempt(second!, { ok: true, at: new Date('2026-11-27T10:10:00Z') });
     expect(cleared).toEqual(subject);
-    expect(await store().recordAttempt('wh_unknown', { ok: true, at: new Date() })).toBeUndefined();
+    const gone = {
+      ...subject,
+      id: 'wh_unknownunknownunkno',
+      failureRun: { since: '2026-11-27T10:00:00.000Z', attempts: 1 },
+    };
+    expect(await store().recordAttempt(gone, { ok: true, at: new Date() })).toBeUndefined();
   });
 
-  it('lists only active subscriptions to the dispatcher, and enable turns one back on without its failure run', async () => {
+  it('routes only active subscriptions, from the moment their write commits', async () => {
     const subject = subscription(5);
+    const other = subscription(5, { entities: [], events: ['limit.changed'] });
     await store().create(subject);
-    await store().recordAttempt(subject.id, { ok: false, at: new Date('2026-11-27T10:00:00Z'), reason: 'HTTP 410' });
-    await store().disable(subject.id, 'failed 3 times in a row');
+    await store().create(other);
+    const routeIds = async () => (await store().routesOf([5, 6])).map((route) => route.id).sort();
+    expect(await routeIds()).toEqual([subject.id, other.id].sort());
+    expect(await store().routesOf([5])).toContainEqual({
+      id: other.id,
+      userId: 5,
+      events: ['limit.changed'],
+      entities: [],
+      activeSince: other.activeSince,
+    });
+    await store().disable(5, subject.id, 'failed 3 times in a row');
     expect(await store().getOwn(5, subject.id)).toMatchObject({
       status: 'disabled',
       disabledReason: 'failed 3 times in a row',
     });
-    const active = await store().listActive();
-    expect(active.map((each) => each.id)).not.toContain(subject.id);
-    expect(active.every((each) => each.status === 'active' && each.url.startsWith('https://'))).toBe(true);
-    expect(active.length).toBeGreaterThan(0);
-    expect(await store().enable(6, subject.id)).toBe(false);
-    expect(await store().enable(5, subject.id)).toBe(true);
-    expect(await store().getOwn(5, subject.id)).toEqual(subject);
-    expect((await store().listActive()).map((each) => each.id)).toContain(subject.id);
+    expect(await routeIds()).toEqual([other.id]);
+    const off = (await store().getOwn(5, subject.id))!;
+    const on = { ...off, status: 'active' as const, activeSince: '2026-11-27T12:00:00.000Z' };
+    delete on.disabledReason;
+    expect(await store().change(off, on)).toBe(true);
+    expect((await store().routesOf([5])).find((route) => route.id === subject.id)?.activeSince).toBe(on.activeSince);
+    expect(await store().getOwn(5, subject.id)).toEqual({ ...on, version: 1 });
   });
 
-  it('replaces the secrets of an owned subscription only, and a delete leaves nothing behind but the count', async () => {
+  it("saves an owner's change only over the state it read, and a delete leaves nothing behind but the count", async () => {
     const subject = subscription(7);
     await store().create(subject);
     const secrets = [
       { value: 'whsec_bmV3', createdAt: '2026-11-27T11:00:00.000Z' },
       { ...subject.secrets[0]!, expiresAt: '2026-11-28T11:00:00.000Z' },
     ];
-    expect(await store().replaceSecrets(8, subject.id, secrets)).toBe(false);
-    expect(await store().replaceSecrets(7, subject.id, secrets)).toBe(true);
+    expect(await store().change(subject, { ...subject, secrets })).toBe(true);
     expect((await store().getOwn(7, subject.id))?.secrets).toEqual(secrets);
+    // the same read again: another change came between
+    await expect(store().change(subject, { ...subject, url: 'https://partner.example/other' })).rejects.toBeInstanceOf(
+      WriteConflict,
+    );
     expect(await store().delete(7, subject.id)).toBe(true);
-    const left = (await scanTable(ctx.service)).filter((item) => String(item.SK).includes('7'));
-    expect(left.filter((item) => item.PK === 'WEBHOOKS' && String(item.SK).includes(subject.id))).toEqual([]);
-    expect(left).toContainEqual({ PK: 'WEBHOOKS', SK: 'COUNT#7', count: 0 });
+    expect(await store().change(subject, { ...subject, secrets })).toBe(false);
+    const left = (await scanTable(ctx.service)).filter((item) => item.PK === 'WEBHOOKS#7');
+    expect(left).toEqual([{ PK: 'WEBHOOKS#7', SK: 'ROUTES', userId: 7, count: 0 }]);
   });
 });

@@ -56,6 +56,7 @@ describe('creating and listing webhook subscriptions', () => {
       filters: { campaignIds: [100] },
       status: 'active',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      activeSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const listed = await list();
     expect(listed.status).toBe(200);
@@ -250,8 +251,9 @@ describe("managing one's own subscriptions", () => {
   it('enables a subscription switched off after failures, clearing its failure run', async () => {
     const { id } = webhookOf(await create({ url: RECEIVER, events: 'limit.reached' }));
     const { webhooks } = ctx.service.dependencies;
-    await webhooks.recordAttempt(id, { ok: false, at: new Date('2026-06-10T12:00:00Z'), reason: 'HTTP 503' });
-    await webhooks.disable(id, 'every delivery failed for 5 days (HTTP 503)');
+    const created = (await webhooks.getOwn(1, id))!;
+    await webhooks.recordAttempt(created, { ok: false, at: new Date('2026-06-10T12:00:00Z'), reason: 'HTTP 503' });
+    await webhooks.disable(1, id, 'every delivery failed for 5 days (HTTP 503)');
     const off = ((await list()).body.webhooks as { id: string }[]).find((each) => each.id === id);
     expect(off).toMatchObject({
       status: 'disabled',

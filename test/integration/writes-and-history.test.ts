@@ -141,6 +141,7 @@ const DRY_RUNS: Partial<Record<Operation, Record<string, string>>> = {
   'perAction.enable': {},
   'perAction.disable': {},
   'webhooks.create': { url: 'http://127.0.0.1:4000/hooks', events: 'limit.reached' },
+  'webhooks.update': { url: 'http://127.0.0.1:4000/hooks/v2', events: 'limit.changed' },
   'webhooks.delete': {},
   'webhooks.rotateSecret': {},
   'webhooks.enable': {},

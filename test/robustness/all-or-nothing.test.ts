@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWriteRoute, ROUTES, type Operation, type Route } from '../../shared/api/route-table';
 import type { Item } from '../../shared/adapters/dynamodb/table-store';
 import { levelNamed, type EntityType } from '../../shared/domain/levels';
-import { entityPK, PARTITION_PREFIX } from '../../shared/table/keys';
+import { entityPK, webhooksPK } from '../../shared/table/keys';
 import type { WebhookSubscription } from '../../shared/domain/webhooks/subscription';
 import { apiClient, postJson, setClock } from '../support/http';
 import { useTestService } from '../support/local-service';
@@ -39,6 +39,8 @@ const WEBHOOK: WebhookSubscription = {
   disabledReason: 'every delivery failed for 5 days',
   failureRun: { since: '2026-06-01T00:00:00.000Z', attempts: 8 },
   createdAt: '2026-06-01T00:00:00.000Z',
+  activeSince: '2026-06-01T00:00:00.000Z',
+  version: 0,
 };
 const isWebhookRoute = (route: Route) => route.family === 'webhooks';
 
@@ -112,8 +114,8 @@ const arrange = async ({ type, id }: { type: EntityType; id: number }, switchedO
 /** The demo user's subscriptions: the one above, alone. */
 const arrangeWebhooks = async () => {
   const { store, webhooks } = ctx.service.dependencies;
-  for (const item of await store.queryPartition(PARTITION_PREFIX.webhooks))
-    await store.delete({ Key: { PK: PARTITION_PREFIX.webhooks, SK: item.SK } });
+  const partition = webhooksPK(WEBHOOK.userId);
+  for (const item of await store.queryPartition(partition)) await store.delete({ Key: { PK: partition, SK: item.SK } });
   await webhooks.create(WEBHOOK);
 };
 
@@ -122,7 +124,7 @@ const arrangeWebhooks = async () => {
  * a new secret (the clock is fixed, so every time is the same in every run).
  */
 const webhookState = async () => {
-  const items = await ctx.service.dependencies.store.queryPartition(PARTITION_PREFIX.webhooks);
+  const items = await ctx.service.dependencies.store.queryPartition(webhooksPK(WEBHOOK.userId));
   const records = JSON.parse(
     JSON.stringify(items)
       .replace(/wh_[a-z2-7]{20}/g, (id) => (id === WEBHOOK.id ? id : 'wh_NEW'))
@@ -148,6 +150,8 @@ const REQUESTS: Partial<Record<Operation, (route: Route) => Promise<Response>>> 
   'perAction.disable': (route) => demo().post(pathOf(route)),
   'webhooks.create': (route) =>
     demo().post(route.path, { url: 'http://127.0.0.1:4001/hooks', events: 'limit.reached,limit.changed' }),
+  'webhooks.update': (route) =>
+    demo().post(pathOf(route), { url: 'http://127.0.0.1:4001/hooks/v2', events: 'limit.changed', campaignIds: '101' }),
   'webhooks.delete': (route) => demo().delete(pathOf(route)),
   'webhooks.rotateSecret': (route) => demo().post(pathOf(route)),
   'webhooks.enable': (route) => demo().post(pathOf(route)),

@@ -120,6 +120,7 @@ const requestOf = (route: Route): { path: string; query?: Record<string, string>
     'auth.token': {},
     'auth.resetPassword': {},
     'webhooks.create': { url: 'http://127.0.0.1:9/matrix', events: 'limit.reached', campaignIds: '100' },
+    'webhooks.update': { url: 'http://127.0.0.1:9/matrix', events: 'limit.reached', campaignIds: '100' },
   };
   const queries: Partial<Record<Operation, Record<string, string>>> = {
     'limits.bulkCampaigns': { campaignIds: '100' },

@@ -6,9 +6,8 @@ import type { Clock } from '../../ports/clock';
 import { WarmCache } from '../../support/warm-cache';
 import type { Item, TableStore } from './table-store';
 
-/** Profile and shares of a user in one query on the user's partition. */
-export const loadGrants = async (store: TableStore, userId: number): Promise<Grants> => {
-  const items = await store.queryPartition(userPK(userId));
+/** Grants from the items of a user's partition: its profile's permissions and its shares. */
+const grantsFromItems = (userId: number, items: readonly Item[]): Grants => {
   const profile: Item = items.find((item) => item.SK === 'PROFILE') ?? {};
   const shares = new Map<string, AccessLevel>(
     items
@@ -23,11 +22,35 @@ export const loadGrants = async (store: TableStore, userId: number): Promise<Gra
   };
 };
 
+/** Profile and shares of a user in one query on the user's partition. */
+export const loadGrants = async (store: TableStore, userId: number): Promise<Grants> =>
+  grantsFromItems(userId, await store.queryPartition(userPK(userId)));
+
 const warmGrants = new WarmCache<Grants>();
 
 /** A caller's grants as this container last read them, at most WARM_CACHE_TTL_MS ago. */
 export const grantsOf = (ports: { store: TableStore; clock: Clock }, userId: number): Promise<Grants> =>
   warmGrants.through(`${ports.store.tableName}|${userId}`, ports.clock, () => loadGrants(ports.store, userId));
+
+/** A webhook subscription's owner as deliveries judge it: its grants, and whether its account is still active. */
+export interface SubscriptionOwner {
+  grants: Grants;
+  /** False for an account deactivated or deleted: none of its subscriptions may hear anything. */
+  active: boolean;
+}
+
+const warmOwners = new WarmCache<SubscriptionOwner>();
+
+/**
+ * The owner as this container last read it, at most WARM_CACHE_TTL_MS ago: a deactivated account stops hearing
+ * within the bound every other credential of it stops working in.
+ */
+export const ownerOf = (ports: { store: TableStore; clock: Clock }, userId: number): Promise<SubscriptionOwner> =>
+  warmOwners.through(`${ports.store.tableName}|${userId}`, ports.clock, async () => {
+    const items = await ports.store.queryPartition(userPK(userId));
+    const profile = items.find((item) => item.SK === 'PROFILE');
+    return { grants: grantsFromItems(userId, items), active: profile?.active === true };
+  });
 
 export const entityFromItem = (item: Item | undefined): Entity | undefined =>
   item ? (item as unknown as Entity) : undefined;

@@ -1,98 +1,76 @@
 import { ServiceBusy, WriteConflict } from '../../domain/errors';
 import { MAX_SUBSCRIPTIONS_PER_USER } from '../../domain/webhooks/subscription-cap';
-import type {
-  WebhookEntityFilter,
-  WebhookEventKind,
-  WebhookSecret,
-  WebhookSubscription,
-} from '../../domain/webhooks/subscription';
+import type { WebhookSubscription } from '../../domain/webhooks/subscription';
+import { routeOf, type WebhookRoute } from '../../domain/webhooks/subscription-route';
 import type { WebhookAttemptOutcome, WebhookSubscriptions, WrittenWith } from '../../ports/webhook-subscriptions';
 import type { TransactItem } from './attribute-values';
-import {
-  WEBHOOK_SUBSCRIPTIONS_BELOW,
-  WEBHOOKS_PK,
-  webhookCountKey,
-  webhookIdKey,
-  webhookKey,
-  webhookOwnerPrefix,
-  type ItemKey,
-} from '../../table/keys';
+import { routeAttribute, routesFromItem, storedRoute, subscriptionFromItem, subscriptionItem } from './webhook-items';
+import { WEBHOOK_PREFIX, webhookKey, webhookRoutesKey, webhooksPK, type ItemKey } from '../../table/keys';
 import {
   anyOf,
   attributeAbsent,
   attributeExists,
   below,
   conditionExpression,
-  keyConditionExpression,
+  equals,
   UpdateBuilder,
 } from './expressions';
-import type { Item, TableStore } from './table-store';
-
-/** The stored item of a subscription: the failure run is kept in two top-level attributes, so one update extends it. */
-const subscriptionItem = (subscription: WebhookSubscription): Item => {
-  const { failureRun, ...rest } = subscription;
-  return {
-    ...webhookKey(subscription.userId, subscription.id),
-    ...rest,
-    ...(failureRun ? { failureSince: failureRun.since, failureAttempts: failureRun.attempts } : {}),
-  };
-};
-
-const secretOf = (item: Item): WebhookSecret => ({
-  value: String(item.value),
-  createdAt: String(item.createdAt),
-  ...(item.expiresAt !== undefined ? { expiresAt: String(item.expiresAt) } : {}),
-});
-
-const subscriptionFromItem = (item: Item): WebhookSubscription => ({
-  id: String(item.id),
-  userId: Number(item.userId),
-  url: String(item.url),
-  events: (item.events as string[]).map((kind) => kind as WebhookEventKind),
-  entities: ((item.entities as Item[] | undefined) ?? []).map((entity): WebhookEntityFilter => ({
-    entityType: entity.entityType as WebhookEntityFilter['entityType'],
-    entityId: Number(entity.entityId),
-  })),
-  secrets: (item.secrets as Item[]).map(secretOf),
-  status: item.status === 'disabled' ? 'disabled' : 'active',
-  ...(item.disabledReason !== undefined ? { disabledReason: String(item.disabledReason) } : {}),
-  ...(item.failureSince !== undefined
-    ? { failureRun: { since: String(item.failureSince), attempts: Number(item.failureAttempts ?? 0) } }
-    : {}),
-  createdAt: String(item.createdAt),
-});
+import type { TableStore } from './table-store';
 
 const newestFirst = (a: WebhookSubscription, b: WebhookSubscription): number =>
   b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id);
 
-const exists = conditionExpression(attributeExists('PK'));
+/** Whether what fan-out matches against differs between two states of a subscription. */
+const routeChanged = (read: WebhookSubscription, next: WebhookSubscription): boolean =>
+  read.status !== next.status || JSON.stringify(routeOf(read)) !== JSON.stringify(routeOf(next));
+
+/** The owner's changes of `next` over `read`, on condition that `read` is still what is stored. */
+const ownerChange = (read: WebhookSubscription, next: WebhookSubscription): UpdateBuilder => {
+  const update = new UpdateBuilder()
+    .set('url', next.url)
+    .set('events', next.events)
+    .set('entities', next.entities)
+    .set('secrets', next.secrets)
+    .set('status', next.status)
+    .set('activeSince', next.activeSince)
+    .set('version', read.version + 1)
+    .require(
+      read.version === 0 ? anyOf(attributeAbsent('version'), equals('version', 0)) : equals('version', read.version),
+    )
+    .require(attributeExists('PK'));
+  if (next.disabledReason !== undefined) update.set('disabledReason', next.disabledReason);
+  else if (read.disabledReason !== undefined) update.remove('disabledReason');
+  if (read.failureRun && !next.failureRun) update.remove('failureSince').remove('failureAttempts');
+  return update;
+};
 
 /**
- * Subscriptions in the table's `WEBHOOKS` partition: each under `<userId>#<id>`, beside an `ID#<id>` item naming
- * its owner (the dispatcher knows the id alone) and a `COUNT#<userId>` item that keeps the per-user cap exact
- * under concurrent creates.
+ * Subscriptions in their owner's partition (`WEBHOOKS#<userId>`): each in full under `WEBHOOK#<id>`, beside one
+ * `ROUTES` item holding how many the user has (the per-user cap, exact under concurrent creates) and the route of
+ * each active one. Every write of a subscription that changes what fan-out matches writes both in one transaction,
+ * so the routes never lag the subscriptions: a subscription is heard from the moment its write commits.
  */
 export class DynamoDbWebhookStore implements WebhookSubscriptions<TransactItem> {
   constructor(private readonly store: TableStore) {}
 
   async create(subscription: WebhookSubscription, written: WrittenWith<TransactItem> = {}): Promise<void> {
-    const { tableName } = this.store;
-    const count = new UpdateBuilder()
+    const routes = new UpdateBuilder()
       .add('count', 1)
-      .require(anyOf(attributeAbsent('count'), below('count', MAX_SUBSCRIPTIONS_PER_USER)))
-      .build();
+      .set('userId', subscription.userId)
+      .require(anyOf(attributeAbsent('count'), below('count', MAX_SUBSCRIPTIONS_PER_USER)));
+    if (subscription.status === 'active')
+      routes.set(routeAttribute(subscription.id), storedRoute(routeOf(subscription)));
     await this.transact(
       [
         this.store.insertItem(subscriptionItem(subscription)),
-        this.store.insertItem({ ...webhookIdKey(subscription.id), userId: subscription.userId }),
-        { Update: { TableName: tableName, Key: webhookCountKey(subscription.userId), ...count } },
+        this.updateItem(webhookRoutesKey(subscription.userId), routes),
       ],
       written,
     );
   }
 
   async listOwn(userId: number): Promise<WebhookSubscription[]> {
-    const items = await this.store.queryPartition(WEBHOOKS_PK, webhookOwnerPrefix(userId));
+    const items = await this.store.queryPartition(webhooksPK(userId), WEBHOOK_PREFIX);
     return items.map(subscriptionFromItem).sort(newestFirst);
   }
 
@@ -102,81 +80,94 @@ export class DynamoDbWebhookStore implements WebhookSubscriptions<TransactItem> 
   }
 
   async delete(userId: number, id: string, written: WrittenWith<TransactItem> = {}): Promise<boolean> {
-    const { tableName } = this.store;
-    const count = new UpdateBuilder().add('count', -1).build();
+    const routes = new UpdateBuilder().add('count', -1).remove(routeAttribute(id)).build();
     return this.unlessAbsent(() =>
       this.transact(
         [
-          { Delete: { TableName: tableName, Key: webhookKey(userId, id), ...exists } },
-          { Delete: { TableName: tableName, Key: webhookIdKey(id) } },
-          { Update: { TableName: tableName, Key: webhookCountKey(userId), ...count } },
+          this.deleteIfPresent(webhookKey(userId, id)),
+          { Update: { TableName: this.store.tableName, Key: webhookRoutesKey(userId), ...routes } },
         ],
         written,
       ),
     );
   }
 
-  async replaceSecrets(
-    userId: number,
-    id: string,
-    secrets: WebhookSecret[],
+  async change(
+    read: WebhookSubscription,
+    next: WebhookSubscription,
     written: WrittenWith<TransactItem> = {},
   ): Promise<boolean> {
-    const update = new UpdateBuilder().set('secrets', secrets).require(attributeExists('PK'));
-    return this.unlessAbsent(() => this.updateOwn(webhookKey(userId, id), update, written));
+    const items: TransactItem[] = [this.updateItem(webhookKey(read.userId, read.id), ownerChange(read, next))];
+    if (routeChanged(read, next)) items.push(this.routeUpdate(next));
+    try {
+      await this.transact(items, written);
+      return true;
+    } catch (error) {
+      // a failed condition is a lost race unless the subscription is gone
+      if (error instanceof WriteConflict && !(await this.store.get(webhookKey(read.userId, read.id)))) return false;
+      throw error;
+    }
   }
 
-  async enable(userId: number, id: string, written: WrittenWith<TransactItem> = {}): Promise<boolean> {
-    const update = new UpdateBuilder()
-      .set('status', 'active')
-      .remove('disabledReason')
-      .remove('failureSince')
-      .remove('failureAttempts')
-      .require(attributeExists('PK'));
-    return this.unlessAbsent(() => this.updateOwn(webhookKey(userId, id), update, written));
+  /** One read of each user's routes item: small, whatever the user's subscriptions' URLs and secrets. */
+  async routesOf(userIds: readonly number[]): Promise<WebhookRoute[]> {
+    const items = await this.store.batchGet([...new Set(userIds)].map(webhookRoutesKey));
+    return items.flatMap(routesFromItem);
   }
 
-  /** One paged query of the partition: subscriptions are few (at most ten per user). */
-  async listActive(): Promise<WebhookSubscription[]> {
-    const items = await this.store.query({
-      ...keyConditionExpression('PK', WEBHOOKS_PK, below('SK', WEBHOOK_SUBSCRIPTIONS_BELOW)),
-      ConsistentRead: true,
-    });
-    return items.map(subscriptionFromItem).filter((subscription) => subscription.status === 'active');
-  }
-
-  async recordAttempt(id: string, outcome: WebhookAttemptOutcome): Promise<WebhookSubscription | undefined> {
+  async recordAttempt(
+    read: WebhookSubscription,
+    outcome: WebhookAttemptOutcome,
+  ): Promise<WebhookSubscription | undefined> {
+    if (outcome.ok && !read.failureRun) return read;
     const update = new UpdateBuilder().require(attributeExists('PK'));
     if (outcome.ok) update.remove('failureSince').remove('failureAttempts');
     else update.setIfAbsent('failureSince', outcome.at.toISOString()).add('failureAttempts', 1);
-    return this.updateById(id, update);
-  }
-
-  async disable(id: string, reason: string): Promise<void> {
-    await this.updateById(
-      id,
-      new UpdateBuilder().set('status', 'disabled').set('disabledReason', reason).require(attributeExists('PK')),
-    );
-  }
-
-  /** Updates a subscription known by its id alone; undefined when it is gone (deleted meanwhile). */
-  private async updateById(id: string, update: UpdateBuilder): Promise<WebhookSubscription | undefined> {
-    const owner = await this.store.get(webhookIdKey(id));
-    if (!owner) return undefined;
-    const key: ItemKey = webhookKey(Number(owner.userId), id);
     try {
-      const item = await this.store.update({ Key: key, ...update.build(), ReturnValues: 'ALL_NEW' });
+      const item = await this.store.update({
+        Key: webhookKey(read.userId, read.id),
+        ...update.build(),
+        ReturnValues: 'ALL_NEW',
+      });
       return item && subscriptionFromItem(item);
     } catch (error) {
+      // deleted meanwhile
       if (error instanceof WriteConflict) return undefined;
       throw error;
     }
   }
 
-  /** One update of an owned subscription; in a transaction only when something is written alongside it. */
-  private async updateOwn(key: ItemKey, update: UpdateBuilder, written: WrittenWith<TransactItem>): Promise<void> {
-    if (!written.alongside?.length) await this.store.update({ Key: key, ...update.build() });
-    else await this.transact([{ Update: { TableName: this.store.tableName, Key: key, ...update.build() } }], written);
+  async disable(userId: number, id: string, reason: string): Promise<void> {
+    const off = new UpdateBuilder()
+      .set('status', 'disabled')
+      .set('disabledReason', reason)
+      .require(equals('status', 'active'));
+    const routes = new UpdateBuilder().remove(routeAttribute(id)).require(attributeExists('PK'));
+    // already off or gone: nothing to do
+    await this.unlessAbsent(() =>
+      this.store.transactWrite({
+        TransactItems: [
+          this.updateItem(webhookKey(userId, id), off),
+          this.updateItem(webhookRoutesKey(userId), routes),
+        ],
+      }),
+    );
+  }
+
+  private updateItem(key: ItemKey, update: UpdateBuilder): TransactItem {
+    return { Update: { TableName: this.store.tableName, Key: key, ...update.build() } };
+  }
+
+  private deleteIfPresent(key: ItemKey): TransactItem {
+    return { Delete: { TableName: this.store.tableName, Key: key, ...conditionExpression(attributeExists('PK')) } };
+  }
+
+  /** The routes item as `next` leaves it: its route when active, none when off. */
+  private routeUpdate(next: WebhookSubscription): TransactItem {
+    const update = new UpdateBuilder().require(attributeExists('PK'));
+    if (next.status === 'active') update.set(routeAttribute(next.id), storedRoute(routeOf(next)));
+    else update.remove(routeAttribute(next.id));
+    return this.updateItem(webhookRoutesKey(next.userId), update);
   }
 
   /**

@@ -4,14 +4,22 @@ import { deliveryMessageBody } from '../../domain/webhooks/delivery-message';
 
 const ENTRIES_PER_CALL = 10;
 
-/** The webhook deliveries queue (standard): one message per delivery; a failed attempt hides its message a while. */
+/**
+ * A webhook deliveries queue (standard): one message per delivery; a failed attempt hides its message a while.
+ * Each message's group is its subscription: SQS's fair queues then keep a subscription with a backlog from
+ * lengthening the wait of the others.
+ */
 export class SqsWebhookDeliveries implements WebhookDeliveryQueue {
+  private readonly arnSuffix: string;
+
   constructor(
     private readonly client: SQSClient,
     private readonly queueUrl: string,
-  ) {}
+  ) {
+    this.arnSuffix = `:${queueUrl.split('/').at(-1)}`;
+  }
 
-  async send(deliveries: readonly WebhookDelivery[]): Promise<void> {
+  async send(deliveries: readonly WebhookDelivery[], delaySeconds = 0): Promise<void> {
     for (let start = 0; start < deliveries.length; start += ENTRIES_PER_CALL) {
       const result = await this.client.send(
         new SendMessageBatchCommand({
@@ -19,10 +27,12 @@ export class SqsWebhookDeliveries implements WebhookDeliveryQueue {
           Entries: deliveries.slice(start, start + ENTRIES_PER_CALL).map((delivery, index) => ({
             Id: String(index),
             MessageBody: deliveryMessageBody(delivery),
+            MessageGroupId: delivery.subscriptionId,
+            ...(delaySeconds > 0 ? { DelaySeconds: delaySeconds } : {}),
           })),
         }),
       );
-      // the event's message is retried whole: a subscription may then hear of it twice, with one webhook-id
+      // the message that sent these is retried whole: a subscription may then hear of it twice, with one webhook-id
       if (result.Failed?.length) throw new Error(`SQS refused ${result.Failed.length} webhook deliveries`);
     }
   }
@@ -35,5 +45,9 @@ export class SqsWebhookDeliveries implements WebhookDeliveryQueue {
         VisibilityTimeout: seconds,
       }),
     );
+  }
+
+  carries(record: { eventSourceARN?: string }): boolean {
+    return record.eventSourceARN?.endsWith(this.arnSuffix) === true;
   }
 }

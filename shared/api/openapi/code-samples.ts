@@ -48,6 +48,7 @@ const SAMPLE_FIELDS: Partial<Record<Operation, Fields>> = {
   'perAction.update': { actionId: 7, dailyConversionsLimit: 8 },
   'perAction.delete': { type: 'CAMPAIGN', entityId: 100, ids: [3] },
   'webhooks.create': { url: 'https://partner.example/hooks/limits', events: ['limit.reached'], campaignIds: [100] },
+  'webhooks.update': { url: 'https://partner.example/hooks/limits-v2', events: ['limit.reached'], campaignIds: [100] },
 };
 
 const pathValues = (route: Route): Fields =>

@@ -44,9 +44,11 @@ export const OPERATION_DESCRIPTIONS: Record<Operation, string> = {
   'webhooks.create': `Subscribes an https URL to limit.reached and/or limit.changed events, for every entity the caller may read or only the ones named by advertiserIds … placementIds (each checked as a read of its limits is: unknown 404, no share or permission 403). The answer holds the signing secret, the only time it is shown. At most ${MAX_SUBSCRIPTIONS_PER_USER} subscriptions per user and ${MAX_FILTER_ENTITIES} filter entities per subscription. dryRun=true checks everything and creates nothing.`,
   'webhooks.list':
     "The caller's own subscriptions, newest first: URL, events, filters, status, why it was disabled and the current run of failed deliveries. Never a secret.",
+  'webhooks.update':
+    "Replaces a subscription's url, events and filters in place (the parameters and their checks are create.do's; a filter left out means none), keeping its id, secrets, status and failure run. Events are delivered to the new URL from the moment the answer is given, with no gap and no new secret. Another user's id answers 404, as an unknown one does. dryRun=true checks everything and changes nothing.",
   'webhooks.delete':
     "Deletes one of the caller's subscriptions; nothing more is delivered to it. Another user's id answers 404, as an unknown one does.",
   'webhooks.rotateSecret': `Makes a new signing secret, shown in this answer only. The previous one keeps signing for 24 hours (deliveries carry a signature by each, as Standard Webhooks receivers expect), at most ${MAX_SIGNING_SECRETS} in all.`,
   'webhooks.enable':
-    'Turns a subscription switched off after a run of failed deliveries back on, and clears the run. Enabling an active subscription changes nothing.',
+    'Turns a subscription switched off after a run of failed deliveries back on, and clears the run: it hears events from this moment (`activeSince`). Enabling an active subscription changes nothing, its failure run included.',
 };

@@ -16,6 +16,7 @@ const webhook = {
   filters: { campaignIds: [100] },
   status: 'active',
   createdAt: '2026-06-10T12:00:00.000Z',
+  activeSince: '2026-06-10T12:00:00.000Z',
 };
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2XbDrjG3Rnw=';
@@ -43,6 +44,10 @@ export const webhookExamples = (): Record<WebhookOperation, Record<string, Respo
     success: true,
     webhooks: [webhook, { ...disabled, id: 'wh_a2b3c4d5e6f7g2h3j4k5', filters: {} }],
   }),
+  'webhooks.update': one('Moved to a new URL, same id and secret', {
+    success: true,
+    webhook: { ...webhook, url: 'https://partner.example/hooks/limits-v2' },
+  }),
   'webhooks.delete': one('Deleted', { success: true, id: webhook.id }),
   'webhooks.rotateSecret': one('A new secret, shown once; the old one signs for 24 hours more', {
     success: true,
@@ -50,12 +55,15 @@ export const webhookExamples = (): Record<WebhookOperation, Record<string, Respo
     secret: 'whsec_3q2+7wAAAAB0aGlzIGlzIGEgc2FtcGxlIHNlY3JldCE=',
     previousSecretExpiresAt: '2026-06-11T12:00:00.000Z',
   }),
-  'webhooks.enable': one('On again, without its failure run', { success: true, webhook }),
+  'webhooks.enable': one('On again, without its failure run, heard from now', {
+    success: true,
+    webhook: { ...webhook, activeSince: '2026-06-12T09:30:00.000Z' },
+  }),
 });
 
 /** The form of create.do, by example. */
 export const webhookRequestExamples = (operation: Operation): Record<string, ResponseExample> | undefined =>
-  operation === 'webhooks.create'
+  operation === 'webhooks.create' || operation === 'webhooks.update'
     ? {
         ...one('Cap crossings of campaign 100', {
           url: 'https://partner.example/hooks/limits',

@@ -43,6 +43,9 @@ const subscription = z
       .optional()
       .describe('failed delivery attempts in a row, since the first of them; gone after a success'),
     createdAt: z.string().describe('ISO 8601, UTC'),
+    activeSince: z
+      .string()
+      .describe('since when events are delivered (ISO 8601): its creation, or the enable.do that turned it back on'),
   })
   .describe('a webhook subscription as its owner sees it: never a secret');
 
@@ -84,6 +87,7 @@ export const WEBHOOK_SPECS = {
     }),
     errors: [401],
   }),
+  'webhooks.update': () => ({ form: createForm, response: one, errors: [...NO_ACCESS_ERRORS, 403] }),
   'webhooks.delete': () => ({
     response: z.object({ success: z.literal(true), id: webhookId, dryRun: dryRunMark }),
     errors: NO_ACCESS_ERRORS,

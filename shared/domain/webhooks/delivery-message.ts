@@ -71,18 +71,27 @@ export const eventOfBusMessage = (body: string): WebhookEvent => {
 export const isBusMessage = (body: string): boolean => body.includes('"detail-type"');
 
 /** A delivery as the deliveries queue carries it: the counter as text, so that it stays exact. */
-export const deliveryMessageBody = ({ subscriptionId, userId, event }: WebhookDelivery): string =>
-  JSON.stringify({ subscriptionId, userId, kind: event.kind, event: event.event }, (_key, value: unknown) =>
-    value instanceof ExactNumber ? value.text : value,
+export const deliveryMessageBody = ({ subscriptionId, userId, event, priorAttempts }: WebhookDelivery): string =>
+  JSON.stringify(
+    {
+      subscriptionId,
+      userId,
+      ...(priorAttempts !== undefined ? { priorAttempts } : {}),
+      kind: event.kind,
+      event: event.event,
+    },
+    (_key, value: unknown) => (value instanceof ExactNumber ? value.text : value),
   );
 
 export const deliveryOfMessage = (body: string): WebhookDelivery => {
   const message = parsed(body);
   if (typeof message.subscriptionId !== 'string' || !Number.isSafeInteger(message.userId))
     throw new UndeliverableMessage('a delivery without its subscription');
+  const priorAttempts = Number.isSafeInteger(message.priorAttempts) ? (message.priorAttempts as number) : undefined;
   return {
     subscriptionId: message.subscriptionId,
     userId: message.userId as number,
     event: checkedEvent(message.kind, message.event),
+    ...(priorAttempts !== undefined && priorAttempts >= 0 ? { priorAttempts } : {}),
   };
 };

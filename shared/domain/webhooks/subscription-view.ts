@@ -21,6 +21,7 @@ export const subscriptionView = (subscription: WebhookSubscription) => {
     ...(subscription.disabledReason !== undefined ? { disabledReason: subscription.disabledReason } : {}),
     ...(subscription.failureRun ? { failureRun: subscription.failureRun } : {}),
     createdAt: subscription.createdAt,
+    activeSince: subscription.activeSince,
   };
 };
 

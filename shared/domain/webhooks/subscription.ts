@@ -36,4 +36,8 @@ export interface WebhookSubscription {
   disabledReason?: string;
   failureRun?: WebhookFailureRun;
   createdAt: string;
+  /** When it last became active: its creation, or the enable.do that turned it back on. It hears events from then. */
+  activeSince: string;
+  /** Raised by every change its owner makes, each made on condition that it is still the one read. */
+  version: number;
 }

@@ -18,9 +18,14 @@ export const eventEntity = ({ event }: WebhookEvent): { type: EntityType; id: nu
 export const eventTime = ({ kind, event }: WebhookEvent): string =>
   kind === 'limit.reached' ? event.at : event.change.at;
 
-/** One event to deliver to one subscription: what the deliveries queue carries. */
+/** One event to deliver to one subscription: what the deliveries queues carry. */
 export interface WebhookDelivery {
   subscriptionId: string;
   userId: number;
   event: WebhookEvent;
+  /**
+   * In the slow lane: the attempts made before it came there (0 when it came without one, its subscription already
+   * failing). The lane's own receives count the rest.
+   */
+  priorAttempts?: number;
 }

@@ -7,8 +7,8 @@ describe('route table', () => {
     const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     // 4 auth + 5 × 8 limit levels (reset.do by POST and by DELETE, history.do) + 2 bulk reads + 6 per-action
-    // + 5 webhook subscription routes
-    expect(ROUTES).toHaveLength(4 + 40 + 2 + 6 + 5);
+    // + 6 webhook subscription routes
+    expect(ROUTES).toHaveLength(4 + 40 + 2 + 6 + 6);
     for (const level of ['advertiser', 'campaign', 'banner', 'site', 'placement']) {
       expect(keys).toContain(`GET /rest-api/${level}/{${level}Id}/limits.do`);
       expect(keys).toContain(`POST /rest-api/${level}/{${level}Id}/limits/set.do`);
@@ -25,6 +25,7 @@ describe('route table', () => {
         'POST /rest-api/webhooks/create.do',
         'GET /rest-api/webhooks.do',
         'DELETE /rest-api/webhooks/{webhookId}.do',
+        'POST /rest-api/webhooks/{webhookId}/update.do',
         'POST /rest-api/webhooks/{webhookId}/rotate-secret.do',
         'POST /rest-api/webhooks/{webhookId}/enable.do',
         'GET /rest-api/auth/{authToken}/login.do',

@@ -1,4 +1,9 @@
-import { DynamoDBClient, TransactionCanceledException, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  GetItemCommand,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+} from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TransactItem } from '../../../../shared/adapters/dynamodb/attribute-values';
@@ -19,6 +24,8 @@ const subscription: WebhookSubscription = {
   secrets: [{ value: 'whsec_x', createdAt: '2026-11-27T00:00:00.000Z' }],
   status: 'active',
   createdAt: '2026-11-27T00:00:00.000Z',
+  activeSince: '2026-11-27T00:00:00.000Z',
+  version: 2,
 };
 const cancelledAt = (failed: number, items: number) =>
   new TransactionCanceledException({
@@ -33,27 +40,31 @@ const sentItems = () => dynamo.commandCalls(TransactWriteItemsCommand)[0]!.args[
 afterEach(() => dynamo.reset());
 
 describe('a subscription write with its Idempotency-Key answer alongside', () => {
-  it('writes the answer in the same transaction, after the subscription items', async () => {
+  it('writes the answer in the same transaction, after the subscription and its routes', async () => {
     dynamo.on(TransactWriteItemsCommand).resolves({});
     await webhooks.create(subscription, { alongside: [answer] });
-    expect(sentItems()).toHaveLength(4);
-    expect(sentItems()[3]!.Put!.Item!.PK).toEqual({ S: 'IDEMPOTENCY#7#k' });
+    expect(sentItems()).toHaveLength(3);
+    expect(sentItems()[2]!.Put!.Item!.PK).toEqual({ S: 'IDEMPOTENCY#7#k' });
   });
 
   it('is refused as the subscription refuses (the cap) when one of its own items fails', async () => {
-    dynamo.on(TransactWriteItemsCommand).rejects(cancelledAt(2, 4));
+    dynamo.on(TransactWriteItemsCommand).rejects(cancelledAt(1, 3));
     await expect(webhooks.create(subscription, { alongside: [answer] })).rejects.toBeInstanceOf(WriteConflict);
   });
 
   it('tells the caller to retry when only the answer failed (another invocation took the key over)', async () => {
-    dynamo.on(TransactWriteItemsCommand).rejects(cancelledAt(3, 4));
+    dynamo.on(TransactWriteItemsCommand).rejects(cancelledAt(2, 3));
     await expect(webhooks.create(subscription, { alongside: [answer] })).rejects.toBeInstanceOf(ServiceBusy);
   });
 
-  it('turns an update into a transaction only when something goes alongside it', async () => {
+  it("tells an owner's change apart: another change came first, the subscription is gone, or only the answer failed", async () => {
+    const rotated = { ...subscription, secrets: [] };
     dynamo.on(TransactWriteItemsCommand).rejects(cancelledAt(1, 2));
-    await expect(webhooks.enable(7, 'wh_1', { alongside: [answer] })).rejects.toBeInstanceOf(ServiceBusy);
+    await expect(webhooks.change(subscription, rotated, { alongside: [answer] })).rejects.toBeInstanceOf(ServiceBusy);
     dynamo.on(TransactWriteItemsCommand).rejects(cancelledAt(0, 2));
-    expect(await webhooks.enable(7, 'wh_1', { alongside: [answer] })).toBe(false);
+    dynamo.on(GetItemCommand).resolves({ Item: { PK: { S: 'WEBHOOKS#7' }, SK: { S: 'WEBHOOK#wh_1' } } });
+    await expect(webhooks.change(subscription, rotated, { alongside: [answer] })).rejects.toBeInstanceOf(WriteConflict);
+    dynamo.on(GetItemCommand).resolves({});
+    expect(await webhooks.change(subscription, rotated, { alongside: [answer] })).toBe(false);
   });
 });

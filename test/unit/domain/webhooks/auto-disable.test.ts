@@ -11,6 +11,8 @@ const subscription = (changes: Partial<WebhookSubscription>): WebhookSubscriptio
   secrets: [{ value: 'whsec_AAAA', createdAt: '2026-11-01T00:00:00Z' }],
   status: 'active',
   createdAt: '2026-11-01T00:00:00Z',
+  activeSince: '2026-11-01T00:00:00Z',
+  version: 0,
   ...changes,
 });
 

@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../../shared/domain/access';
-import { matchingSubscriptions } from '../../../../shared/domain/webhooks/subscription-matching';
-import type { WebhookSubscription } from '../../../../shared/domain/webhooks/subscription';
+import { matchingRoutes } from '../../../../shared/domain/webhooks/subscription-matching';
+import type { WebhookRoute } from '../../../../shared/domain/webhooks/subscription-route';
 import type { WebhookEvent } from '../../../../shared/domain/webhooks/webhook-event';
 import { ExactNumber } from '../../../../shared/domain/delivery/exact-units';
 
-const subscription = (id: string, changes: Partial<WebhookSubscription>): WebhookSubscription => ({
+const subscription = (id: string, changes: Partial<WebhookRoute>): WebhookRoute => ({
   id,
   userId: 1,
-  url: 'https://partner.example/hook',
   events: ['limit.reached', 'limit.changed'],
   entities: [],
-  secrets: [],
-  status: 'active',
-  createdAt: '2026-11-01T00:00:00Z',
+  activeSince: '2026-11-01T00:00:00Z',
   ...changes,
 });
 
@@ -43,9 +40,8 @@ describe('which subscriptions hear of an event', () => {
       subscription('its-advertiser', { entities: [{ entityType: 'ADVERTISER', entityId: 10 }] }),
       subscription('other-campaign', { entities: [{ entityType: 'CAMPAIGN', entityId: 101 }] }),
       subscription('same-id-other-type', { entities: [{ entityType: 'PLACEMENT', entityId: 1000 }] }),
-      subscription('disabled', { status: 'disabled' }),
     ];
-    expect(matchingSubscriptions(reached, banner, subscriptions).map((found) => found.id)).toEqual([
+    expect(matchingRoutes(reached, banner, subscriptions).map((found) => found.id)).toEqual([
       'all',
       'this-banner',
       'its-campaign',
@@ -58,16 +54,17 @@ describe('which subscriptions hear of an event', () => {
       subscription('this-banner', { entities: [{ entityType: 'BANNER', entityId: 1000 }] }),
       subscription('its-campaign', { entities: [{ entityType: 'CAMPAIGN', entityId: 100 }] }),
     ];
-    expect(matchingSubscriptions(reached, undefined, subscriptions).map((found) => found.id)).toEqual(['this-banner']);
+    expect(matchingRoutes(reached, undefined, subscriptions).map((found) => found.id)).toEqual(['this-banner']);
   });
 
-  it('only those created before the event happened or in its second, whichever its kind', () => {
+  it('only those active since before the event happened or since its second, whichever its kind', () => {
     const subscriptions = [
-      subscription('before', { createdAt: '2026-11-27T09:59:59.999Z' }),
-      subscription('same-moment', { createdAt: '2026-11-27T10:00:00.000Z' }),
-      // the stream rounds a counting write's time down to the second: a crossing just after this creation bears 10:00:00
-      subscription('same-second', { createdAt: '2026-11-27T10:00:00.999Z' }),
-      subscription('next-second', { createdAt: '2026-11-27T10:00:01.000Z' }),
+      subscription('before', { activeSince: '2026-11-27T09:59:59.999Z' }),
+      subscription('same-moment', { activeSince: '2026-11-27T10:00:00.000Z' }),
+      // the stream rounds a counting write's time down to the second: a crossing just after this creation or enable.do
+      // bears 10:00:00
+      subscription('same-second', { activeSince: '2026-11-27T10:00:00.999Z' }),
+      subscription('next-second', { activeSince: '2026-11-27T10:00:01.000Z' }),
     ];
     const changed: WebhookEvent = {
       kind: 'limit.changed',
@@ -84,7 +81,7 @@ describe('which subscriptions hear of an event', () => {
       },
     };
     for (const event of [reached, changed])
-      expect(matchingSubscriptions(event, banner, subscriptions).map((found) => found.id)).toEqual([
+      expect(matchingRoutes(event, banner, subscriptions).map((found) => found.id)).toEqual([
         'before',
         'same-moment',
         'same-second',

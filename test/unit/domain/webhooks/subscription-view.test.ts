@@ -17,10 +17,12 @@ const subscription: WebhookSubscription = {
   disabledReason: 'failed',
   failureRun: { since: '2026-06-10T00:00:00.000Z', attempts: 3 },
   createdAt: '2026-06-09T00:00:00.000Z',
+  activeSince: '2026-06-09T12:00:00.000Z',
+  version: 4,
 };
 
 describe('subscriptionView', () => {
-  it('shows everything but the secrets and the owner, filters under their parameters', () => {
+  it('shows everything but the secrets, the owner and the version, filters under their parameters', () => {
     expect(subscriptionView(subscription)).toEqual({
       id: 'wh_abcdefghijklmnopqrst',
       url: 'https://partner.example/hooks',
@@ -30,6 +32,7 @@ describe('subscriptionView', () => {
       disabledReason: 'failed',
       failureRun: { since: '2026-06-10T00:00:00.000Z', attempts: 3 },
       createdAt: '2026-06-09T00:00:00.000Z',
+      activeSince: '2026-06-09T12:00:00.000Z',
     });
     expect(JSON.stringify(subscriptionView(subscription))).not.toContain('whsec_');
   });
