@@ -1,4 +1,5 @@
 import {
+  ChangeMessageVisibilityBatchCommand,
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
@@ -113,17 +114,30 @@ describe('npm run webhooks -- replay on AWS', () => {
     ]);
   });
 
-  it('moves nothing on a dry run', async () => {
+  it('moves nothing on a dry run, and makes what it counted visible again at once', async () => {
+    const letters = Array.from({ length: 12 }, (_, index) => message(`m${index}`));
     sqs
       .on(ReceiveMessageCommand)
-      .resolvesOnce({ Messages: [message('a')] })
+      .resolvesOnce({ Messages: letters.slice(0, 10) })
+      .resolvesOnce({ Messages: letters.slice(10) })
       .resolves({ Messages: [] });
+    sqs.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
     const run = await replayWebhookDeadLetters(new SQSClient({}), {
       from: 'https://sqs.test/dlq',
       to: 'https://sqs.test/q',
       dryRun: true,
     });
-    expect(run.replayed).toBe(1);
+    expect(run.replayed).toBe(12);
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+    expect(sqs.commandCalls(DeleteMessageBatchCommand)).toHaveLength(0);
+    const released = sqs.commandCalls(ChangeMessageVisibilityBatchCommand).map((call) => call.args[0].input);
+    expect(released.map((input) => input.QueueUrl)).toEqual(['https://sqs.test/dlq', 'https://sqs.test/dlq']);
+    expect(released.flatMap((input) => input.Entries!)).toEqual(
+      letters.map((letter, index) => ({
+        Id: String(index % 10),
+        ReceiptHandle: letter.ReceiptHandle,
+        VisibilityTimeout: 0,
+      })),
+    );
   });
 });
