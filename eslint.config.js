@@ -108,8 +108,8 @@ const ARCHITECTURE_ZONES = LAYOUT.filter((row) => row.mayImport !== 'anything').
 const EXPRESSION_FIELD =
   '/^((Update|Condition|KeyCondition|Filter|Projection)Expression|ExpressionAttribute(Names|Values))$/';
 
-/** Packages the pure domain may use: hashing, nothing that does I/O. */
-const DOMAIN_PACKAGES = ['node:crypto'];
+/** Packages the pure domain may use: hashing and address parsing, nothing that does I/O. */
+const DOMAIN_PACKAGES = ['node:crypto', 'ipaddr.js'];
 
 export default tseslint.config(
   {
@@ -156,7 +156,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: `^(?!\\.|${DOMAIN_PACKAGES.map((name) => name.replace('/', '\\/') + '$').join('|')})`,
+              regex: `^(?!\\.|${DOMAIN_PACKAGES.map((name) => name.replace(/[./]/g, '\\$&') + '$').join('|')})`,
               message: `The domain uses no package but ${DOMAIN_PACKAGES.join(' and ')}: no AWS SDK, no middy, no node:http.`,
             },
           ],

@@ -67,6 +67,7 @@ const INTEGRATION_FILES_ISOLATED = [
   'test/integration/password-reset-mail.test.ts',
   'test/integration/shard-raises.test.ts',
   'test/integration/sharded-counters.test.ts',
+  'test/integration/webhook-replay-cli.test.ts',
 ];
 
 /** What every integration file runs with: the run's DynamoDB Local and contract server, and the contract check. */

@@ -24,6 +24,7 @@ import { buildProxyEvent, lambdaContext } from './api-gateway-event';
 import { authorize, envelope, preflight, stampRequestId, type Authorizer } from './gateway-answers';
 import type { LocalEndpoints } from './local-endpoints';
 import { logAccess } from './access-log';
+import { browserRefusal, type BrowserGuardOptions } from './browser-guard';
 
 export type FamilyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type { Authorizer } from './gateway-answers';
@@ -38,6 +39,8 @@ export interface GatewayParts {
   cors: CorsPolicy;
   /** Pages served as they are, by path (the API reference). */
   reference?: Record<string, () => Promise<APIGatewayProxyResult>>;
+  /** What a request's `Host` may name: the address listened on decides (`browser-guard.ts`). */
+  browserGuard: BrowserGuardOptions;
 }
 
 /** The document and its page, built once per process on first request: every server of the process serves them. */
@@ -155,30 +158,34 @@ const answerUnparseable = (error: NodeJS.ErrnoException, socket: Duplex): void =
   );
 };
 
+/** The answer to one request: a page's refusal, the reference, a `/_local` endpoint, or the API. */
+const answerOf = (parts: GatewayParts, request: IncomingMessage, url: URL, exchange: Exchange) => {
+  const reference = request.method === 'GET' || request.method === 'HEAD' ? parts.reference?.[url.pathname] : undefined;
+  const isLocal = url.pathname.startsWith('/_local/');
+  if (reference || isLocal) exchange.route = url.pathname;
+  const refused = browserRefusal(url.pathname, request.headers, parts.browserGuard);
+  if (refused) return Promise.resolve(refused);
+  if (reference) return reference();
+  if (isLocal)
+    return readBody(request, LOCAL_BODY_LIMIT).then((body) =>
+      parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
+    );
+  return handleApiRequest(parts, request, url, exchange).then((result) => ({
+    ...result,
+    // gateway-made answers (401, 404, 405, 503…) carry the CORS headers too, as the stack's gateway responses do
+    headers: {
+      ...corsHeaders(parts.cors, headerValue(request.headers as Record<string, string>, 'origin')),
+      ...result.headers,
+    },
+  }));
+};
+
 export const createLocalServer = (parts: GatewayParts): Server =>
   createServer((request, response) => {
     const startedAt = performance.now();
     const exchange: Exchange = { requestId: randomUUID() };
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const reference =
-      request.method === 'GET' || request.method === 'HEAD' ? parts.reference?.[url.pathname] : undefined;
-    const isLocal = url.pathname.startsWith('/_local/');
-    if (reference || isLocal) exchange.route = url.pathname;
-    const work = reference
-      ? reference()
-      : isLocal
-        ? readBody(request, LOCAL_BODY_LIMIT).then((body) =>
-            parts.localEndpoints.handle(request.method ?? 'GET', url.pathname, body),
-          )
-        : handleApiRequest(parts, request, url, exchange).then((result) => ({
-            ...result,
-            // gateway-made answers (401, 404, 405, 503…) carry the CORS headers too, as the stack's gateway responses do
-            headers: {
-              ...corsHeaders(parts.cors, headerValue(request.headers as Record<string, string>, 'origin')),
-              ...result.headers,
-            },
-          }));
-    work
+    answerOf(parts, request, url, exchange)
       .catch((error: unknown) => {
         if (error instanceof BodyTooLarge) return envelope(413, 'The request body is too large');
         if (error instanceof ClientAborted) return error;

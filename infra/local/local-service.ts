@@ -202,6 +202,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       localEndpoints: createLocalEndpoints({ ...ports, faults, tableStream }),
       clock,
       cors: ports.cors,
+      browserGuard: { boundHost: host },
     };
     const server = createLocalServer(gateway);
     const port = await listen(server, host, options.port ?? 3000);

@@ -32,7 +32,9 @@ export const ERROR_CODES = {
   NOT_IMPLEMENTED: 'The route exists but is not built.',
   SERVICE_BUSY: 'A dependency is busy or unavailable; retry after `Retry-After`. Nothing was changed.',
   AUTH_UNAVAILABLE: 'Credentials could not be checked right now; retry after `Retry-After`. Nothing was changed.',
-  REQUEST_REFUSED: 'API Gateway refused the request before it reached the service.',
+  REQUEST_REFUSED:
+    'API Gateway refused the request before it reached the service (the local server: a request a web page of ' +
+    'another origin sent, or one whose Host does not name the machine).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

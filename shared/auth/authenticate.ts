@@ -42,7 +42,8 @@ const principalOf = (profile: UserProfile, method: AuthenticationMethod, now: Da
 
 /** What this container resolved last, for at most WARM_CACHE_TTL_MS; refusals are never kept. */
 const warmPrincipals = new WarmCache<Principal>();
-const warmHashUsers = new WarmCache<{ profile?: UserProfile; verifier?: string }>();
+/** A user and its verifier, kept only once a hash verified against them: a name alone tells this cache nothing. */
+const provenHashUsers = new WarmCache<{ profile: UserProfile; verifier: string }>();
 
 const byApiKey = async ({ store, clock }: AuthenticationPorts, key: string): Promise<Principal> => {
   const digest = sha256Hex(key);
@@ -65,16 +66,19 @@ const byHash = async (
   // judged before any read: the answer is the same whoever the user name names
   if (!isTimestampFresh(timestamp, now)) throw timestampOutOfWindow(timestamp, now);
   if (username.length > 256 || hash.length > 64) throw signatureInvalid(now);
-  // the user and its verifier may be remembered; the hash is checked on every call, replays in the family handler
-  const { profile, verifier } = await warmHashUsers.through(`${store.tableName}|user|${username}`, clock, async () => {
-    const userId = await userIdByUsername(store, username);
-    // an unknown name costs the reads a known one does: how long a refusal takes tells nothing about who exists
-    const found = await getProfileAndVerifier(store, userId ?? NO_SUCH_USER_ID);
-    if (userId === undefined) throw signatureInvalid(now);
-    return found;
-  });
+  // A hash that verifies against what this name proved lately is answered from memory. Any other request, known
+  // name or not, does the same work: one hash checked here (against a decoy when nothing was proven), the same two
+  // reads, one hash checked against what they found. Replays are the family handler's.
+  const cacheKey = `${store.tableName}|user|${username}`;
+  const proven = provenHashUsers.get(cacheKey, clock);
+  if (isHashValid(proven?.verifier ?? NO_VERIFIER, timestamp, hash) && proven)
+    return principalOf(proven.profile, 'hash', now);
+  const userId = await userIdByUsername(store, username);
+  // an unknown name costs the reads a known one does: a user id no one has
+  const { profile, verifier } = await getProfileAndVerifier(store, userId ?? NO_SUCH_USER_ID);
   const valid = isHashValid(verifier ?? NO_VERIFIER, timestamp, hash);
-  if (!verifier || !valid || !profile) throw signatureInvalid(now);
+  if (userId === undefined || !verifier || !valid || !profile) throw signatureInvalid(now);
+  provenHashUsers.set(cacheKey, { profile, verifier }, clock);
   return principalOf(profile, 'hash', now);
 };
 

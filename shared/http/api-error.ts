@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../api/error-codes';
+import { dictionary } from '../domain/dictionary';
+import { echoedName } from '../domain/echoed-name';
 
 /** What an error adds to its status and message; every field may be left out. */
 export interface ApiErrorOptions {
@@ -36,12 +38,15 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (errors: Record<string, string>, message?: string): ApiError =>
-  new ApiError(
-    400,
-    message ?? `Invalid parameter${Object.keys(errors).length > 1 ? 's' : ''}: ${Object.keys(errors).join(', ')}`,
-    { errors },
-  );
+/** A 400 naming each bad parameter, in `errors` and the message, each name as `echoedName` bounds it. */
+export const badRequest = (errors: Record<string, string>, message?: string): ApiError => {
+  const echoed = dictionary<string>();
+  for (const [name, reason] of Object.entries(errors)) echoed[echoedName(name)] = reason;
+  const names = Object.keys(echoed);
+  return new ApiError(400, message ?? `Invalid parameter${names.length > 1 ? 's' : ''}: ${names.join(', ')}`, {
+    errors: echoed,
+  });
+};
 
 export const unauthorized = (message = 'Authentication required'): ApiError => new ApiError(401, message);
 

@@ -1,3 +1,4 @@
+import { echoedName } from '../domain/echoed-name';
 import { SUBSCRIPTION_LIST_PARAMETERS } from '../domain/webhooks/subscription-request';
 import { ApiError, badRequest } from './api-error';
 
@@ -97,7 +98,7 @@ const normalised = (raw: ReadonlyMap<string, string[]>): Map<string, string[]> =
     const base = match[1]!;
     const index = match[2]!;
     if (index !== '' && !/^\d{1,6}$/.test(index))
-      throw badRequest({ [base]: `cannot read ${name}: write ${base}=a,b, ${base}[]=a or ${base}[0]=a` });
+      throw badRequest({ [base]: `cannot read ${echoedName(name)}: write ${base}=a,b, ${base}[]=a or ${base}[0]=a` });
     const entries = indexed.get(base) ?? [];
     for (const value of list)
       entries.push({ index: index === '' ? Number.MAX_SAFE_INTEGER : Number(index), order: order++, value });

@@ -415,3 +415,36 @@ describe('concurrent writes', () => {
     // 50 writers on one item retry after each lost race: beside a whole run's other files that takes its time
   }, 60_000);
 });
+
+describe('a parameter name the answer repeats', () => {
+  // a body of 1 MiB at most: two pairs of one long name
+  const longName = 'x'.repeat(400_000);
+  const cut = `${'x'.repeat(64)}…`;
+
+  it('is cut to 64 characters and an ellipsis in a 400, in errors and in the message', async () => {
+    const response = await demo().post(`${CAMPAIGN}/limits/set.do`, { [longName]: ['1', '2'] });
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(text.length).toBeLessThan(1000);
+    expect(JSON.parse(text)).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      message: `Invalid parameter: ${cut}`,
+      errors: { [cut]: 'given more than once with different values' },
+    });
+  });
+
+  it('is cut the same in ignoredFields, in the answer and in the history', async () => {
+    const response = await demo().post(`${CAMPAIGN}/limits/set.do`, { dailyClicksLimit: '41', [longName]: '1' });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text.length).toBeLessThan(1000);
+    expect(JSON.parse(text)).toMatchObject({
+      ignoredFields: [cut],
+      ignoredFieldReasons: { [cut]: 'unknown parameter' },
+    });
+    const history = (await (await demo().get(`${CAMPAIGN}/limits/history.do`)).json()) as {
+      changes: { ignoredFields?: string[] }[];
+    };
+    expect(history.changes[0]!.ignoredFields).toEqual([cut]);
+  });
+});

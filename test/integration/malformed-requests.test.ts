@@ -77,7 +77,7 @@ describe('a client that hangs up', () => {
   it('is logged as aborted, not as a failure of the server', async () => {
     await hangUpMidRequest(
       ctx.service.url,
-      'POST /rest-api/campaign/100/limits/set.do HTTP/1.1\r\nHost: x\r\nX-Api-Key: demo-key-0001\r\n' +
+      'POST /rest-api/campaign/100/limits/set.do HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: demo-key-0001\r\n' +
         'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ndailyClicksLimit=',
     );
     await vi.waitFor(() => expect(written()).toContain('aborted'), { timeout: 2000 });

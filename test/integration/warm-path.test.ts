@@ -80,14 +80,13 @@ describe('the warm path bound', () => {
 });
 
 describe('refusals of a user name and secret', () => {
-  /** The DynamoDB reads one refused request costs, with nothing remembered. */
-  const readsOf = async (send: () => Promise<Response>) => {
-    clearWarmCaches();
-    let reads = 0;
+  /** The DynamoDB reads (their commands, in order) one refused request costs, with what is remembered now. */
+  const readCommandsOf = async (send: () => Promise<Response>) => {
+    const reads: string[] = [];
     const response = await probingRequests(
       ctx.service,
       (command, _input, next) => {
-        if (/^(Get|BatchGet|Query)/.test(command)) reads++;
+        if (/^(Get|BatchGet|Query)/.test(command)) reads.push(command);
         return next();
       },
       send,
@@ -96,14 +95,39 @@ describe('refusals of a user name and secret', () => {
     return reads;
   };
 
-  it('cost the same reads whether or not the user name exists: Epom hash', async () => {
-    const hashRead = (username: string) => () =>
+  /** The DynamoDB reads one refused request costs, with nothing remembered. */
+  const readsOf = async (send: () => Promise<Response>) => {
+    clearWarmCaches();
+    return (await readCommandsOf(send)).length;
+  };
+
+  const hashRead =
+    (username: string, password = 'not-the-password') =>
+    () =>
       fetch(
-        `${ctx.service.url}${READ}?${new URLSearchParams(hashAuth(username, 'not-the-password', ctx.service.clock.now().getTime()))}`,
+        `${ctx.service.url}${READ}?${new URLSearchParams(hashAuth(username, password, ctx.service.clock.now().getTime()))}`,
       );
+
+  it('cost the same reads whether or not the user name exists: Epom hash', async () => {
     const known = await readsOf(hashRead('warm-71'));
     expect(known).toBeGreaterThan(0);
     expect(await readsOf(hashRead('nobody-by-this-name'))).toBe(known);
+  });
+
+  it('cost the same reads attempt after attempt, even for a name whose hash was proven a moment before', async () => {
+    const attempts = async (username: string) => {
+      const reads: string[][] = [];
+      for (let attempt = 0; attempt < 4; attempt++) reads.push(await readCommandsOf(hashRead(username)));
+      return reads;
+    };
+    clearWarmCaches();
+    const unknown = await attempts('nobody-by-this-name');
+    expect(unknown[0]!.length).toBeGreaterThan(0);
+    expect(new Set(unknown.map((reads) => reads.join()))).toEqual(new Set([unknown[0]!.join()]));
+    expect(await attempts('warm-71')).toEqual(unknown);
+    // the container remembers what a right hash proved, and only that
+    expect((await hashRead('warm-71', 'warm-71-password')()).status).toBe(200);
+    expect(await attempts('warm-71')).toEqual(unknown);
   });
 
   it('cost the same reads whether or not the user name exists: token.do', async () => {

@@ -103,7 +103,8 @@ describe('creating and listing webhook subscriptions', () => {
 });
 
 describe('what create.do refuses, with a 400 naming each parameter and nothing written', () => {
-  const refusals: [string, Record<string, string | string[]>, Record<string, string>][] = [
+  type Refusal = [string, Record<string, string | string[]>, Record<string, string>];
+  const refusals: Refusal[] = [
     ['no URL', { events: 'limit.reached' }, { url: 'is required' }],
     ['a URL that is not one', { url: 'not a url', events: 'limit.reached' }, { url: 'must be an absolute https URL' }],
     ['ftp', { url: 'ftp://partner.example/x', events: 'limit.reached' }, { url: 'must be an absolute https URL' }],
@@ -117,10 +118,26 @@ describe('what create.do refuses, with a 400 naming each parameter and nothing w
       { url: 'https://user:pw@partner.example/x', events: 'limit.reached' },
       { url: 'must not hold a user name or password' },
     ],
+    ...[
+      ['a private address', 'https://10.0.0.1/x'],
+      ['a shared address (100.64.0.0/10)', 'https://100.64.0.1/x'],
+      ['a multicast address', 'https://224.0.0.1/x'],
+      ['a reserved address (240.0.0.0/4)', 'https://240.0.0.1/x'],
+      ['the broadcast address', 'https://255.255.255.255/x'],
+      ['an IPv4-compatible IPv6 address of 127.0.0.1', 'https://[::7f00:1]/x'],
+      ['an IPv4-translated IPv6 address of 127.0.0.1', 'https://[::ffff:0:7f00:1]/x'],
+      ['a 6to4 address (2002::/16)', 'https://[2002:7f00:1::1]/x'],
+      ['a NAT64 address (64:ff9b::/96)', 'https://[64:ff9b::7f00:1]/x'],
+      ['a local-use NAT64 address (64:ff9b:1::/48)', 'https://[64:ff9b:1::a00:1]/x'],
+    ].map(([what, url]): Refusal => [
+      what!,
+      { url: url!, events: 'limit.reached' },
+      { url: 'must name a public host, not a loopback, private, link-local or other special-purpose address' },
+    ]),
     [
-      'a private address',
-      { url: 'https://10.0.0.1/x', events: 'limit.reached' },
-      { url: 'must name a public host, not a loopback, private or link-local address' },
+      'a URL of 2,042 characters as typed, 12,142 as called (1,010 emoji, each percent-encoded to 12)',
+      { url: `https://hooks.example/${'😀'.repeat(1010)}`, events: 'limit.reached' },
+      { url: 'must be at most 2048 characters, as sent and once percent-encoded' },
     ],
     [
       'an unknown event kind',

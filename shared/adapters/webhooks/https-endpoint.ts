@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { WebhookAttemptResult, WebhookEndpoint } from '../../ports/webhook-deliveries';
-import { isRefusedAddress } from './address-safety';
+import { isPublicAddress } from '../../domain/webhooks/public-address';
 
 export interface EndpointOptions {
   /** The local server's: plain HTTP and any address on the machine. Never on AWS. */
@@ -14,13 +14,14 @@ export interface EndpointOptions {
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * DNS resolution that refuses a host resolving to an address no webhook may reach. The check is made on the very
- * addresses the connection then uses, so a name that resolves differently a second time (DNS rebinding) gains nothing.
+ * DNS resolution that refuses a host resolving to an address no webhook may reach, by the judgement create.do made
+ * of the URL (`isPublicAddress`). The check is made on the very addresses the connection then uses, so a name that
+ * resolves differently a second time (DNS rebinding) gains nothing.
  */
 const checkedLookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) =>
   lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const refused = addresses.find((address) => isRefusedAddress(address.address));
+    const refused = addresses.find((address) => !isPublicAddress(address.address));
     if (refused || addresses.length === 0)
       return callback(new Error(`${hostname} resolves to an address webhooks may not reach`), []);
     if (options.all) return callback(null, addresses);
@@ -31,7 +32,7 @@ const checkedLookup = (hostname: string, options: LookupOneOptions | LookupAllOp
 const refusal = (url: URL, anyUrl: boolean): string | undefined => {
   if (url.protocol !== 'https:' && !(anyUrl && url.protocol === 'http:')) return 'only https URLs are called';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!anyUrl && isIP(host) !== 0 && isRefusedAddress(host)) return 'the address is one webhooks may not reach';
+  if (!anyUrl && isIP(host) !== 0 && !isPublicAddress(host)) return 'the address is one webhooks may not reach';
   return undefined;
 };
 

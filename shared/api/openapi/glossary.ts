@@ -56,7 +56,8 @@ export const FIELD_GLOSSARY: Record<string, string> = {
   evenPacing: 'spread each daily cap evenly over the UTC day: at most cap × the elapsed share of the day',
   useLocalTime: 'the dates are read and shown in timezoneOffset rather than UTC',
   ignoredFields:
-    'caps the write sent that this level does not have, or that the caller may not change; nothing of them was stored',
+    'caps the write sent that this level does not have, or that the caller may not change; nothing of them was ' +
+    'stored. A name longer than 64 characters is given as its first 64 and `…`',
   ignoredFieldReasons: 'why each ignored field was ignored',
   type: 'ADVERTISER, CAMPAIGN, BANNER, SITE or PLACEMENT (exact upper case)',
   ids: 'per-action limit ids',

@@ -145,7 +145,10 @@ export const errorEnvelope = named(
       .int()
       .optional()
       .describe("on a refused credential (401): the server's time, Unix milliseconds, to compare a signing clock with"),
-    errors: z.record(z.string(), z.string()).optional().describe('the offending parameters, each with why'),
+    errors: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('the offending parameters, each with why (a name longer than 64 characters as its first 64 and `…`)'),
     permission: z.string().optional().describe('the permission a 403 is about'),
     permissionDenied: z.boolean().optional().describe('on every per-action 403'),
     error: z.string().optional().describe('auth failures'),

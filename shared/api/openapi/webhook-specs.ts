@@ -57,7 +57,12 @@ const createForm = z.object({
   url: z
     .string()
     .max(MAX_WEBHOOK_URL_LENGTH)
-    .describe('where events are POSTed: an https URL of a public host, without a user name or password'),
+    .describe(
+      'where events are POSTed: an https URL of a public host (a name, or a public address: none of the IANA ' +
+        'special-purpose ranges, multicast or reserved, nor an IPv6 form carrying an IPv4 address such as ' +
+        '`::ffff:0:7f00:1`, `2002::/16` or `64:ff9b::/96`), without a user name or password; at most ' +
+        `${MAX_WEBHOOK_URL_LENGTH} characters as sent and as stored, which is percent-encoded (an emoji counts 12)`,
+    ),
   events: z
     .array(eventKind)
     .min(1)

@@ -1,6 +1,7 @@
 import { parseBooleanText } from '../boolean-text';
 import type { PermissionLevel } from '../permissions';
 import { dictionary } from '../dictionary';
+import { echoedName } from '../echoed-name';
 import { type CapDefinition, type CapGrid } from './cap-grid';
 import { PERIODS } from './cap-axes';
 import { parseCapValue } from './cap-values';
@@ -112,7 +113,7 @@ const readParameters = (request: ChangeRequest, policy: CapPolicy): SentParamete
       if (parsed.ok) sent.timezoneOffset = parsed.value;
       else errors[name] = parsed.reason;
     } else if (!SETTINGS.has(name)) {
-      ignored[name] = UNKNOWN_REASON;
+      ignored[echoedName(name)] = UNKNOWN_REASON;
     }
   }
   return sent;

@@ -40,17 +40,27 @@ describe('checkWebhookUrl', () => {
     'https://[fd00::1]/',
     'https://[fe80::1]/',
     'https://[::ffff:10.0.0.1]/',
+    'https://100.64.0.1/',
+    'https://224.0.0.1/',
+    'https://240.0.0.1/',
+    'https://255.255.255.255/',
+    'https://[::127.0.0.1]/',
+    'https://[::ffff:0:7f00:1]/',
+    'https://[2002:7f00:1::1]/',
+    'https://[64:ff9b::127.0.0.1]/',
+    'https://[64:ff9b:1::a00:1]/',
+    'https://[2001:db8::1]/',
   ])('refuses %s, an address no partner endpoint has, wherever it runs', (url) => {
     expect(checkWebhookUrl(url, onAws)).toEqual({
       ok: false,
-      reason: 'must name a public host, not a loopback, private or link-local address',
+      reason: 'must name a public host, not a loopback, private, link-local or other special-purpose address',
     });
     // locally, only the loopback host names the URL reader normalises to pass
     const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
     expect(checkWebhookUrl(url, local).ok).toBe(loopback);
   });
 
-  it.each(['https://172.15.0.1/', 'https://172.32.0.1/', 'https://11.0.0.1/', 'https://[2001:db8::1]/'])(
+  it.each(['https://172.15.0.1/', 'https://172.32.0.1/', 'https://11.0.0.1/', 'https://[2606:2800:220:1::1]/'])(
     'accepts %s, a public address',
     (url) => {
       expect(checkWebhookUrl(url, onAws).ok).toBe(true);
@@ -69,12 +79,28 @@ describe('checkWebhookUrl', () => {
     });
   });
 
+  const tooLong = {
+    ok: false,
+    reason: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters, as sent and once percent-encoded`,
+  };
+
   it(`refuses a URL over ${MAX_WEBHOOK_URL_LENGTH} characters`, () => {
     const base = 'https://partner.example/';
     expect(checkWebhookUrl(base + 'a'.repeat(MAX_WEBHOOK_URL_LENGTH - base.length), onAws).ok).toBe(true);
-    expect(checkWebhookUrl(base + 'a'.repeat(MAX_WEBHOOK_URL_LENGTH - base.length + 1), onAws)).toEqual({
-      ok: false,
-      reason: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
-    });
+    expect(checkWebhookUrl(base + 'a'.repeat(MAX_WEBHOOK_URL_LENGTH - base.length + 1), onAws)).toEqual(tooLong);
+  });
+
+  it(`holds the URL as stored and called to ${MAX_WEBHOOK_URL_LENGTH} characters, not only as sent`, () => {
+    const base = 'https://partner.example/';
+    // each emoji is 2 UTF-16 units as sent and 12 characters percent-encoded (%F0%9F%98%80)
+    const fits = base + '😀'.repeat(Math.floor((MAX_WEBHOOK_URL_LENGTH - base.length) / 12));
+    expect(checkWebhookUrl(fits, onAws)).toMatchObject({ ok: true });
+    const grows = `${fits}😀`;
+    expect(grows.length).toBeLessThanOrEqual(MAX_WEBHOOK_URL_LENGTH);
+    expect(checkWebhookUrl(grows, onAws)).toEqual(tooLong);
+    // at the limit as typed, six times over it once encoded
+    const asTyped = base + '😀'.repeat((MAX_WEBHOOK_URL_LENGTH - base.length) / 2);
+    expect(asTyped.length).toBe(MAX_WEBHOOK_URL_LENGTH);
+    expect(checkWebhookUrl(asTyped, onAws)).toEqual(tooLong);
   });
 });
