@@ -3,9 +3,7 @@ import type { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import type { FunctionName } from './bundling';
 
 /** The table's secondary indexes, by name. */
-type IndexName =
-  | typeof TABLE_DEFINITION.byParentIndex.indexName
-  | typeof TABLE_DEFINITION.byUpdateShareIndex.indexName;
+type IndexName = typeof TABLE_DEFINITION.byParentIndex.indexName | typeof TABLE_DEFINITION.byUpdateShareIndex.indexName;
 
 /** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
 const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);

@@ -21,7 +21,7 @@ import { LocalWebhooks } from './local-webhooks';
 import { ensureTable } from './table-setup';
 import { LocalTableStream } from './table-stream';
 import { isNewHistoryEntry } from '../../shared/adapters/dynamodb/history-stream';
-import { isCounterChange } from '../../shared/adapters/dynamodb/counter-stream';
+import { isNearCapWrite } from '../../shared/adapters/dynamodb/counter-stream';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { createHandler as createHistoryEventsHandler } from '../../functions/history-events/handler';
@@ -148,7 +148,7 @@ const openTableStream = async (client: DynamoDBStreamsClient, streamArn: string,
       'history-events',
       createHistoryEventsHandler({ events, store, deadLetters: recordedStreamDeadLetters(streamDeadLetters) }),
     ),
-    passes: (record) => isNewHistoryEntry(record) || isCounterChange(record),
+    passes: (record) => isNewHistoryEntry(record) || isNearCapWrite(record),
     settings: STREAM_TRIGGER,
     onFailure: (batch) => streamDeadLetters.discarded(batch),
     nowSeconds: () => clock.now().getTime() / 1000,

@@ -34,3 +34,9 @@ export const STREAM_TRIGGER = {
 
 /** The retention of a DynamoDB stream's records, which no setting changes. */
 export const STREAM_RETENTION_SECONDS = 24 * 3600;
+
+/**
+ * Set (`true`) on a counter item by a delivery write that may have made a counter reach a cap, removed by one that
+ * proved it did not: the trigger passes a counter write only when its new image holds it.
+ */
+export const NEAR_CAP_ATTRIBUTE = 'xr';

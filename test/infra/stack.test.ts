@@ -173,7 +173,10 @@ describe('data and messaging', () => {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true },
       GlobalSecondaryIndexes: [
-        Match.objectLike({ IndexName: TABLE_DEFINITION.byParentIndex.indexName, Projection: { ProjectionType: 'ALL' } }),
+        Match.objectLike({
+          IndexName: TABLE_DEFINITION.byParentIndex.indexName,
+          Projection: { ProjectionType: 'ALL' },
+        }),
         Match.objectLike({
           IndexName: TABLE_DEFINITION.byUpdateShareIndex.indexName,
           Projection: { ProjectionType: 'KEYS_ONLY' },

@@ -60,6 +60,7 @@ export const FIRST_IMPRESSION_ATTRIBUTE = 'qf';
 
 /** The caps the item's last delivery write was judged against (counter attribute → cap), for the stream. */
 export const CAPS_ATTRIBUTE = 'cp';
+export { NEAR_CAP_ATTRIBUTE } from '../../table/stream-trigger';
 /** On shard 0 (`COUNTERS`) of a sharded entity: how many shards it has (absent: 1). */
 export const SHARDS_ATTRIBUTE = 'shards';
 /** On shard 0 of an entity whose shard count was raised: the count it was first sharded into (absent: `shards`). */

@@ -11,11 +11,13 @@ import { slotsOf, type CounterState, type Slot, type Tally } from '../../domain/
 import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
-import { anyOf, atMost, attributeAbsent, equals, UpdateBuilder } from './expressions';
+import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './expressions';
+import { headroomGuards } from '../../domain/delivery/headroom';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import {
   CAPS_ATTRIBUTE,
   counterAttribute,
+  NEAR_CAP_ATTRIBUTE,
   keyAttribute,
   QUIET_IMPRESSIONS_ATTRIBUTE as QUIET_IMPRESSIONS,
   QUIET_SINCE_ATTRIBUTE as QUIET_SINCE,
@@ -89,6 +91,29 @@ const noConversionWrites = (update: UpdateBuilder, noConversion: NoConversionWri
   update.require(instantCondition(FIRST_IMPRESSION, firstImpression.expect));
 };
 
+/**
+ * How the write tells the table's stream whether it may have made a counter reach a cap: `near` sets the mark; else
+ * the write proves it did not (`headroomGuards`, each a condition that the counter was below its cap less what the
+ * write adds) and removes the mark. A write that cannot prove it, or whose caps are not known here, marks itself.
+ */
+const streamMark = (
+  update: UpdateBuilder,
+  write: CounterWrite,
+  caps: readonly CapOnCounter[] | undefined,
+  near: boolean,
+) => {
+  const guards = near || !caps ? undefined : headroomGuards(write, caps);
+  if (!guards) {
+    update.set(NEAR_CAP_ATTRIBUTE, true);
+    return;
+  }
+  for (const { period, metric, slot, belowUnits } of guards) {
+    const attribute = counterAttribute(period, metric, slot);
+    update.require(anyOf(attributeAbsent(attribute), below(attribute, exactValue(belowUnits, metric))));
+  }
+  update.remove(NEAR_CAP_ATTRIBUTE);
+};
+
 /** The set caps of a write, as the item stores them: by the attribute of the counter each caps. */
 const storedCaps = (caps: readonly CapOnCounter[]): Record<string, number> =>
   Object.fromEntries(
@@ -98,15 +123,16 @@ const storedCaps = (caps: readonly CapOnCounter[]): Record<string, number> =>
 /**
  * The UpdateItem of a planned write: ADDs and SETs with the conditions that make it apply exactly once, and, when
  * given, the caps it is judged against (none: removed), so that the stream record of this very update tells a
- * crossing; `epoch` (an entity's counter item) fails it once the entity's shard count is not the one the writer
- * routed with, and `tallyAt` counts the write in the item's write tally (automatic sharding), and asks for the
- * attributes it set back, the tally among them (otherwise nothing: the recorder reads no other). Pure.
+ * crossing, with the mark that lets the stream's trigger pass it when it may be one (`streamMark`; `near` marks it
+ * without trying to prove otherwise); `epoch` (an entity's counter item) fails it once the entity's shard count is
+ * not the one the writer routed with, and `tallyAt` counts the write in the item's write tally (automatic sharding),
+ * and asks for the attributes it set back, the tally among them (otherwise nothing: the recorder reads no other). Pure.
  */
 export const counterWriteRequest = (
   key: ItemKey,
   write: CounterWrite,
   caps?: readonly CapOnCounter[],
-  shard: { epoch?: ShardEpoch; tallyAt?: number } = {},
+  shard: { epoch?: ShardEpoch; tallyAt?: number; near?: boolean } = {},
 ): Update => {
   const update = new UpdateBuilder();
   if (shard.epoch) update.require(epochCondition(shard.epoch));
@@ -117,6 +143,7 @@ export const counterWriteRequest = (
   const stored = caps && storedCaps(caps);
   if (stored && Object.keys(stored).length > 0) update.set(CAPS_ATTRIBUTE, stored);
   else if (stored) update.remove(CAPS_ATTRIBUTE);
+  streamMark(update, write, caps, shard.near === true);
   return {
     Key: key,
     ...update.build(),

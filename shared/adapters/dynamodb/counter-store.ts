@@ -5,6 +5,7 @@ import {
   type ShardWriteOptions,
 } from '../../domain/delivery/group-markers';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
+import { guardsHold, headroomGuards } from '../../domain/delivery/headroom';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
@@ -150,6 +151,29 @@ const readBasis = async (
   return { state, shard: shard.knownInline ? {} : shard };
 };
 
+/** Counter items this container saw near a cap: their writes mark themselves for the stream without a guard. */
+const nearCap = new WarmCache<true>();
+
+/**
+ * Whether a write is to be marked for the stream without proving it reached no cap: every write of a sharded entity
+ * (a crossing is judged on the sum of its shards), and one planned from an item seen near a cap (its guards would
+ * fail, at a round trip each).
+ */
+const isNear = (
+  store: TableStore,
+  key: ItemKey,
+  { state, write, options }: { state?: CounterState; write: CounterWrite; options: CounterItemWrite },
+): boolean => {
+  const { epoch, floors, caps, now } = options;
+  if ((epoch && epoch.shards > 1) || floors) return true;
+  const clock = now && { now: () => now };
+  if (clock && nearCap.get(itemName(store, key), clock)) return true;
+  const guards = state && caps ? headroomGuards(write, caps) : [];
+  if (!guards || guardsHold(guards, state!)) return false;
+  if (clock) nearCap.set(itemName(store, key), true, clock);
+  return true;
+};
+
 const applyOnce = async (
   store: TableStore,
   item: CounterItem,
@@ -170,6 +194,7 @@ const applyOnce = async (
     const request = counterWriteRequest(key, write, caps, {
       ...(epoch ? { epoch } : {}),
       ...(tallyAt !== undefined ? { tallyAt } : {}),
+      near: isNear(store, key, { ...(state ? { state } : {}), write, options }),
     });
     try {
       const after = await sent(store, request, write);

@@ -15,7 +15,13 @@ import { shardCountOf, sumShardStates } from '../../domain/delivery/counter-shar
 import { streamEntityOf } from './history-stream';
 import { streamItem, UndecodableRecord } from './stream-images';
 import { counterState } from './counter-item-state';
-import { CAPS_ATTRIBUTE, counterAttribute, RESET_AT_ATTRIBUTE, SHARDS_ATTRIBUTE } from './counter-attributes';
+import {
+  CAPS_ATTRIBUTE,
+  counterAttribute,
+  NEAR_CAP_ATTRIBUTE,
+  RESET_AT_ATTRIBUTE,
+  SHARDS_ATTRIBUTE,
+} from './counter-attributes';
 import { ACTION_METRICS, ACTION_PERIODS } from '../../domain/limits/cap-axes';
 import type { Item, TableStore } from './table-store';
 
@@ -29,10 +35,18 @@ const isShardWrite = (record: DynamoDBRecord): boolean => {
   return sortKey.startsWith(COUNTER_SHARD_PREFIX) || (sortKey === COUNTERS_SK && shardCountOf(shards) > 1);
 };
 
-/** What the trigger's filter criteria pass (the stack declares the same): a counter item written. */
+/** A counter item written. */
 export const isCounterChange = (record: DynamoDBRecord): boolean =>
   (record.eventName === 'INSERT' || record.eventName === 'MODIFY') &&
   isCounterSortKey(record.dynamodb?.Keys?.SK?.S ?? '');
+
+/**
+ * What the trigger's filter criteria pass of the counter writes (the stack declares the same): those marked as
+ * maybe having made a counter reach a cap. The others proved they did not (`counter-requests.ts`), so the consumer
+ * is invoked for the few writes near a cap, not for every counting write of the network.
+ */
+export const isNearCapWrite = (record: DynamoDBRecord): boolean =>
+  isCounterChange(record) && record.dynamodb?.NewImage?.[NEAR_CAP_ATTRIBUTE]?.BOOL === true;
 
 /** The caps an image says its write was judged against, on the item's own grid. */
 const storedCaps = (item: Item, type: EntityType, isAction: boolean): CapOnCounter[] => {

@@ -15,8 +15,11 @@ import {
   CAPS_ATTRIBUTE,
   counterAttribute,
   keyAttribute,
+  NEAR_CAP_ATTRIBUTE,
 } from '../../../../shared/adapters/dynamodb/counter-attributes';
+import { NumberValue } from '../../../../shared/adapters/dynamodb/attribute-values';
 import { METRICS, PERIODS, type Metric, type Period } from '../../../../shared/domain/limits/cap-axes';
+import { DEMAND_GRID } from '../../../../shared/domain/limits/cap-grid';
 import { bucketOf } from '../../../../shared/domain/limits/periods';
 import { counterShardKey, countersKey } from '../../../../shared/table/keys';
 import { itBuildsRequestsDynamoDbTakes } from '../../../support/store-requests';
@@ -38,15 +41,20 @@ const ancestry: Ancestry = {
   placements: new Map([[2, { siteId: 20 }]]),
 };
 
-/** The caps a write stores for LimitReached: none given, none set (removed), or some. */
+/**
+ * The caps a write stores for LimitReached: none given, none set (removed), or any of the demand grid's twenty, low
+ * enough for the write's guards to be near them (a guard each, or the write marked near a cap).
+ */
 const capsArbitrary = fc.option(
   fc
-    .subarray([
-      { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks' },
-      { name: 'totalBudgetLimit', period: 'total', metric: 'budget' },
-      { name: 'dailyConversionsLimit', period: 'daily', metric: 'conversions' },
-    ] as const)
-    .chain((caps) => fc.tuple(...caps.map((cap) => fc.integer({ min: 0 }).map((value) => ({ ...cap, value }))))),
+    .subarray(DEMAND_GRID.caps.map(({ name, period, metric }) => ({ name, period, metric })))
+    .chain((caps) =>
+      fc.tuple(
+        ...caps.map((cap) =>
+          fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0 })).map((value) => ({ ...cap, value })),
+        ),
+      ),
+    ),
   { nil: undefined },
 );
 
@@ -194,7 +202,8 @@ describe('every counter write the planner can produce', () => {
         writeArbitrary,
         instant,
         capsArbitrary,
-        (generated, [messages, guess], now, caps) => {
+        fc.boolean(),
+        (generated, [messages, guess], now, caps, near) => {
           const pending = toPending(messages, action);
           const unread = guess ? { knownInline: new Set(guess) } : {};
           const write = planCounterWrite(
@@ -204,7 +213,7 @@ describe('every counter write the planner can produce', () => {
             { now: new Date(now), ...unread },
           );
           if (!write) return;
-          const request = counterWriteRequest(countersKey('BANNER', 1), write, caps);
+          const request = counterWriteRequest(countersKey('BANNER', 1), write, caps, { near });
           expect(expressionProblems(request), JSON.stringify(request)).toEqual([]);
           // a write with markers beside: the item's update and each marker item's, in one transaction
           for (const { Update } of counterWriteTransaction('table', request, write).TransactItems)
@@ -288,12 +297,53 @@ describe('the caps a counter write stores', () => {
     const [placeholder] = Object.entries(request.ExpressionAttributeNames!).find(
       ([, name]) => name === CAPS_ATTRIBUTE,
     )!;
-    expect(request.UpdateExpression).toMatch(new RegExp(` REMOVE ${placeholder}( |$)`));
+    expect(request.UpdateExpression).toMatch(new RegExp(` REMOVE (\\S+, )*${placeholder}(,|$| )`));
     expect(expressionProblems(request)).toEqual([]);
   });
 
   it('are left alone when the caller gives none', () => {
     expect(Object.values(counterWriteRequest(key, write).ExpressionAttributeNames!)).not.toContain(CAPS_ATTRIBUTE);
+  });
+});
+
+describe("what a counter write tells the table stream's trigger", () => {
+  const dailyClicks = (value: number) => [
+    { name: 'dailyClicksLimit', period: 'daily', metric: 'clicks', value } as const,
+  ];
+  const marked = (request: ReturnType<typeof counterWriteRequest>) => valueSet(request, NEAR_CAP_ATTRIBUTE);
+  const nameOf = (request: ReturnType<typeof counterWriteRequest>, attribute: string) =>
+    Object.entries(request.ExpressionAttributeNames!).find(([, name]) => name === attribute)?.[0];
+
+  it('proves a write of 3 clicks under a cap of 10 reaches nothing: its counter below 7, the mark removed', () => {
+    const request = counterWriteRequest(key, write, dailyClicks(10));
+    const counter = nameOf(request, counterAttribute('daily', 'clicks'))!;
+    expect(request.ConditionExpression).toContain(`(attribute_not_exists(${counter}) OR ${counter} < `);
+    const threshold = new RegExp(`${counter} < (:v\\d+)`).exec(request.ConditionExpression!)![1]!;
+    expect(request.ExpressionAttributeValues![threshold]).toEqual(NumberValue.from('7'));
+    expect(request.UpdateExpression).toMatch(
+      new RegExp(` REMOVE (\\S+, )*${nameOf(request, NEAR_CAP_ATTRIBUTE)}(,|$| )`),
+    );
+    expect(expressionProblems(request)).toEqual([]);
+  });
+
+  it('marks a write that adds the cap or more, with no guard: it may be the one that reached it', () => {
+    const request = counterWriteRequest(key, write, dailyClicks(3));
+    expect(marked(request)).toBe(true);
+    expect(request.ConditionExpression ?? '').not.toContain(nameOf(request, counterAttribute('daily', 'clicks'))!);
+  });
+
+  it('marks a write planned near a cap, and one whose caps it does not know', () => {
+    expect(marked(counterWriteRequest(key, write, dailyClicks(10), { near: true }))).toBe(true);
+    expect(marked(counterWriteRequest(key, write))).toBe(true);
+  });
+
+  it('neither guards nor marks for a counter no cap is on', () => {
+    const request = counterWriteRequest(key, write, [
+      { name: 'dailyImpressionsLimit', period: 'daily', metric: 'impressions', value: 1 },
+    ]);
+    expect(request.ConditionExpression ?? '').not.toContain(nameOf(request, counterAttribute('daily', 'impressions'))!);
+    expect(nameOf(request, NEAR_CAP_ATTRIBUTE)).toBeDefined();
+    expect(Object.values(request.ExpressionAttributeValues ?? {})).not.toContain(true);
   });
 });
 
