@@ -81,9 +81,9 @@ const run = fc.record({
       totalBudgetLimit: fc.constantFrom(0, 0.5, 2, 3.75),
     })
     .map(({ dailyClicksLimit, totalClicksMore, totalBudgetLimit }) => ({
-      dailyClicksLimit,
-      totalClicksLimit: totalClicksMore === undefined ? 0 : dailyClicksLimit + totalClicksMore,
-      totalBudgetLimit,
+      dailyClicksLimit: String(dailyClicksLimit),
+      totalClicksLimit: String(totalClicksMore === undefined ? 0 : dailyClicksLimit + totalClicksMore),
+      totalBudgetLimit: String(totalBudgetLimit),
     })),
   batches: fc.array(batchArbitrary, { minLength: 1, maxLength: 6 }),
 });
