@@ -50,31 +50,30 @@ interface Shard {
   inFlight: boolean;
 }
 
-/**
- * The push path at a load: counting writes near a cap and new history entries in the table's stream, read shard by
- * shard as the trigger reads them (a batching window, one batch in flight a shard, the consumer's reservation
- * shared by all shards), their events through the bus to the dispatcher, fanned out and delivered in its lanes.
- * Every size comes from the stack's own sizing (`infra/cdk/push-path.ts`). Pure and deterministic for a seed.
- */
-export const simulatePushPath = (scenario: PushPathScenario): PushPathOutcome => {
-  const { load, seconds, seed, tarpitShare, lanes = true, everyCounterWrite } = scenario;
-  const random = seededRandom(seed);
-  const heap = new EventHeap<Step>();
-  const flows = pushFlows(load);
-  const consumer = streamConsumerSizing(load);
-  const dispatcher = dispatcherModel({ heap, random, containers: dispatcherSizing(load), tarpitShare, lanes });
-  const shards: Shard[] = Array.from({ length: consumer.bound }, () => ({
-    pending: [],
-    closing: false,
-    inFlight: false,
-  }));
-  const ages: number[] = [];
-  const toBus: number[] = [];
-  const waitingForContainer: (() => void)[] = [];
-  let freeContainers = everyCounterWrite?.containers ?? consumer.reservation;
-  const between = ({ least, most }: { least: number; most: number }) => least + (most - least) * random();
+interface StreamSetup {
+  heap: EventHeap<Step>;
+  random: () => number;
+  shards: number;
+  containers: number;
+  /** Where each event goes once published, with its counting write's time. */
+  publish: (writtenAt: number, publishedAt: number) => void;
+}
 
+const between = (random: () => number, { least, most }: { least: number; most: number }) =>
+  least + (most - least) * random();
+
+/**
+ * The table's stream as the trigger reads it: each shard's records gathered for a batching window, one batch in
+ * flight a shard, the consumer's containers shared by every shard (a batch waits for one), each invocation as long
+ * as `STREAM_CONSUMER_COST` says.
+ */
+const streamModel = ({ heap, random, shards: count, containers, publish }: StreamSetup) => {
+  const shards: Shard[] = Array.from({ length: count }, () => ({ pending: [], closing: false, inFlight: false }));
+  const ages: number[] = [];
+  const waiting: ((at: number) => void)[] = [];
+  let free = containers;
   const invoke = (shard: Shard, start: number) => {
+    free--;
     const batch = shard.pending.splice(0, STREAM_TRIGGER.batchSize);
     const events = batch.filter((record) => record.event);
     for (const record of batch) ages.push(start - record.writtenAt);
@@ -83,13 +82,10 @@ export const simulatePushPath = (scenario: PushPathScenario): PushPathOutcome =>
       batch.length * STREAM_CONSUMER_COST.recordSeconds +
       Math.ceil(events.length / 10) * STREAM_CONSUMER_COST.putEventsSeconds;
     heap.push(start + duration, (done) => {
-      freeContainers++;
+      free++;
       shard.inFlight = false;
-      for (const record of events) {
-        toBus.push(done - record.writtenAt);
-        dispatcher.events.send(record.writtenAt, done + between(BUS_SECONDS));
-      }
-      waitingForContainer.shift()?.();
+      for (const record of events) publish(record.writtenAt, done);
+      waiting.shift()?.(done);
       if (shard.pending.length > 0) close(shard, done);
     });
   };
@@ -99,33 +95,53 @@ export const simulatePushPath = (scenario: PushPathScenario): PushPathOutcome =>
     heap.push(time + STREAM_TRIGGER.maxBatchingWindowSeconds, (due) => {
       shard.closing = false;
       shard.inFlight = true;
-      const start = (at: number) => {
-        freeContainers--;
-        invoke(shard, at);
-      };
-      if (freeContainers > 0) start(due);
-      else waitingForContainer.push(() => start(heapTime));
+      if (free > 0) invoke(shard, due);
+      else waiting.push((at) => invoke(shard, at));
     });
   };
-  const records = flows.streamRecords + (everyCounterWrite ? flows.counterWrites - flows.nearCapWrites : 0);
-  const eventShare = flows.events / records;
-  for (let writtenAt = 0; writtenAt < seconds; writtenAt += -Math.log(1 - random()) / records) {
+  const record = (writtenAt: number, event: boolean) => {
     const shard = shards[Math.floor(random() * shards.length)]!;
-    const record = { writtenAt, event: random() < eventShare };
-    heap.push(writtenAt + between(STREAM_SECONDS), (visible) => {
-      shard.pending.push(record);
+    heap.push(writtenAt + between(random, STREAM_SECONDS), (visible) => {
+      shard.pending.push({ writtenAt, event });
       close(shard, visible);
     });
-  }
-  let heapTime = 0;
-  for (let next = heap.pop(); next && next.time < seconds + DRAIN_SECONDS; next = heap.pop()) {
-    heapTime = next.time;
-    next.event(next.time);
-  }
+  };
+  return { record, ages };
+};
+
+/**
+ * The push path at a load: counting writes near a cap and new history entries in the table's stream, read shard by
+ * shard as the trigger reads them, their events through the bus to the dispatcher, fanned out and delivered in its
+ * lanes. Every size comes from the stack's own sizing (`infra/cdk/push-path.ts`). Pure and deterministic for a seed.
+ */
+export const simulatePushPath = (scenario: PushPathScenario): PushPathOutcome => {
+  const { load, seconds, seed, tarpitShare, lanes = true, everyCounterWrite } = scenario;
+  const random = seededRandom(seed);
+  const heap = new EventHeap<Step>();
+  const flows = pushFlows(load);
+  const consumer = streamConsumerSizing(load);
+  const dispatcher = dispatcherModel({ heap, random, containers: dispatcherSizing(load), tarpitShare, lanes });
+  const toBus: number[] = [];
+  const containers = everyCounterWrite?.containers ?? consumer.reservation;
+  const stream = streamModel({
+    heap,
+    random,
+    shards: consumer.bound,
+    containers,
+    publish: (writtenAt, publishedAt) => {
+      toBus.push(publishedAt - writtenAt);
+      dispatcher.events.send(writtenAt, publishedAt + between(random, BUS_SECONDS));
+    },
+  });
+  const records = flows.streamRecords + (everyCounterWrite ? flows.counterWrites - flows.nearCapWrites : 0);
+  const eventShare = flows.events / records;
+  for (let writtenAt = 0; writtenAt < seconds; writtenAt += -Math.log(1 - random()) / records)
+    stream.record(writtenAt, random() < eventShare);
+  for (let next = heap.pop(); next && next.time < seconds + DRAIN_SECONDS; next = heap.pop()) next.event(next.time);
   return {
     streamShards: consumer.shards,
-    consumerContainers: everyCounterWrite?.containers ?? consumer.reservation,
-    iteratorAge: quantiles(ages),
+    consumerContainers: containers,
+    iteratorAge: quantiles(stream.ages),
     writeToBus: quantiles(toBus),
     writeToHealthyReceiver: quantiles(dispatcher.measures.healthy),
     deliveriesPerSecond: dispatcher.measures.deliveries / seconds,
