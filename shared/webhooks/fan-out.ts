@@ -3,13 +3,11 @@ import type { TableStore } from '../adapters/dynamodb/table-store';
 import { usersWithUpdateShare } from '../adapters/dynamodb/update-shares';
 import { coveringNames, matchingRoutes } from '../domain/webhooks/subscription-matching';
 import { eventEntity, type WebhookEvent } from '../domain/webhooks/webhook-event';
-import type { Clock } from '../ports/clock';
 import type { WebhookDeliveryQueue } from '../ports/webhook-deliveries';
 import type { WebhookSubscriptions } from '../ports/webhook-subscriptions';
 
 export interface FanOutPorts {
   store: TableStore;
-  clock: Clock;
   subscriptions: WebhookSubscriptions;
   deliveries: WebhookDeliveryQueue;
 }
