@@ -80,7 +80,7 @@ const retryText = RETRY_DELAYS_SECONDS.map((seconds) =>
 const RESPONSES = {
   '2XX': { description: 'Delivered: the event is not sent again. Answer first, then do the work.' },
   default: {
-    description: `Any other status (a redirect too, never followed), or no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s: the attempt failed and is retried ${retryText} later with the same webhook-id (${DELIVERY_ATTEMPTS} attempts in all), then the delivery waits for the operator's replay.`,
+    description: `Any other status (a redirect too, never followed), or no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s: the attempt failed and is retried ${retryText} later with the same webhook-id (${DELIVERY_ATTEMPTS} attempts in all), then the delivery waits for the operator's replay. Until an attempt succeeds again, the subscription's new deliveries wait their turn in a slower lane of their own: a failing endpoint delays only its own deliveries.`,
   },
 };
 
