@@ -143,6 +143,7 @@ describe('one partner cannot hurt another', () => {
   it('stops delivering to a deactivated owner within the bound of its credentials, and again once it is reactivated', async () => {
     const { id } = (await subscribe('/owner', 802)).webhook;
     await change(802, 1);
+    expect((await deliveriesOf(id)).map((delivery) => delivery.state)).toEqual(['delivered']);
     const { store } = ctx.service.dependencies;
     const profile = (await store.get({ PK: `USER#${PARTNER}`, SK: 'PROFILE' }))!;
     // deactivated behind the containers' back: what they remember of the owner holds for at most 60 s

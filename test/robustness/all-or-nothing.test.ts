@@ -130,8 +130,8 @@ const webhookState = async () => {
       .replace(/wh_[a-z2-7]{20}/g, (id) => (id === WEBHOOK.id ? id : 'wh_NEW'))
       .replace(/whsec_[A-Za-z0-9+/=]+/g, (secret) => (secret === WEBHOOK.secrets[0]!.value ? secret : 'whsec_NEW')),
   ) as Item[];
-  // a new id sorts anywhere among the keys: compare in an order of their own
-  records.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  // a new id sorts anywhere among the keys: compare in an order of their own, by key once the ids are named by kind
+  records.sort((a, b) => `${a.PK} ${a.SK}`.localeCompare(`${b.PK} ${b.SK}`));
   return { records, history: [] as Item[], items };
 };
 

@@ -12,12 +12,19 @@ describe('the simulated counter item', () => {
     const { after } = plannedAdvertiserWrite(undefined, { group: 3, sequence: 1, events: 1_000 }, at);
     expect(builder).toHaveBeenCalledTimes(1);
     const request = builder.mock.results[0]!.value as ReturnType<typeof counterRequests.counterWriteRequest>;
-    // every attribute the update writes is in the simulated item (a condition may name others, absent by design)
-    const written = Object.entries(request.ExpressionAttributeNames ?? {}).filter(([placeholder]) =>
-      new RegExp(`${placeholder}\\b`).test(request.UpdateExpression ?? ''),
-    );
-    expect(written.length).toBeGreaterThan(0);
-    for (const [, attribute] of written) expect(Object.keys(after)).toContain(attribute);
+    // every attribute the update sets or adds is in the simulated item, every one it removes is not (a condition may
+    // name others, absent by design)
+    const clause = (keyword: string) =>
+      new RegExp(`${keyword} (.*?)(?= (?:SET|ADD|REMOVE) |$)`).exec(request.UpdateExpression ?? '')?.[1] ?? '';
+    const setOrAdd = `${clause('SET')} ${clause('ADD')}`;
+    const removed = clause('REMOVE');
+    const named = (clause: string) =>
+      Object.entries(request.ExpressionAttributeNames ?? {}).filter(([placeholder]) =>
+        new RegExp(`${placeholder}\\b`).test(clause),
+      );
+    expect(named(setOrAdd).length).toBeGreaterThan(0);
+    for (const [, attribute] of named(setOrAdd)) expect(Object.keys(after)).toContain(attribute);
+    for (const [, attribute] of named(removed)) expect(Object.keys(after)).not.toContain(attribute);
     builder.mockRestore();
   });
 
