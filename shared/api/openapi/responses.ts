@@ -32,8 +32,11 @@ const RATE_LIMIT = {
 
 const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer' } };
 
-/** Errors a metered caller may get once the service has counted its request, so with the rate-limit fields. */
-const METERED_ERRORS: ReadonlySet<number> = new Set([400, 403, 404, 409, 422, 429, 500, 503]);
+/**
+ * Errors a metered caller may get once the service has counted its request, so with the rate-limit fields: a 401
+ * too, for a verified signature whose write was already received (`REQUEST_REPLAYED`).
+ */
+const METERED_ERRORS: ReadonlySet<number> = new Set([400, 401, 403, 404, 409, 422, 429, 500, 503]);
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad input (`INVALID_PARAMETER`); `errors` names each offending parameter. Nothing was changed.',
