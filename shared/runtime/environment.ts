@@ -13,8 +13,7 @@ export type EnvironmentSchema<Shape extends z.core.$ZodLooseShape = z.core.$ZodL
 const required = () => z.string().check(z.minLength(1));
 const optional = () => z.optional(z.string());
 const wholeNumber = () => z.optional(z.string().check(z.regex(/^\d+$/)));
-const oneOf = <const Values extends readonly [string, ...string[]]>(...values: Values) =>
-  z.optional(z.enum(values));
+const oneOf = <const Values extends readonly [string, ...string[]]>(...values: Values) => z.optional(z.enum(values));
 
 const schema = <Shape extends z.core.$ZodLooseShape>(shape: Shape): EnvironmentSchema<Shape> => z.object(shape);
 
