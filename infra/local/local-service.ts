@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importCatalog, type CatalogCounts, type UserPasswordHasher } from '../../shared/catalog/catalog-import';
@@ -207,7 +208,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const port = await listen(server, host, options.port ?? 3000);
     const url = `http://${host}:${port}`;
     ports.config.appBaseUrl = url;
-    gateway.reference = buildReference(url);
+    // the demo catalog however it was named: its samples run as pasted
+    const demoCatalog = catalogFile !== null && resolvePath(catalogFile) === DEMO_CATALOG_FILE;
+    gateway.reference = buildReference(url, { demoCatalog });
     const stop = async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
