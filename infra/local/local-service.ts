@@ -59,6 +59,8 @@ export interface LocalServiceOptions {
   tableName?: string;
   /** Browser origins allowed by CORS, as the stack's `corsOrigins`; none, no CORS. */
   corsOrigins?: readonly string[];
+  /** Told each step of the start once the one before is done (`npm start` prints them). */
+  progress?: (step: string) => void;
 }
 
 export interface LocalService {
@@ -173,6 +175,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
+  options.progress?.(
+    `DynamoDB Local is up: creating the table${options.catalogFile === null ? '' : ' and loading the catalog'}…`,
+  );
   const clients = serviceClients({
     endpoint: dynamo.endpoint,
     accessKeyId: options.dynamoAccessKeyId,
