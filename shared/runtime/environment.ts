@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
  * Each function's environment, one zod schema per function, parsed once when its Lambda entry loads (`lambda.ts`),
  * so a missing or malformed variable fails the cold start with its name instead of the first request that needs it.
  * The schemas are built by functions, not constants, so that a bundle holds only its own function's variable names.
- * zod/mini, not zod's full build: the same checks in a fraction of the bundle (docs/architecture.md, "Decisions").
+ * zod/mini, not zod's full build: the same checks in a fraction of the bundle (docs/architecture.md, "Dependencies").
  */
 
 /** A function's environment schema; `shape` names every variable its entry reads. */
