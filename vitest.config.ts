@@ -52,6 +52,9 @@ const UNIT_FILES_ISOLATED = [
   'test/unit/runtime/environment.test.ts',
 ];
 
+/** Every unit file: a green unit run prints no error-level log line and no metrics warning. */
+const UNIT_SETUP = 'test/support/quiet-output.ts';
+
 /**
  * Integration files that need modules of their own: they set the environment a module reads when it loads (the log
  * level, auto-sharding), stub it, or evaluate modules afresh themselves (the command-line tools, `tool-run.ts`).
@@ -100,9 +103,15 @@ const PROJECTS: (TestProjectInlineConfiguration & { test: { name: string } })[] 
   // one module registry per worker too: each unit file spent more time importing than testing
   {
     extends: true,
-    test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_ISOLATED, isolate: false },
+    test: {
+      name: 'unit',
+      include: ['test/unit/**/*.test.ts'],
+      exclude: UNIT_FILES_ISOLATED,
+      isolate: false,
+      setupFiles: [UNIT_SETUP],
+    },
   },
-  { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED } },
+  { extends: true, test: { name: 'unit-isolated', include: UNIT_FILES_ISOLATED, setupFiles: [UNIT_SETUP] } },
 ];
 
 /** Project by project, in the order of `PROJECTS`; within one, the longest files first; then vitest's order. */

@@ -9,7 +9,9 @@ const USAGE = `Usage: npm run api-key -- create --user NAME [--plan USAGE_PLAN_I
   rotate  makes a new key for the user of key ID, as create does; key ID keeps working until it is revoked.
   revoke  removes key ID: the service refuses it at once (a warm authorizer within a minute), and API Gateway
           deletes it and its usage-plan membership.
-  A new key is printed once. AWS credentials come from the environment.`;
+  A new key is printed once. AWS credentials come from the environment.
+  Locally (npm start) there is no API Gateway: a user's keys are the apiKeys of its catalog entry, loaded with
+  npm run catalog:import -- FILE or POST /_local/catalog (docs/local-server.md).`;
 
 const { values, positionals } = readArguments(
   USAGE,
@@ -44,7 +46,10 @@ const printKey = (created: { keyId: string; value: string; userId: number }, use
 };
 
 const requireTable = () => {
-  if (!process.env.TABLE_NAME) throw new CommandFailure('Set TABLE_NAME to the stack output TableName.');
+  if (!process.env.TABLE_NAME)
+    throw new CommandFailure(
+      "Set TABLE_NAME to the stack output TableName (locally, a user's keys are its catalog entry's apiKeys).",
+    );
 };
 
 await runTool(async () => {

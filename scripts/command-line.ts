@@ -24,25 +24,51 @@ const argumentFailure = (error: Error & { code?: string }, usage: string, option
   return `Unknown option ${unknown[1]}: ${toolName(usage)} takes ${[...known, '--help'].join(', ')}.`;
 };
 
+/**
+ * An option of the tool that npm kept for itself, the tool not given it: `npm start --port 3001`, without `--`
+ * before the tool's options, sets npm's own `port` setting (`npm_config_port` in the tool's environment) and hands
+ * the tool `3001` alone, and `npm start --empty` hands it nothing.
+ */
+const optionNpmKept = (options: Options, given: Record<string, unknown>): string | undefined =>
+  process.env.npm_lifecycle_event === undefined
+    ? undefined
+    : Object.keys(options).find(
+        (name) => given[name] === undefined && process.env[`npm_config_${name.replaceAll('-', '_')}`] !== undefined,
+      );
+
+const npmKeptFailure = (usage: string, option: string, value: string | undefined): string =>
+  `npm took --${option} for itself: put -- before the tool's options (${toolName(usage)} -- --${option}${value === undefined ? '' : ` ${value}`}).`;
+
 /** The arguments, or: `--help` prints the usage (exit 0); anything unreadable is one line (exit 1). */
 export const readArguments = <O extends Options>(usage: string, options: O, allowPositionals = false) => {
+  const args = process.argv.slice(2);
+  // the value npm left to the tool, when the option is one that takes a value
+  const keptFailure = (option: string) =>
+    npmKeptFailure(usage, option, options[option]!.type === 'string' ? args.at(-1) : undefined);
+  let parsed;
   try {
-    const parsed = parseArgs({
+    parsed = parseArgs({
+      args,
       options: { ...options, help: { type: 'boolean', default: false } },
       allowPositionals,
       strict: true,
     });
-    if ((parsed.values as { help?: boolean }).help) {
-      console.log(usage);
-      process.exit(0);
-    }
-    return parsed as unknown as {
-      values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
-      positionals: string[];
-    };
   } catch (error) {
+    const kept = optionNpmKept(options, {});
+    if (kept && (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      return failWith(keptFailure(kept));
     return failWith(argumentFailure(error as Error, usage, options));
   }
+  const kept = optionNpmKept(options, parsed.values);
+  if (kept) return failWith(keptFailure(kept));
+  if ((parsed.values as { help?: boolean }).help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return parsed as unknown as {
+    values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+    positionals: string[];
+  };
 };
 
 /** A port number from an option or the environment, or a failure naming what was given. */

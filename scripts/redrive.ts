@@ -6,7 +6,9 @@ const USAGE = `Usage: npm run redrive -- --queue-url URL [--dry-run]
   counters of TABLE_NAME (the stack output TableName), once the cause of the refused writes is fixed. Each dead
   letter counts once, on the counter items that did not take it; running it again changes nothing. A replay
   refused again goes back to the queue. --dry-run lists what would be replayed and changes nothing (the messages
-  it read stay hidden for 5 minutes). AWS credentials come from the environment.`;
+  it read stay hidden for 5 minutes). AWS credentials come from the environment.
+  Locally (npm start): POST /_local/redrive replays the local server's dead letters the same way
+  (docs/local-server.md).`;
 
 const { values } = readArguments(USAGE, { 'queue-url': { type: 'string' }, 'dry-run': { type: 'boolean' } });
 
@@ -24,7 +26,8 @@ await runTool(async () => {
   if (!queueUrl) throw new CommandFailure('Name the queue: --queue-url URL (the delivery dead-letter queue).');
   if (!/^https:\/\/\S+$/.test(queueUrl))
     throw new CommandFailure(`--queue-url must be an SQS queue URL (https://sqs.…), not "${queueUrl}".`);
-  if (!process.env.TABLE_NAME) throw new CommandFailure('Set TABLE_NAME to the stack output TableName.');
+  if (!process.env.TABLE_NAME)
+    throw new CommandFailure('Set TABLE_NAME to the stack output TableName (locally, POST /_local/redrive does this).');
   const client = new SQSClient({});
   const ports = {
     store: storeFromEnvironment(),

@@ -4,7 +4,9 @@ import { CommandFailure, readArguments, runTool } from './command-line';
 const USAGE = `Usage: npm run shards -- --type TYPE --id ID --count N
   Shards the delivery counters of one entity (advertiser, campaign, banner, site, placement) into N items
   (2 to 96), in TABLE_NAME (the stack output TableName), or raises the count it has to N. A count is never
-  lowered. AWS credentials come from the environment.`;
+  lowered. AWS credentials come from the environment.
+  Locally (npm start): POST /_local/shards with {"type":"advertiser","id":1,"shards":16} does the same
+  (docs/local-server.md).`;
 
 const { values } = readArguments(USAGE, {
   type: { type: 'string' },
@@ -25,7 +27,8 @@ await runTool(async () => {
         .map(([name, reason]) => `--${name === 'shards' ? 'count' : name} ${reason}`)
         .join('; ') + '.',
     );
-  if (!process.env.TABLE_NAME) throw new CommandFailure('Set TABLE_NAME to the stack output TableName.');
+  if (!process.env.TABLE_NAME)
+    throw new CommandFailure('Set TABLE_NAME to the stack output TableName (locally, POST /_local/shards does this).');
   const { type, id, shards } = parsed.request;
   const store = storeFromEnvironment();
   if (!(await entityExists(store, type, id)))

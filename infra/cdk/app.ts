@@ -9,9 +9,12 @@ import {
   optionalPositiveSetting,
   originsSetting,
   positiveSetting,
+  recordingReader,
+  refuseUnreadSettings,
   stageSetting,
   wholeNumberSetting,
   type Context,
+  type ContextLookup,
   type NumberBounds,
 } from './context-settings';
 import { checkAddresses } from './address-settings';
@@ -83,8 +86,8 @@ export const plannedConcurrency = (props: DeliveryLimitsStackProps): number =>
   ).reduce((sum, count) => sum + count, 0);
 
 /** Automatic sharding (`autoShardWritesPerSecond`, `autoShardCount`): both or neither, checked before any deploy. */
-const checkAutoSharding = (app: App): void => {
-  const setting = (key: string) => [key, app.node.tryGetContext(key)?.toString()] as const;
+const checkAutoSharding = (lookup: ContextLookup): void => {
+  const setting = (key: string) => [key, lookup(key)?.toString()] as const;
   try {
     parseAutoSharding(setting('autoShardWritesPerSecond'), setting('autoShardCount'));
   } catch (error) {
@@ -140,7 +143,7 @@ const checkProduction = (props: DeliveryLimitsStackProps): void => {
 
 /** Settings from `cdk.json` context or `-c key=value`; domain-free defaults, refused in production. */
 export const stackProps = (app: App): DeliveryLimitsStackProps => {
-  const context = (key: string, fallback: string) => String(app.node.tryGetContext(key) ?? fallback);
+  const { context, lookup, read } = recordingReader((key) => app.node.tryGetContext(key));
   const stageName = stageSetting(context);
   // said explicitly: a stage's name decides nothing
   const production = booleanSetting(context, 'production');
@@ -157,14 +160,14 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const reservedConcurrency = reserving
     ? reservations(context, recorderReservation ?? deliveryMaxConcurrency)
     : undefined;
-  checkAutoSharding(app);
+  checkAutoSharding(lookup);
   const props: DeliveryLimitsStackProps = {
     stageName,
     production,
     terminationProtection: production,
     logRetention: production ? logs.RetentionDays.SIX_MONTHS : logs.RetentionDays.ONE_MONTH,
-    alarmEmail: app.node.tryGetContext('alarmEmail'),
-    alarmTopicArn: app.node.tryGetContext('alarmTopicArn'),
+    alarmEmail: lookup('alarmEmail') as string | undefined,
+    alarmTopicArn: lookup('alarmTopicArn') as string | undefined,
     runbookUrl: context('runbookUrl', 'docs/operations.md'),
     mailFrom: context('mailFrom', 'no-reply@example.com'),
     sesIdentity: context('sesIdentity', 'example.com'),
@@ -183,6 +186,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   };
   checkAddresses(props);
   if (production) checkProduction(props);
+  refuseUnreadSettings(app.node.getAllContext(), read);
   return props;
 };
 

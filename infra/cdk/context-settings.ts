@@ -4,6 +4,35 @@ import { SettingError } from './setting-error';
 /** A context setting's value as given (`-c key=value` or `cdk.json`), or `fallback`. */
 export type Context = (key: string, fallback: string) => string;
 
+/** How the app's context is looked up: a value as given, or undefined. */
+export type ContextLookup = (key: string) => unknown;
+
+/**
+ * The settings reader the stack is built with: every key the stack reads goes through `context` or `lookup`, and
+ * is recorded, so that a setting given but never read (a mistyped `-c bogusKey=1`) can be refused.
+ */
+export const recordingReader = (lookup: ContextLookup) => {
+  const read = new Set<string>();
+  const recorded: ContextLookup = (key) => {
+    read.add(key);
+    return lookup(key);
+  };
+  const context: Context = (key, fallback) => String(recorded(key) ?? fallback);
+  return { context, lookup: recorded, read };
+};
+
+/**
+ * Refuses a setting given that the stack did not read. A setting is a context key without a `:`: the CDK's feature
+ * flags (`@aws-cdk/…:…`) and its own keys (`aws:cdk:…`), which `cdk.json` and the CLI add, all have one.
+ */
+export const refuseUnreadSettings = (given: Record<string, unknown>, read: ReadonlySet<string>): void => {
+  const unread = Object.keys(given).filter((key) => !key.includes(':') && !read.has(key));
+  if (unread.length > 0)
+    throw new SettingError(
+      `${unread.map((key) => `-c ${key}=${String(given[key])}`).join(', ')}: the stack reads no such setting${unread.length > 1 ? 's' : ''} with these settings; check the name against docs/operations.md, "Context settings"`,
+    );
+};
+
 /** What a numeric setting may be: a whole number within these bounds. */
 export interface NumberBounds {
   least: number;

@@ -20,6 +20,7 @@ import {
   REFERENCE_PATHS,
 } from '../../shared/api/openapi/published-reference';
 import { buildReferencePage } from '../../shared/api/openapi/reference-page';
+import { DEMO_READER, PARTNER_READER, type SampleReader } from '../../shared/api/openapi/code-samples';
 import { buildProxyEvent, lambdaContext } from './api-gateway-event';
 import { authorize, envelope, preflight, stampRequestId, type Authorizer } from './gateway-answers';
 import type { LocalEndpoints } from './local-endpoints';
@@ -43,23 +44,40 @@ export interface GatewayParts {
   browserGuard: BrowserGuardOptions;
 }
 
-/** The document and its page, built once per process on first request: every server of the process serves them. */
-let builtDocument: string | undefined;
-let builtPage: Promise<string> | undefined;
-const publishedDocument = () => (builtDocument ??= JSON.stringify(buildOpenApiDocument(PLACEHOLDER_SERVER_URL)));
+/**
+ * The document and its page for each kind of reader, built once per process on first request: every server of the
+ * process serves them.
+ */
+const builtDocuments = new Map<SampleReader, string>();
+const builtPages = new Map<SampleReader, Promise<string>>();
+const publishedDocument = (reader: SampleReader) => {
+  if (!builtDocuments.has(reader))
+    builtDocuments.set(reader, JSON.stringify(buildOpenApiDocument(PLACEHOLDER_SERVER_URL, reader)));
+  return builtDocuments.get(reader)!;
+};
+const publishedPage = (reader: SampleReader) => {
+  if (!builtPages.has(reader))
+    builtPages.set(reader, buildReferencePage(JSON.parse(publishedDocument(reader)) as object));
+  return builtPages.get(reader)!;
+};
 
 /**
  * The API reference, as API Gateway serves it (the same answers, for this server's URL): the document, and the page.
- * Both are built on the first request for them, not at the server's start: the document takes some 0.1 s of
- * processor time and the page about a second, and most servers (a test file's) never serve either.
+ * On the demo catalog its samples carry the demo key and make the limits they change first, so each runs as
+ * pasted; with another catalog they carry the deployed page's placeholder. Both are built on the first request for
+ * them, not at the server's start: the document takes some 0.1 s of processor time and the page about a second,
+ * and most servers (a test file's) never serve either.
  */
-export const buildReference = (serverUrl: string): Record<string, () => Promise<APIGatewayProxyResult>> => ({
-  [REFERENCE_PATHS.document]: async () => documentAnswer(publishedDocument(), serverUrl),
-  [REFERENCE_PATHS.page]: async () => {
-    builtPage ??= buildReferencePage(JSON.parse(publishedDocument()) as object);
-    return pageAnswer(await builtPage, serverUrl);
-  },
-});
+export const buildReference = (
+  serverUrl: string,
+  { demoCatalog }: { demoCatalog: boolean },
+): Record<string, () => Promise<APIGatewayProxyResult>> => {
+  const reader = demoCatalog ? DEMO_READER : PARTNER_READER;
+  return {
+    [REFERENCE_PATHS.document]: async () => documentAnswer(publishedDocument(reader), serverUrl),
+    [REFERENCE_PATHS.page]: async () => pageAnswer(await publishedPage(reader), serverUrl),
+  };
+};
 
 const API_GATEWAY_TIMEOUT_MS = 29_000;
 /** `/_local/catalog` takes whole catalogs; API routes take what API Gateway and the handlers accept. */

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importCatalog, type CatalogCounts, type UserPasswordHasher } from '../../shared/catalog/catalog-import';
@@ -58,6 +59,8 @@ export interface LocalServiceOptions {
   tableName?: string;
   /** Browser origins allowed by CORS, as the stack's `corsOrigins`; none, no CORS. */
   corsOrigins?: readonly string[];
+  /** Told each step of the start once the one before is done (`npm start` prints them). */
+  progress?: (step: string) => void;
 }
 
 export interface LocalService {
@@ -166,12 +169,21 @@ const listen = (server: Server, host: string, wanted: number): Promise<number> =
     server.listen(wanted, host, () => resolve((server.address() as AddressInfo).port));
   });
 
-/** The whole service on one machine: DynamoDB Local, the table, the catalog and the emulated API Gateway. */
-export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
-  const host = options.host ?? '127.0.0.1';
+/** The DynamoDB the service uses: the one given, or DynamoDB Local started for it (and said so). */
+const startDynamo = async (options: LocalServiceOptions) => {
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => undefined }
     : await startDynamoDbLocal({ dataDir: options.dataDir });
+  options.progress?.(
+    `DynamoDB Local is up: creating the table${options.catalogFile === null ? '' : ' and loading the catalog'}…`,
+  );
+  return dynamo;
+};
+
+/** The whole service on one machine: DynamoDB Local, the table, the catalog and the emulated API Gateway. */
+export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
+  const host = options.host ?? '127.0.0.1';
+  const dynamo = await startDynamo(options);
   const clients = serviceClients({
     endpoint: dynamo.endpoint,
     accessKeyId: options.dynamoAccessKeyId,
@@ -208,7 +220,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     const port = await listen(server, host, options.port ?? 3000);
     const url = `http://${host}:${port}`;
     ports.config.appBaseUrl = url;
-    gateway.reference = buildReference(url);
+    // the demo catalog however it was named: its samples run as pasted
+    const demoCatalog = catalogFile !== null && resolvePath(catalogFile) === DEMO_CATALOG_FILE;
+    gateway.reference = buildReference(url, { demoCatalog });
     const stop = async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -79,7 +79,7 @@ try {
   await checkPortFree();
   await checkCatalog();
   requireJava();
-  console.log('Starting DynamoDB Local (Java): a few seconds…');
+  console.log('Starting DynamoDB Local (Java)…');
   // loaded once nothing stops the start: a refused one answers without loading the service
   const { startLocalService } = await import('./local-service');
   service = await startLocalService({
@@ -88,6 +88,7 @@ try {
     dataDir: options.data ?? process.env.DATA_DIR,
     catalogFile,
     corsOrigins: corsPolicyOf(process.env.CORS_ORIGINS).allowedOrigins,
+    progress: (step) => console.log(step),
   });
   console.log(`Local API listening on ${service.url}`);
   if (catalogFile === DEMO_CATALOG_FILE) console.log(demoCredentials());

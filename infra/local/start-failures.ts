@@ -23,7 +23,10 @@ export class CatalogRejectedError extends Error {
 
 export class PortInUseError extends Error {
   constructor(host: string, port: number) {
-    super(`Port ${port} on ${host} is already in use: stop what holds it, or pass --port (or PORT) to use another.`);
+    const another = port === 65535 ? 3001 : port + 1;
+    super(
+      `Port ${port} on ${host} is already in use: stop what holds it, or start on another port: npm start -- --port ${another}`,
+    );
     this.name = 'PortInUseError';
   }
 }

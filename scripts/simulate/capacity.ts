@@ -2,7 +2,8 @@ import { failWith } from '../command-line';
 
 const USAGE = `Usage: npm run capacity -- [-c key=value …]
   Prints every account quota the configured load needs (table and account write units, Lambda concurrency, API
-  Gateway, SQS, EventBridge, SES), computed from cdk.json's context and the -c values, as cdk synth reads them.`;
+  Gateway, SQS, EventBridge, SES), computed from cdk.json's context and the -c values, as cdk synth reads them:
+  a setting synth would refuse (out of bounds, contradicting another, or one the stack does not read) is refused.`;
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {

@@ -29,22 +29,26 @@ import { operationFailures } from './operation-failures';
 
 /**
  * Every log line of an invocation names it (Lambda's request id and cold start, API Gateway's request id); in
- * Lambda, a cold start is counted and the invocation's metrics are published as it ends. Registered first, so
- * that its after and onError run last, once every other middleware has logged what it had to.
+ * Lambda, a cold start is counted and the invocation's metrics are published as it ends, when it stored any:
+ * Powertools warns on every publication of none, a log line on each invocation. Registered first, so that its
+ * after and onError run last, once every other middleware has logged what it had to.
  */
 const observability = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
   const publish = process.env.AWS_LAMBDA_FUNCTION_NAME ? logMetrics(metrics, { captureColdStartMetric: true }) : {};
+  const publishStored = async (request: middy.Request, end?: (request: never) => unknown) => {
+    if (metrics.hasStoredMetrics()) await end?.(request as never);
+  };
   return {
     before: async (request) => {
       beginInvocation(request.context, requestIdOf(request.event));
       await publish.before?.(request as never);
     },
     after: async (request) => {
-      await publish.after?.(request as never);
+      await publishStored(request, publish.after);
       endInvocation();
     },
     onError: async (request) => {
-      await publish.onError?.(request as never);
+      await publishStored(request, publish.onError);
       endInvocation();
     },
   };

@@ -1,42 +1,21 @@
+import * as z from 'zod/mini';
+
 /*
- * Each function's environment, one schema per function, parsed once when its Lambda entry loads (`lambda.ts`), so a
- * missing or malformed variable fails the cold start with its name instead of the first request that needs it. The
- * schemas are built by functions, not constants, so that a bundle holds only its own function's variable names.
- * Declared and checked here rather than with a schema library: zod/mini cost every bundle some 15 KB and its load
- * (bench/README.md, "Cold start").
+ * Each function's environment, one zod schema per function, parsed once when its Lambda entry loads (`lambda.ts`),
+ * so a missing or malformed variable fails the cold start with its name instead of the first request that needs it.
+ * The schemas are built by functions, not constants, so that a bundle holds only its own function's variable names.
+ * zod/mini, not zod's full build: the same checks in a fraction of the bundle (docs/architecture.md, "Dependencies").
  */
 
-/** One variable a function reads: whether it must be set, and the form its whole value must have. */
-export interface Variable<Required extends boolean = boolean> {
-  readonly required: Required;
-  readonly pattern: RegExp;
-}
+/** A function's environment schema; `shape` names every variable its entry reads. */
+export type EnvironmentSchema<Shape extends z.core.$ZodLooseShape = z.core.$ZodLooseShape> = z.ZodMiniObject<Shape>;
 
-/** A function's variables, by name. */
-export type EnvironmentShape = Record<string, Variable>;
+const required = () => z.string().check(z.minLength(1));
+const optional = () => z.optional(z.string());
+const wholeNumber = () => z.optional(z.string().check(z.regex(/^\d+$/)));
+const oneOf = <const Values extends readonly [string, ...string[]]>(...values: Values) => z.optional(z.enum(values));
 
-/** The declaration a function's entry parses at cold start; `shape` names every variable it reads. */
-export interface EnvironmentSchema<Shape extends EnvironmentShape = EnvironmentShape> {
-  readonly shape: Shape;
-}
-
-/** What parsing an environment under `Shape` gives: a required variable is always there. */
-export type ParsedEnvironment<Shape extends EnvironmentShape> = {
-  [Name in keyof Shape]: Shape[Name] extends Variable<true> ? string : string | undefined;
-};
-
-const ANY = /^/;
-const NOT_EMPTY = /^./s;
-
-const required = (): Variable<true> => ({ required: true, pattern: NOT_EMPTY });
-const optional = (): Variable<false> => ({ required: false, pattern: ANY });
-const wholeNumber = (): Variable<false> => ({ required: false, pattern: /^\d+$/ });
-const oneOf = (...values: string[]): Variable<false> => ({
-  required: false,
-  pattern: new RegExp(`^(?:${values.join('|')})$`),
-});
-
-const schema = <Shape extends EnvironmentShape>(shape: Shape): EnvironmentSchema<Shape> => ({ shape });
+const schema = <Shape extends z.core.$ZodLooseShape>(shape: Shape): EnvironmentSchema<Shape> => z.object(shape);
 
 const table = () => ({ TABLE_NAME: required(), DYNAMODB_ENDPOINT: optional() });
 const metrics = () => ({ METRICS_NAMESPACE: required(), STAGE: required() });
@@ -92,19 +71,15 @@ export const webhookDispatcherEnvironment = () =>
  * The variables `schema` declares, parsed from `env`; a variable missing or malformed throws, naming every such
  * variable (never its value: some are keys).
  */
-export const parseEnvironment = <Shape extends EnvironmentShape>(
-  { shape }: EnvironmentSchema<Shape>,
+export const parseEnvironment = <Shape extends z.core.$ZodLooseShape>(
+  schema: EnvironmentSchema<Shape>,
   env: NodeJS.ProcessEnv = process.env,
-): ParsedEnvironment<Shape> => {
-  const parsed: Record<string, string> = {};
-  const problems: string[] = [];
-  for (const [name, { required, pattern }] of Object.entries(shape)) {
-    const value = env[name];
-    if (value === undefined) {
-      if (required) problems.push(`${name} is missing`);
-    } else if (pattern.test(value)) parsed[name] = value;
-    else problems.push(`${name} is malformed`);
-  }
-  if (problems.length) throw new Error(`The function's environment is incomplete: ${problems.join(', ')}`);
-  return parsed as ParsedEnvironment<Shape>;
+): z.infer<EnvironmentSchema<Shape>> => {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return env[name] === undefined ? `${name} is missing` : `${name} is malformed`;
+  });
+  throw new Error(`The function's environment is incomplete: ${[...new Set(problems)].join(', ')}`);
 };

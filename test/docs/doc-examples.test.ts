@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/api/error-codes';
+import { withErrorCodeTable } from '../../scripts/error-code-table';
 import { useTestService } from '../support/local-service';
 import { answerMismatch, DOCUMENTED_URL, examplesOf, type ExampleStep } from './shell-examples';
 
@@ -73,10 +74,22 @@ describe('the documentation', () => {
     expect(failures.join('\n')).toBe('');
   }, 90_000);
 
-  it('the partner guide explains every error code the service answers', () => {
+  it('the partner guide explains every error code the service answers, in the table made from their one list', () => {
     const guide = read('docs/partner-guide.md');
+    expect(guide, 'run npm run docs:error-codes').toBe(withErrorCodeTable(guide));
     const missing = Object.keys(ERROR_CODES).filter((code) => !guide.includes(`| \`${code}\` |`));
     expect(missing).toEqual([]);
+  });
+
+  it('README and the architecture page link to the error codes instead of listing them', () => {
+    for (const page of ['README.md', 'docs/architecture.md']) {
+      const named = Object.keys(ERROR_CODES).filter((code) => read(page).includes(code));
+      expect(named.length, `${page} names ${named.join(', ')}`).toBeLessThan(3);
+    }
+    expect(read('README.md')).toContain('(docs/partner-guide.md#errors)');
+    expect(read('docs/architecture.md')).toMatch(
+      /`shared\/api\/error-codes\.ts`[^.]*\[[^\]]*\]\(partner-guide\.md#errors\)/,
+    );
   });
 
   it('README stays a front door of at most 200 lines', () => {

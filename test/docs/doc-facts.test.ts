@@ -42,6 +42,16 @@ describe('the guides agree with the service', () => {
     }
   });
 
+  it("say alike where a LimitReached's `at` comes from locally: the local clock, as the server takes it", () => {
+    // test/integration/limit-reached.test.ts holds the server to it: with /_local/clock fixed, `at` is that time
+    const events = read('docs/events.md');
+    const locally = events.slice(events.indexOf('## Locally'));
+    const sentence = /`at` is the stream record's time[^.]*\./.exec(locally)?.[0] ?? '';
+    expect(sentence).toContain('`/_local/clock`');
+    expect(sentence).not.toMatch(/machine's clock|not from `\/_local\/clock`/);
+    expect(read('docs/local-server.md')).toMatch(/A record's time is the local clock's second/);
+  });
+
   it("import the local server guide's sample catalog into a server holding the demo catalog", async () => {
     const guide = read('docs/local-server.md');
     const section = guide.slice(guide.indexOf('## Catalog format'));

@@ -67,3 +67,15 @@ describe("the partner guide's TypeScript webhook verifier", () => {
     for (const secret of [fresh, old]) expect(verifyWebhook(secret, headers, body, now.getTime())).toBe(true);
   });
 });
+
+describe("the partner guide's webhook receiver", () => {
+  it('listens on the port of the URL the guide subscribes', () => {
+    const guide = readFileSync('docs/partner-guide.md', 'utf8');
+    const subscribed = [...guide.matchAll(/-d url=http:\/\/127\.0\.0\.1:(\d+)\//g)].map(([, port]) => port);
+    const receiving = guide.slice(guide.indexOf('## Webhooks: receiving events'));
+    const listening = [...receiving.matchAll(/\.listen\((\d+)\)/g)].map(([, port]) => port);
+    expect(subscribed.length).toBeGreaterThan(0);
+    expect(listening).toHaveLength(1);
+    expect(new Set(subscribed)).toEqual(new Set(listening));
+  });
+});

@@ -17,13 +17,24 @@ const buildBundle = async (entry: string) => {
   const files = Object.entries(output!.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file);
-  return { value: { code: result.outputFiles[0]!.text, files }, inputs: Object.keys(result.metafile.inputs) };
+  // the project's own files that import zod
+  const zodImporters = Object.entries(result.metafile.inputs)
+    .filter(([file, input]) => !file.includes('node_modules/') && input.imports.some((i) => ZOD.test(i.path)))
+    .map(([file]) => file);
+  return {
+    value: { code: result.outputFiles[0]!.text, files, zodImporters },
+    inputs: Object.keys(result.metafile.inputs),
+  };
 };
 
+const ZOD = /(^|\/)node_modules\/zod\//;
+
 /** The bundle as `buildBundle` makes it, taken from the last run when esbuild would read the same files. */
-const bundle = (name: string, entry: string): Promise<{ code: string; files: string[] }> =>
-  cachedByContent(`bundle-${name}`, [esbuildVersion, FUNCTION_BUNDLE_OPTIONS, entry, fileHash('tsconfig.json')], () =>
-    buildBundle(entry),
+const bundle = (name: string, entry: string): Promise<{ code: string; files: string[]; zodImporters: string[] }> =>
+  cachedByContent(
+    `bundle-${name}`,
+    ['zod importers', esbuildVersion, FUNCTION_BUNDLE_OPTIONS, entry, fileHash('tsconfig.json')],
+    () => buildBundle(entry),
   );
 
 /** Each function's environment variables as the default stack sets them. */
@@ -58,11 +69,13 @@ const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 
 describe('the Lambda bundles', () => {
   const bundles = new Map<FunctionName, string[]>();
   const code = new Map<FunctionName, string>();
+  const zodImporters = new Map<FunctionName, string[]>();
   beforeAll(async () => {
     for (const [name, entry] of Object.entries(FUNCTION_ENTRIES) as [FunctionName, string][]) {
       const built = await bundle(name, entry);
       bundles.set(name, built.files);
       code.set(name, built.code);
+      zodImporters.set(name, built.zodImporters);
     }
   }, 300_000);
 
@@ -80,8 +93,8 @@ describe('the Lambda bundles', () => {
   it('leave out what only the local server, the docs and the tests use', () => {
     for (const [name, files] of bundles)
       for (const unused of [
-        // the environment is checked by hand (shared/runtime/environment.ts): no schema library is loaded at cold start
-        'node_modules/zod/',
+        // zod's full build (its classic API): the environment is checked with zod/mini
+        'node_modules/zod/v4/classic/',
         'shared/api/openapi/',
         'shared/catalog/',
         'infra/',
@@ -92,6 +105,24 @@ describe('the Lambda bundles', () => {
           files.filter((file) => file.includes(unused)),
           `${name} holds ${unused}`,
         ).toEqual([]);
+  });
+
+  it("check each function's environment with zod/mini, and nothing else with zod", () => {
+    for (const [name, files] of bundles) {
+      expect(
+        files.some((file) => file.includes('node_modules/zod/v4/mini/')),
+        name,
+      ).toBe(true);
+      expect(zodImporters.get(name), name).toEqual(['shared/runtime/environment.ts']);
+    }
+  });
+
+  it('read form bodies with @middy/http-urlencode-body-parser where a router dispatches', () => {
+    for (const [name, files] of bundles)
+      expect(
+        files.some((file) => file.includes('node_modules/@middy/http-urlencode-body-parser/')),
+        name,
+      ).toBe(API_FAMILIES.includes(name));
   });
 
   it('hold the route table only where a router dispatches on it', () => {

@@ -80,6 +80,20 @@ describe('the context settings', () => {
     );
   });
 
+  it("stop synth on a setting the stack does not read, naming it, and let the CDK's own keys through", () => {
+    expect(propsOf({ bogusKey: '1' }).refusal).toBe(
+      '-c bogusKey=1: the stack reads no such setting with these settings; check the name against docs/operations.md, "Context settings"',
+    );
+    expect(propsOf({ ratelimit: '60', stageName: 'prod' }).refusal).toMatch(
+      /^-c ratelimit=60, -c stageName=prod: the stack reads no such settings/,
+    );
+    // the recorder's reservation is read only when reserving
+    expect(propsOf({ recorderReservedConcurrency: '20' }).refusal).toMatch(/^-c recorderReservedConcurrency=20: /);
+    expect(
+      propsOf({ '@aws-cdk/core:newStyleStackSynthesis': 'true', 'aws:cdk:enable-path-metadata': 'true' }).props,
+    ).toBeDefined();
+  });
+
   it('reach the stack as the numbers given', () => {
     const { props } = propsOf({
       rateLimit: '60',

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,7 @@ const OPTIONLESS_TOOLS = [
   'scripts/simulate/main.ts',
   'scripts/openapi-lint.ts',
   'scripts/bundle-report.ts',
+  'scripts/error-code-table.ts',
 ];
 
 describe('the command-line tools', () => {
@@ -105,13 +107,20 @@ describe('the command-line tools', () => {
       expect(result.code, script).toBe(0);
       expect(result.stdout, script).toMatch(/^Usage: npm/);
     }
+    // the tools that need AWS name what does their work on the local server
+    for (const [script, local] of [
+      [API_KEY, /apiKeys of its catalog entry, loaded with\s+npm run catalog:import -- FILE or POST \/_local\/catalog/],
+      [REDRIVE, /Locally \(npm start\): POST \/_local\/redrive/],
+      [SHARDS, /Locally \(npm start\): POST \/_local\/shards/],
+    ] as const)
+      expect((await invoke(script, ['--help'])).stdout, script).toMatch(local);
   }, 120_000);
 
   it('refuse an unknown option before doing any work', async () => {
     for (const script of OPTIONLESS_TOOLS) {
       const startedAt = Date.now();
       const result = await invoke(script, ['--seconds', '5']);
-      expectOneLine(result, /^Unknown option --seconds: npm run [\w:]+ takes --help\.$/);
+      expectOneLine(result, /^Unknown option --seconds: npm run [\w:-]+ takes --help\.$/);
       expect(Date.now() - startedAt, script).toBeLessThan(15_000);
     }
   }, 90_000);
@@ -124,6 +133,19 @@ describe('the command-line tools', () => {
       await invoke(CAPACITY, ['--seconds', '5']),
       /^Unknown option --seconds: npm run capacity takes -c key=value, --help\.$/,
     );
+  }, 60_000);
+
+  it('npm run capacity refuses a setting the stack does not read, in the line synth stops with', async () => {
+    const refusal =
+      /^-c bogusKey=1: the stack reads no such setting with these settings; check the name against docs\/operations\.md, "Context settings"$/;
+    expectOneLine(await invoke(CAPACITY, ['-c', 'bogusKey=1']), refusal);
+    // cdk synth runs the app with the context in CDK_CONTEXT_JSON
+    expectOneLine(
+      await invoke('infra/cdk/app.ts', [], { ...noCredentials, CDK_CONTEXT_JSON: JSON.stringify({ bogusKey: '1' }) }),
+      refusal,
+    );
+    const accepted = await invoke(CAPACITY, ['-c', 'apiRequestsPerSecond=1500']);
+    expect(accepted.code, accepted.stderr).toBe(0);
   }, 60_000);
 
   it('npm run bench:cpu and npm run fuzz refuse a count that is not a whole number, in one line', async () => {
@@ -145,7 +167,10 @@ describe('the command-line tools', () => {
     expectOneLine(await invoke(API_KEY, []), /create, rotate or revoke/);
     expectOneLine(await invoke(API_KEY, ['revoke']), /--key-id ID/);
     expectOneLine(await invoke(API_KEY, ['rotate', '--key-id', 'k1']), /usage plan/);
-    expectOneLine(await invoke(API_KEY, ['revoke', '--key-id', 'k1']), /Set TABLE_NAME/);
+    expectOneLine(
+      await invoke(API_KEY, ['revoke', '--key-id', 'k1']),
+      /Set TABLE_NAME .*locally, a user's keys are its catalog entry's apiKeys/,
+    );
     expectOneLine(await invoke(API_KEY, ['create']), /--user NAME/);
     expectOneLine(await invoke(API_KEY, ['create', '--user', 'demo']), /usage plan/);
     expectOneLine(
@@ -163,7 +188,10 @@ describe('the command-line tools', () => {
       await invoke(SHARDS, ['--type', 'user', '--id', '0', '--count', '1']),
       /^--type must be one of advertiser, .*; --id must be a positive whole number; --count must be a whole number from 2 to 96\.$/,
     );
-    expectOneLine(await invoke(SHARDS, ['--type', 'advertiser', '--id', '1', '--count', '16']), /Set TABLE_NAME/);
+    expectOneLine(
+      await invoke(SHARDS, ['--type', 'advertiser', '--id', '1', '--count', '16']),
+      /Set TABLE_NAME .*locally, POST \/_local\/shards/,
+    );
     expectOneLine(
       await invoke(SHARDS, ['--type', 'advertiser', '--id', '1', '--count', '16'], {
         ...noCredentials,
@@ -181,7 +209,7 @@ describe('the command-line tools', () => {
     );
     expectOneLine(await invoke(REDRIVE, []), /^Name the queue: --queue-url URL/);
     expectOneLine(await invoke(REDRIVE, ['--queue-url', 'dlq']), /--queue-url must be an SQS queue URL/);
-    expectOneLine(await invoke(REDRIVE, ['--queue-url', queueUrl]), /Set TABLE_NAME/);
+    expectOneLine(await invoke(REDRIVE, ['--queue-url', queueUrl]), /Set TABLE_NAME .*locally, POST \/_local\/redrive/);
     expectOneLine(
       await invoke(REDRIVE, ['--queue-url', queueUrl], { ...noCredentials, TABLE_NAME: 't' }),
       /No AWS credentials were found: set AWS_PROFILE/,
@@ -241,6 +269,37 @@ describe('the command-line tools', () => {
     );
   }, 60_000);
 
+  it("name the -- npm needs when npm kept one of the tool's options for itself", async () => {
+    // as npm hands them over: `npm start --port 4301` sets npm's own port setting and leaves the tool 4301
+    const underNpm = (option: string) => ({
+      ...noCredentials,
+      npm_lifecycle_event: 'start',
+      [`npm_config_${option}`]: 'true',
+    });
+    expectOneLine(
+      await invoke(START, ['4301'], underNpm('port')),
+      /^npm took --port for itself: put -- before the tool's options \(npm start -- --port 4301\)\.$/,
+    );
+    expectOneLine(
+      await invoke(START, [], underNpm('empty')),
+      /^npm took --empty for itself: put -- before the tool's options \(npm start -- --empty\)\.$/,
+    );
+    expectOneLine(
+      await invoke(CATALOG, ['x.json', '3001'], underNpm('port')),
+      /^npm took --port for itself: .*\(npm run catalog:import -- --port 3001\)\.$/,
+    );
+    // and through npm itself, once
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile('npm', ['start', '--silent', '--port', '4301'], { env: noCredentials }, (error, _stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stderr }),
+      ),
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(
+      "npm took --port for itself: put -- before the tool's options (npm start -- --port 4301).",
+    );
+  }, 60_000);
+
   it('npm start fails in one line before starting Java', async () => {
     expectOneLine(await invoke(START, ['--empty', '--catalog', 'x.json']), /--catalog FILE or --empty, not both/);
     expectOneLine(await invoke(START, ['--port', 'http']), /Invalid port "http"/);
@@ -259,7 +318,10 @@ describe('the command-line tools', () => {
     const startedAt = Date.now();
     const result = await invoke(START, ['--port', port]);
     taken.close();
-    expectOneLine(result, new RegExp(`Port ${port} on 127.0.0.1 is already in use`));
+    expectOneLine(
+      result,
+      new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use: .*: npm start -- --port ${Number(port) + 1}$`),
+    );
     expect(result.stdout).not.toContain('DynamoDB Local');
     expect(Date.now() - startedAt).toBeLessThan(8_000);
   }, 60_000);

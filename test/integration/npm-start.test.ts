@@ -79,7 +79,10 @@ describe('npm start', () => {
     const service = start(['--port', '0']);
     // the banner's lines reach the pipe as separate writes: its last one says it is whole
     await waitFor(() => service.output().includes('Press Ctrl-C to stop.'), 30_000);
-    expect(service.output()).toMatch(/Local API listening on http:\/\/127\.0\.0\.1:\d+/);
+    // each step as the README says a reader sees them, the address last, once it answers
+    expect(service.output()).toMatch(
+      /^Starting DynamoDB Local \(Java\)…\nDynamoDB Local is up: creating the table and loading the catalog…\nLocal API listening on http:\/\/127\.0\.0\.1:\d+\n/,
+    );
     const url = /Local API listening on (\S+)/.exec(service.output())![1];
     expect(service.output()).toContain('demo-key-0001');
     expect(await (await fetch(`${url}/_local/health`)).json()).toEqual({ ok: true });

@@ -127,6 +127,30 @@ describe('the rate-limit fields of a partner signing in the form body', () => {
     );
   });
 
+  it("are sent on a replayed write's 401 too, and every answer's status declares the fields it carries", async () => {
+    await setClock(base(), { now: '2026-11-26T10:00:00.000Z' });
+    const signed = { ...hashAuth('demo', 'demo-password', ctx.service.clock.now().getTime()), dailyClicksLimit: '9' };
+    const written = await postForm(`${base()}${set}`, signed);
+    const replayed = await postForm(`${base()}${set}`, signed);
+    const invalid = await postForm(`${base()}${set}`, { ...signed, dailyClicksLimit: '-1' });
+    expect([written.status, replayed.status, invalid.status]).toEqual([200, 401, 400]);
+    expect(((await replayed.json()) as { code: string }).code).toBe('REQUEST_REPLAYED');
+    const document = (await (await fetch(`${base()}/rest-api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; headers?: object }> }>>;
+      components: { responses: Record<string, { headers?: object }> };
+    };
+    const declared = (status: number) => {
+      const response = document.paths['/rest-api/campaign/{campaignId}/limits/set.do']!.post!.responses[status]!;
+      const resolved = response.$ref ? document.components.responses[response.$ref.split('/').pop()!]! : response;
+      return Object.keys(resolved.headers ?? {}).map((name) => name.toLowerCase());
+    };
+    for (const answer of [written, replayed, invalid]) {
+      const sent = ['ratelimit-policy', 'ratelimit'].filter((name) => answer.headers.has(name));
+      expect(sent, String(answer.status)).toEqual(['ratelimit-policy', 'ratelimit']);
+      expect(declared(answer.status), String(answer.status)).toEqual(expect.arrayContaining(sent));
+    }
+  });
+
   it('are not sent to callers API Gateway meters, whose counts only API Gateway knows', async () => {
     await setClock(base(), { now: null });
     const keyed = await postForm(`${base()}${set}`, { dailyClicksLimit: '2' }, { 'X-Api-Key': 'demo-key-0001' });

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PLACEHOLDER } from '../../shared/api/openapi/code-samples';
+import { API_KEY_PLACEHOLDER, DEMO_API_KEY } from '../../shared/api/openapi/code-samples';
+import { buildReference } from '../../infra/local/local-server';
 import { useTestService } from '../support/local-service';
 
 const run = promisify(execFile);
@@ -30,9 +31,6 @@ const samplesOf = async (lang: string): Promise<Sample[]> => {
   );
 };
 
-/** The one change a reader makes: their key for the placeholder (the demo user's, on the local server). */
-const withKey = (source: string) => source.replaceAll(API_KEY_PLACEHOLDER, 'demo-key-0001');
-
 /**
  * Answers a sample may give as pasted, with why: it names what only a real exchange makes (a login token, a mailed
  * reset token, the id an earlier add gave a per-action limit or a create a webhook subscription), which the service
@@ -54,16 +52,27 @@ const judge = (sample: Sample, status: number): string | undefined => {
   return `${sample.label}: ${status}`;
 };
 
-describe("the reference's code samples, run as pasted against the server that serves them", () => {
-  it('curl: every sample answers as documented, with only the key filled in', async () => {
-    const samples = await samplesOf('Shell');
+describe("the local reference's code samples, run as pasted against the server that serves them", () => {
+  it('carry the demo key on the demo catalog, and the placeholder on any other, as on the deployed page', async () => {
+    for (const lang of ['Shell', 'TypeScript'])
+      for (const sample of await samplesOf(lang)) {
+        expect(sample.source, sample.label).not.toContain(API_KEY_PLACEHOLDER);
+        if (sample.authenticated) expect(sample.source, sample.label).toContain(DEMO_API_KEY);
+      }
+    const otherCatalog = buildReference(ctx.service.url, { demoCatalog: false });
+    const document = (await otherCatalog['/rest-api/openapi.json']!()).body;
+    expect(document).toContain(API_KEY_PLACEHOLDER);
+    expect(document).not.toContain(DEMO_API_KEY);
+  });
+
+  it('curl: every sample answers as documented on the demo data, whatever ran before it', async () => {
+    // last first: a change of limits before the sample that sets them, as a reader may paste them
+    const samples = (await samplesOf('Shell')).reverse();
     expect(samples.length).toBeGreaterThan(30);
     for (const sample of samples) expect(sample.source, sample.label).toContain(ctx.service.url);
     // one shell runs them in turn, each in a subshell, as pasted into one terminal (a shell started from this worker
     // for each sample cost more than its request); -e: a sample that fails to run fails the test
-    const script = samples
-      .map((sample) => `(\n${withKey(sample.source)} -o /dev/null -w '%{http_code}\\n'\n)`)
-      .join('\n');
+    const script = samples.map((sample) => `(\n${sample.source} -o /dev/null -w '%{http_code}\\n'\n)`).join('\n');
     const { stdout } = await run('bash', ['-e', '-c', script]);
     const statuses = stdout.trim().split('\n').map(Number);
     expect(statuses).toHaveLength(samples.length);
@@ -74,7 +83,7 @@ describe("the reference's code samples, run as pasted against the server that se
   it('TypeScript: every sample runs with openapi-fetch and answers as documented', async () => {
     const samples = await samplesOf('TypeScript');
     const calls = samples.map((sample) => {
-      const body = withKey(sample.source)
+      const body = sample.source
         .split('\n')
         .filter((line) => !line.startsWith('import '))
         .join('\n')

@@ -1,3 +1,4 @@
+import { codesOfStatus } from '../error-codes';
 import { SESSION_COOKIE } from '../session-cookie';
 
 /** The document's introduction, in Markdown: what a partner needs before the first call. */
@@ -23,11 +24,9 @@ Every endpoint outside \`/rest-api/auth/\` needs one of three credentials, check
    60 seconds, once); \`GET /rest-api/auth/{authToken}/login.do\` opens an 8-hour session in the cookie
    \`${SESSION_COOKIE}\` (\`HttpOnly; Secure; SameSite=Lax\`). A password reset ends every older session.
 
-A refused credential is a **401** whose \`code\` says what to fix: \`CREDENTIALS_MISSING\`,
-\`TIMESTAMP_OUT_OF_WINDOW\` (the message names the skew, or a timestamp in seconds; \`serverTime\` is the server's
-time in milliseconds), \`SIGNATURE_INVALID\` (an unknown user name answers the same), \`API_KEY_INVALID\`,
-\`SESSION_EXPIRED\`, \`ACCOUNT_INACTIVE\`, or \`REQUEST_REPLAYED\`. A credential that is revoked stops working
-within 60 seconds.
+A refused credential is a **401** whose \`code\` says what to fix: ${codesOfStatus('401', ['UNAUTHENTICATED'])}
+(the ErrorEnvelope schema explains each; \`serverTime\` is the server's time in milliseconds). A credential that is
+revoked stops working within 60 seconds.
 
 **Usage plans.** Each partner is metered under its own API Gateway usage plan (rate, burst and daily quota): an
 API-key caller by its key, a hash or session caller by the metering key on its profile; a partner signing in the

@@ -1,6 +1,6 @@
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ROUTES } from '../route-table';
-import { codeSamples } from './code-samples';
+import { codeSamples, PARTNER_READER, type SampleReader } from './code-samples';
 import { describeFields } from './glossary';
 import { API_GUIDE } from './guide';
 import { operationOf } from './operations';
@@ -11,8 +11,11 @@ import { errorEnvelope } from './schemas';
 import { SECURITY_SCHEMES } from './security';
 import { webhookDeliveries } from './webhook-deliveries';
 
-/** The OpenAPI 3.1 document of the service: every route of the route table, and the webhooks it sends. */
-export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
+/**
+ * The OpenAPI 3.1 document of the service: every route of the route table, and the webhooks it sends; its code
+ * samples written for `reader` (a partner's own key, or the demo catalog's on `npm start`).
+ */
+export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000', reader: SampleReader = PARTNER_READER) => {
   const schemas: Record<string, unknown> = {};
   const jsonSchema = schemaConverter(schemas);
   const paths: Record<string, Record<string, unknown>> = {};
@@ -20,7 +23,7 @@ export const buildOpenApiDocument = (serverUrl = 'http://127.0.0.1:3000') => {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       ...operationOf(route, jsonSchema, schemas),
-      'x-codeSamples': codeSamples(route, serverUrl),
+      'x-codeSamples': codeSamples(route, serverUrl, reader),
     };
   }
   const usedErrors = [...new Set(ROUTES.flatMap((route) => statusesOf(route, specOf(route).errors)))].sort();

@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER } from '../browser-headers';
+import { codesOfStatus } from '../error-codes';
 import { levelNamed } from '../../domain/levels';
 import { REPLAYED_HEADER } from '../idempotency-headers';
 import { isWriteRoute, type Route } from '../route-table';
@@ -32,12 +33,15 @@ const RATE_LIMIT = {
 
 const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer' } };
 
-/** Errors a metered caller may get once the service has counted its request, so with the rate-limit fields. */
-const METERED_ERRORS: ReadonlySet<number> = new Set([400, 403, 404, 409, 422, 429, 500, 503]);
+/**
+ * Errors a metered caller may get once the service has counted its request, so with the rate-limit fields: a 401
+ * too, for a verified signature whose write was already received (`REQUEST_REPLAYED`).
+ */
+const METERED_ERRORS: ReadonlySet<number> = new Set([400, 401, 403, 404, 409, 422, 429, 500, 503]);
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad input (`INVALID_PARAMETER`); `errors` names each offending parameter. Nothing was changed.',
-  401: "A refused credential, its code telling what to fix: `CREDENTIALS_MISSING`, `TIMESTAMP_OUT_OF_WINDOW`, `SIGNATURE_INVALID`, `API_KEY_INVALID`, `SESSION_EXPIRED`, `ACCOUNT_INACTIVE`, `REQUEST_REPLAYED` (`UNAUTHENTICATED` from token.do); `serverTime` is the server's time in Unix milliseconds.",
+  401: `A refused credential, its code telling what to fix: ${codesOfStatus('401', ['UNAUTHENTICATED'])} (\`UNAUTHENTICATED\` from token.do); \`serverTime\` is the server's time in Unix milliseconds.`,
   403: 'Authenticated but not allowed: `PERMISSION_REQUIRED` names the permission, `NO_ACCESS` a missing share.',
   404: 'Unknown route, entity or record (`NOT_FOUND`), or no limits to change (`LIMITS_NOT_SET`).',
   405: 'The path exists with other methods (`METHOD_NOT_ALLOWED`).',

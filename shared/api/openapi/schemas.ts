@@ -134,8 +134,8 @@ export const errorEnvelope = named(
   z.object({
     success: z.literal(false),
     code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe(
-      `stable and machine-readable: ${Object.entries(ERROR_CODES)
-        .map(([code, meaning]) => `${code}: ${meaning}`)
+      `stable and machine-readable (\`message\` is for people and may change): ${Object.entries(ERROR_CODES)
+        .map(([code, { status, meaning, fix }]) => `${code} (${status}): ${meaning}; ${fix}.`)
         .join(' ')}`,
     ),
     message: z.string().describe('for people; may change'),

@@ -59,7 +59,7 @@ describe('the OpenAPI document on Idempotency-Key', () => {
       ).toBe(route.authenticated);
     }
     const { responses } = document.components;
-    for (const status of [400, 403, 404, 409, 422, 429, 500, 503])
+    for (const status of [400, 401, 403, 404, 409, 422, 429, 500, 503])
       expect(Object.keys(responses[`Error${status}`]!.headers ?? {}), String(status)).toEqual(
         expect.arrayContaining(['RateLimit-Policy', 'RateLimit']),
       );

@@ -13,12 +13,19 @@ describe('metrics', () => {
     vi.stubEnv('METRICS_NAMESPACE', 'DeliveryLimits/prod');
     vi.stubEnv('STAGE', 'prod');
     let written = '';
+    let warned = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
       written += String(chunk);
       return true;
     });
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => {
+      warned += String(chunk);
+      return true;
+    });
+    // CloudWatch takes a metric dated up to 14 days back: an hour ago, to the second
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
     const { emitMetrics } = await import('../../../shared/observability/metrics');
-    emitMetrics({ ResetsFailed: 2 }, new Date('2026-06-10T12:00:00Z'));
+    emitMetrics({ ResetsFailed: 2 }, at);
     const line = JSON.parse(written.trim()) as {
       _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
       ResetsFailed: number;
@@ -26,7 +33,8 @@ describe('metrics', () => {
       service: string;
     };
     expect(line).toMatchObject({ ResetsFailed: 2, stage: 'prod', service: 'delivery-limits' });
-    expect(line._aws.Timestamp).toBe(Date.parse('2026-06-10T12:00:00Z'));
+    expect(line._aws.Timestamp).toBe(at.getTime());
+    expect(warned).toBe('');
     expect(line._aws.CloudWatchMetrics[0]!.Namespace).toBe('DeliveryLimits/prod');
     expect(line._aws.CloudWatchMetrics[0]!.Dimensions[0]!.sort()).toEqual(['service', 'stage']);
   });

@@ -22,19 +22,24 @@ const event = (method: string, path: string): APIGatewayProxyEvent =>
   }) as unknown as APIGatewayProxyEvent;
 const context = { getRemainingTimeInMillis: () => 29_000, functionName: 'auth' } as Context;
 
-/** A family handler as deployed (inside Lambda), and the metric lines it writes to standard output. */
+/** A family handler as deployed (inside Lambda), and the lines it writes: metrics to stdout, logs and warnings. */
 const deployedHandler = async (
   implementationsOf: (apiError: typeof ApiErrorClass) => Record<string, () => Promise<unknown>>,
 ) => {
   vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'auth');
-  vi.stubEnv('LOG_LEVEL', 'critical');
+  vi.stubEnv('LOG_LEVEL', 'error');
   vi.stubEnv('METRICS_NAMESPACE', 'DeliveryLimits/live');
   vi.stubEnv('STAGE', 'live');
   const lines: Record<string, unknown>[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+  const others: string[] = [];
+  const capture = (chunk: unknown) => {
+    for (const line of String(chunk).split('\n').filter(Boolean))
+      if (line.startsWith('{')) lines.push(JSON.parse(line));
+      else others.push(line);
     return true;
-  });
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
   // the modules as loaded with this environment, ApiError among them (instanceof must hold)
   const { createFamilyHandler } = await import('../../../shared/pipeline/family-handler');
   const { ApiError } = await import('../../../shared/http/api-error');
@@ -50,17 +55,27 @@ const deployedHandler = async (
       stage: string;
       _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
     }[];
-  return { handler, failures };
+  const errors = () => lines.filter((line) => line.level === 'ERROR');
+  return { handler, failures, errors, others };
 };
 
 describe('a failing operation', () => {
   it('is counted under its route, with the service and stage dimensions the alarms read', async () => {
-    const { handler, failures } = await deployedHandler(() => ({
+    const { handler, failures, errors, others } = await deployedHandler(() => ({
       'auth.token': async () => {
         throw new Error('AccessDeniedException');
       },
     }));
     expect((await handler(event('POST', '/rest-api/auth/token.do'), context)).statusCode).toBe(500);
+    // the fault is logged once, at error level, with what an operator needs to find it
+    expect(errors()).toEqual([
+      expect.objectContaining({
+        message: 'unhandled error',
+        function_name: 'auth',
+        errorMessage: 'AccessDeniedException',
+      }),
+    ]);
+    expect(others).toEqual([]);
     expect(failures()).toHaveLength(1);
     const [line] = failures();
     expect(line).toMatchObject({
@@ -74,7 +89,7 @@ describe('a failing operation', () => {
   });
 
   it('counts a 503 (a dependency busy) too, but not an answer to the caller (4xx), a success or a route not built', async () => {
-    const { handler, failures } = await deployedHandler((ApiError) => ({
+    const { handler, failures, others } = await deployedHandler((ApiError) => ({
       'auth.token': async () => {
         throw new ApiError(503, 'busy');
       },
@@ -90,5 +105,7 @@ describe('a failing operation', () => {
     expect((await handler(event('POST', '/rest-api/auth/forgot.do'), context)).statusCode).toBe(200);
     expect((await handler(event('POST', '/rest-api/auth/reset-password.do'), context)).statusCode).toBe(501);
     expect(failures().map((line) => line.operation)).toEqual(['authToken']);
+    // an invocation that stored no metric publishes none, and Powertools has nothing to warn about
+    expect(others).toEqual([]);
   });
 });
