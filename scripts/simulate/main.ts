@@ -1,8 +1,9 @@
 import { readArguments } from '../command-line';
 
 const USAGE = `Usage: npm run simulate
-  Simulates the delivery path at 1×, 10× and 100× the baseline load, with and without sharded counters, and
-  prints the tables of docs/capacity.md. SIMULATE_SECONDS (default 2) sets the seconds of events simulated,
+  Simulates the delivery path at 1×, 10× and 100× the baseline load, with and without sharded counters, and the
+  push path (the table stream, its consumer, the webhook dispatcher's lanes), and prints the tables of
+  docs/capacity.md. SIMULATE_SECONDS (default 2) sets the seconds of events simulated,
   SIMULATE_GROUPS (default 1000000) the message groups of the one-day run.`;
 readArguments(USAGE, {});
 
@@ -73,3 +74,10 @@ for (const [scale, shards] of RUNS) {
     `| ${scale}× | ${(BASELINE.eventsPerSecond * scale).toLocaleString('en-US')} | ${shards} | ${outcome.throttledWrites.toLocaleString('en-US')} | ${outcome.hottestItemUnitsPerSecond} | ${outcome.freshnessP50.toFixed(2)} s | ${outcome.freshnessP99.toFixed(2)} s | ${((100 * (outcome.events - outcome.recordedEvents)) / outcome.events).toFixed(1)} % | ${(outcome.writeUnits / Math.max(batches, 1)).toFixed(0)} | ${perMillion.toFixed(3)} |`,
   );
 }
+
+const { pushPathRows, pushPathTable, TARPIT_SHARE } = await import('./push-table');
+const { BASELINE_LOAD } = await import('../../infra/cdk/load-settings');
+console.log(
+  `\nThe push path at 1×, 10× and 100× the documented load (docs/capacity.md, "The push path"): sizes from infra/cdk/push-path.ts, one subscription in ${Math.round(1 / TARPIT_SHARE)} at a receiver that never answers:`,
+);
+console.log(pushPathTable(pushPathRows(BASELINE_LOAD)));

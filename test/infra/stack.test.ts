@@ -218,7 +218,7 @@ describe('data and messaging', () => {
     expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^resetflushFunction/);
   });
 
-  it('turns each new history entry into a LimitChanged event and each counter write into LimitReached events from the table stream, retried, never lost silently', () => {
+  it('turns each new history entry into a LimitChanged event and each counter write near a cap into LimitReached events from the table stream, retried, never lost silently', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
     });
@@ -242,7 +242,11 @@ describe('data and messaging', () => {
           {
             Pattern: JSON.stringify({
               eventName: ['INSERT', 'MODIFY'],
-              dynamodb: { Keys: { SK: { S: ['COUNTERS', { prefix: 'COUNTERS#' }, { prefix: 'ACTCTR#' }] } } },
+              dynamodb: {
+                Keys: { SK: { S: ['COUNTERS', { prefix: 'COUNTERS#' }, { prefix: 'ACTCTR#' }] } },
+                // a counter write that proved it reached no cap is left in the stream
+                NewImage: { xr: { BOOL: [true] } },
+              },
             }),
           },
         ],

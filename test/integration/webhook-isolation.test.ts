@@ -150,6 +150,8 @@ describe('one partner cannot hurt another', () => {
     await store.put({ Item: { ...profile, active: false } });
     await setClock(ctx.service.url, { advanceSeconds: 30 });
     await change(802, 2);
+    // each delivery made before the clock moves on
+    await deliveriesOf(id);
     await setClock(ctx.service.url, { advanceSeconds: 31 });
     await change(802, 3);
     const states = (await deliveriesOf(id)).map(({ state, reason }) => (reason ? `${state}: ${reason}` : state));
