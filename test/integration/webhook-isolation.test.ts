@@ -127,17 +127,22 @@ describe('one partner cannot hurt another', () => {
       activeSince: START,
       version: 0,
     });
-    // ids in this order: a dispatcher taking one delivery at a time would reach the healthy one last
-    for (const id of ['wh_aaaaaaaaaaaaaaaaaaaa', 'wh_bbbbbbbbbbbbbbbbbbbb', 'wh_cccccccccccccccccccc'])
-      await store.create(make(id, tarpit.url('/never')));
-    await store.create(make('wh_zzzzzzzzzzzzzzzzzzzz', receiver.url('/healthy')));
-    await change(801, 20);
-    const waited = await within(10_000, () => receiver.at('/healthy').length > 0);
-    expect(receiver.at('/healthy')).toHaveLength(1);
-    expect(waited).toBeLessThan(2_000);
-    expect(tarpit.held()).toBe(3);
-    // the connections dropped, the waiting attempts fail at once
-    await tarpit.stop();
+    try {
+      // ids in this order: a dispatcher taking one delivery at a time would reach the healthy one last
+      for (const id of ['wh_aaaaaaaaaaaaaaaaaaaa', 'wh_bbbbbbbbbbbbbbbbbbbb', 'wh_cccccccccccccccccccc'])
+        await store.create(make(id, tarpit.url('/never')));
+      await store.create(make('wh_zzzzzzzzzzzzzzzzzzzz', receiver.url('/healthy')));
+      await change(801, 20);
+      const waited = await within(10_000, () => receiver.at('/healthy').length > 0);
+      expect(receiver.at('/healthy')).toHaveLength(1);
+      expect(waited).toBeLessThan(2_000);
+      // the three attempts to the tarpit wait at the same time, not one after another
+      await within(2_000, () => tarpit.held() === 3);
+      expect(tarpit.held()).toBe(3);
+    } finally {
+      // the connections dropped, the waiting attempts fail at once
+      await tarpit.stop();
+    }
   });
 
   it('stops delivering to a deactivated owner within the bound of its credentials, and again once it is reactivated', async () => {
