@@ -89,7 +89,6 @@ export class DeliveryLimitsStack extends Stack {
       'AwsSolutions-COG4',
       'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.',
     );
-    acknowledge('AwsSolutions-L1', 'The runtime is fixed to Node.js 22, the newest the deployment targets.');
     if (tracing)
       acknowledge(
         'AwsSolutions::AwsSolutions-IAM5[Resource::*]',

@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
-import { bundlingOf, executionRole } from './functions';
+import { bundlingOf, executionRole, LAMBDA_RUNTIME } from './functions';
 import { retainedInProduction } from './retention';
 
 export interface ReferenceOptions {
@@ -34,7 +34,7 @@ export const publishReference = (stack: Stack, api: apigateway.RestApi, options:
     role,
     entry: 'functions/reference/handler.ts',
     handler: 'handler',
-    runtime: lambda.Runtime.NODEJS_22_X,
+    runtime: LAMBDA_RUNTIME,
     architecture: lambda.Architecture.ARM_64,
     memorySize: 256,
     timeout: Duration.seconds(10),

@@ -3,6 +3,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/cdk/app';
+import { ESBUILD_TARGET } from '../../infra/cdk/bundling';
 import { FUNCTION_ACCESS } from '../../infra/cdk/function-access';
 import { gatewayResourcePath } from '../../shared/api/path-template';
 import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
@@ -137,13 +138,14 @@ describe('the API', () => {
 });
 
 describe('functions', () => {
-  it('run Node.js 22 on arm64 with JSON logs', () => {
+  it('run Node.js 24, the Node.js their bundles target, on arm64 with JSON logs', () => {
     const functions = ofType('AWS::Lambda::Function').map(([, fn]) => fn.Properties);
     // every function of bundling.ts, and the API reference's
     expect(functions).toHaveLength(Object.keys(FUNCTION_ACCESS).length + 1);
+    expect(ESBUILD_TARGET).toBe('node24');
     for (const fn of functions)
       expect(fn).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         LoggingConfig: { LogFormat: 'JSON' },
       });
