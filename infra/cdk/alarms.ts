@@ -2,10 +2,8 @@ import type { Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import {
   FAILURE_PERCENT,
@@ -25,8 +23,8 @@ export interface AlarmSources {
   stageName: string;
   /** Where the runbook is read (absolute in production): alarm descriptions link its sections. */
   runbookUrl: string;
-  alarmEmail?: string;
-  alarmTopicArn?: string;
+  /** Where every alarm goes, as it fires and as it clears (`alarm-topic.ts`, in the data stack). */
+  topic: sns.ITopic;
   api: apigateway.RestApi;
   functions: Record<FunctionName, lambda.IFunction>;
   /** Every dead-letter queue, by the name its alarm carries. */
@@ -34,26 +32,6 @@ export interface AlarmSources {
   deliveries: sqs.IQueue;
   resets: sqs.IQueue;
 }
-
-/**
- * The alarm topic: its policy enforces SSL and lets CloudWatch (of this account only) publish; an existing
- * `alarmTopicArn` keeps the policy its owner gave it.
- */
-const alarmTopic = (stack: Stack, sources: AlarmSources): sns.ITopic => {
-  if (sources.alarmTopicArn) return sns.Topic.fromTopicArn(stack, 'Alarms', sources.alarmTopicArn);
-  const topic = new sns.Topic(stack, 'Alarms', { enforceSSL: true });
-  topic.addToResourcePolicy(
-    new iam.PolicyStatement({
-      sid: 'CloudWatchAlarmsPublish',
-      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-      actions: ['sns:Publish'],
-      resources: [topic.topicArn],
-      conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
-    }),
-  );
-  if (sources.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(sources.alarmEmail));
-  return topic;
-};
 
 const api5xxAlarm = (add: AddAlarm, api: apigateway.RestApi): void =>
   add(
@@ -79,7 +57,7 @@ export const alarmName = (stageName: string, id: string): string => `delivery-li
  * its runbook section.
  */
 export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Alarm[] => {
-  const action = new actions.SnsAction(alarmTopic(stack, sources));
+  const action = new actions.SnsAction(sources.topic);
   const alarms: cloudwatch.Alarm[] = [];
   const add: AddAlarm = (id, metric, { section, summary }, options) => {
     const alarm = metric.createAlarm(stack, id, {

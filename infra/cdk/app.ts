@@ -2,6 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FunctionName } from './bundling';
+import { DeliveryLimitsDataStack } from './data-stack';
 import { DeliveryLimitsStack } from './delivery-limits-stack';
 import type { DeliveryLimitsStackProps } from './stack-props';
 import {
@@ -186,9 +187,17 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   return props;
 };
 
+/** A stage's two stacks: the data (`-data`, deployed first) and the service that runs on it. */
+export const stackNames = (stageName: string) => ({
+  data: `DeliveryLimits-${stageName}-data`,
+  service: `DeliveryLimits-${stageName}`,
+});
+
 export const buildApp = (app = new App()): App => {
   const props = stackProps(app);
-  new DeliveryLimitsStack(app, `DeliveryLimits-${props.stageName}`, props);
+  const names = stackNames(props.stageName);
+  const data = new DeliveryLimitsDataStack(app, names.data, props);
+  new DeliveryLimitsStack(app, names.service, { ...props, data });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return app;
 };

@@ -5,6 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { HISTORY_PREFIX } from '../../shared/table/keys';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
@@ -12,11 +13,12 @@ import { DELIVERY_QUEUE } from './delivery-settings';
 import type { ServiceFunctions } from './functions';
 import { grantQueueActions } from './queue-grants';
 import type { ServiceQueues } from './queues';
+import { RESET_FLUSH_RATE, resetFlushRuleName } from './reset-schedule';
 import { WEBHOOK_QUEUES } from './webhook-settings';
-import { EVENT_SOURCE, LIMIT_CHANGED, LIMIT_REACHED } from '../../shared/domain/event-names';
 
 export interface FunctionPeers {
-  table: dynamodb.Table;
+  stageName: string;
+  table: dynamodb.ITable;
   queues: ServiceQueues;
   bus: events.IEventBus;
   /** The SES identity (address or domain) password-reset mail is sent from. */
@@ -37,17 +39,24 @@ const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMa
   );
 };
 
-const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues }: FunctionPeers) => {
+const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues, stageName }: FunctionPeers) => {
   grantQueueActions(flush, queues.resets.main, ['sqs:ReceiveMessage', 'sqs:DeleteMessage']);
   new events.Rule(stack, 'HourlyResetFlush', {
-    schedule: events.Schedule.rate(Duration.hours(1)),
+    ruleName: resetFlushRuleName(stageName),
+    schedule: events.Schedule.rate(RESET_FLUSH_RATE),
     // an invocation EventBridge could not make (throttled, the function missing or refusing) lands in the queue
     // within the hour, before the next one; an invocation that ran and failed is the function's own error alarm
     targets: [
       new targets.LambdaFunction(flush, {
         retryAttempts: 2,
-        maxEventAge: Duration.hours(1),
-        deadLetterQueue: queues.resetRuleDeadLetters,
+        maxEventAge: RESET_FLUSH_RATE,
+        // the queue's own policy, in the data stack, lets this rule (by its name) send: a reference from there to
+        // this stack would make each stack depend on the other
+        deadLetterQueue: sqs.Queue.fromQueueArn(
+          stack,
+          'HourlyResetFlushDeadLetters',
+          queues.resetRuleDeadLetters.queueArn,
+        ),
       }),
     ],
   });
@@ -86,16 +95,12 @@ const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, b
 };
 
 /**
- * LimitReached and LimitChanged of this service, off its bus, through the events queue to the dispatcher, which fans
- * each out to the deliveries queue and, from there, delivers (both queues trigger it; a message tells which it is).
- * The trigger's own ChangeMessageVisibility is what a failed attempt sets to wait the schedule's next step.
+ * LimitReached and LimitChanged of this service, off its bus (the data stack's rule puts them in the events queue),
+ * to the dispatcher, which fans each out to the deliveries queue and, from there, delivers (both queues trigger it;
+ * a message tells which it is). The trigger's own ChangeMessageVisibility is what a failed attempt sets to wait the
+ * schedule's next step.
  */
-const connectWebhookDispatcher = (stack: Stack, dispatcher: lambda.Function, { queues, bus }: FunctionPeers) => {
-  new events.Rule(stack, 'WebhookEventsRule', {
-    eventBus: bus,
-    eventPattern: { source: [EVENT_SOURCE], detailType: [LIMIT_REACHED, LIMIT_CHANGED] },
-    targets: [new targets.SqsQueue(queues.webhookEvents.main, { deadLetterQueue: queues.webhookEvents.deadLetters })],
-  });
+const connectWebhookDispatcher = (dispatcher: lambda.Function, { queues }: FunctionPeers) => {
   grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage']);
   grantQueueActions(dispatcher, queues.webhookDeliveries.deadLetters, ['sqs:SendMessage']);
   for (const queue of [queues.webhookEvents.main, queues.webhookDeliveries.main])
@@ -121,5 +126,5 @@ export const connectFunctions = (stack: Stack, functions: ServiceFunctions, peer
   connectDeliveryRecorder(functions['delivery-recorder'], peers);
   connectResetFlush(stack, functions['reset-flush'], peers);
   connectHistoryEvents(functions['history-events'], peers);
-  connectWebhookDispatcher(stack, functions['webhook-dispatcher'], peers);
+  connectWebhookDispatcher(functions['webhook-dispatcher'], peers);
 };

@@ -24,13 +24,13 @@ const PROJECT_ROOT = resolve('.');
  * and the page's script hashes; the function does, once per server and container, and answers with a five-minute
  * `Cache-Control`. It reads nothing and may only write its logs.
  */
-export const publishReference = (stack: Stack, api: apigateway.RestApi, options: ReferenceOptions) => {
+export const buildReferenceFunction = (stack: Stack, options: ReferenceOptions): lambda.Function => {
   const logGroup = new logs.LogGroup(stack, 'referenceLogs', {
     retention: options.logRetention,
     removalPolicy: retainedInProduction(options.production),
   });
   const role = executionRole(stack, 'reference', logGroup);
-  const fn = new nodejs.NodejsFunction(stack, 'referenceFunction', {
+  return new nodejs.NodejsFunction(stack, 'referenceFunction', {
     role,
     entry: 'functions/reference/handler.ts',
     handler: 'handler',
@@ -53,6 +53,10 @@ export const publishReference = (stack: Stack, api: apigateway.RestApi, options:
       },
     },
   });
+};
+
+/** GET and HEAD of the page and the document, without a credential, to the reference function. */
+export const addReferenceRoutes = (api: apigateway.RestApi, fn: lambda.IFunction): void => {
   const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
   for (const path of Object.values(REFERENCE_PATHS))
     for (const httpMethod of ['GET', 'HEAD']) {
@@ -65,5 +69,4 @@ export const publishReference = (stack: Stack, api: apigateway.RestApi, options:
         reason: 'The API reference is public, as a partner reads it before holding any credential.',
       });
     }
-  return fn;
 };

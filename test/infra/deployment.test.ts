@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stackNames } from '../../infra/cdk/app';
 import type { FunctionName } from '../../infra/cdk/bundling';
 import { FUNCTION_ENVIRONMENT } from '../../infra/cdk/function-environment';
 import {
@@ -36,6 +37,47 @@ const reservedOf = (synthesized: SynthesizedTemplate) =>
       .map(([id, fn]) => [id.replace(/Function.*$/, ''), fn.Properties.ReservedConcurrentExecutions]),
   );
 
+describe("a stage's stacks", () => {
+  const names = stackNames(PRODUCTION_CONTEXT.stage);
+  const STATEFUL = [
+    'AWS::DynamoDB::Table',
+    'AWS::SQS::Queue',
+    'AWS::Events::EventBus',
+    'AWS::Events::Archive',
+    'AWS::SNS::Topic',
+  ];
+
+  it("keep every template at 60 % of CloudFormation's quotas at most, in production with the documented settings", () => {
+    expect(Object.keys(production.templates).sort()).toEqual(
+      [names.data, names.service, `${names.service}/Gateway`].sort(),
+    );
+    for (const [name, template] of Object.entries(production.templates)) {
+      // 500 resources, 200 outputs and 200 parameters a template: 40 % headroom for the routes and alarms to come
+      expect(template.resources, name).toBeLessThanOrEqual(300);
+      expect(template.outputs, name).toBeLessThanOrEqual(120);
+      expect(template.parameters, name).toBeLessThanOrEqual(120);
+    }
+  });
+
+  it('keep the data in a stack of its own, which depends on nothing, and the service, API and alarms in another', () => {
+    const data = production.templates[names.data]!;
+    for (const type of STATEFUL) expect(data.types[type], type).toBeGreaterThan(0);
+    for (const [name, template] of Object.entries(production.templates).filter(([name]) => name !== names.data)) {
+      for (const type of STATEFUL) expect(template.types[type], `${name} ${type}`).toBeUndefined();
+      expect(
+        template.types['AWS::Lambda::Function'] ?? template.types['AWS::ApiGateway::Method'],
+        name,
+      ).toBeGreaterThan(0);
+    }
+    expect(Object.keys(data.types).filter((type) => /Lambda|ApiGateway|CloudWatch|IAM::Role/.test(type))).toEqual([]);
+    // redeploying the service reads the data stack's exports and changes nothing there
+    expect(data.importsFrom).toEqual([]);
+    expect(production.data.dependencies).toEqual([]);
+    expect(production.stack.dependencies).toEqual([production.data]);
+    expect(production.templates[names.service]!.importsFrom).toEqual([names.data]);
+  });
+});
+
 describe('production', () => {
   it('is decided by the production flag, not by the stage name', () => {
     const named = synthesize({ stage: 'prod' });
@@ -46,6 +88,7 @@ describe('production', () => {
       production.resources[Object.keys(production.resources).find((id) => id.startsWith('Table'))!]!.Properties,
     ).toMatchObject({ DeletionProtectionEnabled: true });
     expect(production.stack.terminationProtection).toBe(true);
+    expect(production.data.terminationProtection).toBe(true);
   }, 60_000);
 
   it('keeps every log group and the event archive when the stack goes; a development stack does not', () => {

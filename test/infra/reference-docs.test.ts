@@ -14,11 +14,12 @@ const pathOf = (id: string): string => {
     : `/${part}`;
 };
 
+/** The methods at a path, but the CORS preflight API Gateway answers itself. */
 const methodsAt = (path: string): Resource[] =>
   ofType('AWS::ApiGateway::Method')
     .filter(([, method]) => {
       const resource = method.Properties.ResourceId as { Ref?: string };
-      return resource.Ref !== undefined && pathOf(resource.Ref) === path;
+      return resource.Ref !== undefined && pathOf(resource.Ref) === path && method.Properties.HttpMethod !== 'OPTIONS';
     })
     .map(([, method]) => method);
 
