@@ -146,7 +146,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   // said explicitly: a stage's name decides nothing
   const production = booleanSetting(context, 'production');
   const anonymousQuota = optionalPositiveSetting(context, 'anonymousQuotaPerDay');
-  const sized = loadSettings(context);
+  const sized = loadSettings(context, production);
   const deliveryMaxConcurrency = wholeNumberSetting(context, 'deliveryMaxConcurrency', 10, RECORDERS_AT_ONCE);
   const reserving = booleanSetting(context, 'reservedConcurrency');
   const recorderReservation = reserving ? optionalPositiveSetting(context, 'recorderReservedConcurrency') : undefined;

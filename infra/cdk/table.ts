@@ -7,13 +7,15 @@ import { retainedInProduction } from './retention';
 
 /**
  * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its `byParent` index; warmed
- * for the configured load from the first request, and capped by the cost guard when the operator sets one.
+ * for the configured load from the first request where that load needs more than a new table serves, and capped
+ * by the cost guard when the operator sets one.
  */
 export const buildTable = (
   stack: Stack,
   { production, load, maxRequestUnits }: LoadSettings & { production: boolean },
 ): dynamodb.Table => {
   const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex } = TABLE_DEFINITION;
+  const warm = warmThroughput(load);
   const table = new dynamodb.Table(stack, 'Table', {
     partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: sortKey, type: dynamodb.AttributeType.STRING },
@@ -24,7 +26,7 @@ export const buildTable = (
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     deletionProtection: production,
     removalPolicy: retainedInProduction(production),
-    warmThroughput: warmThroughput(load),
+    ...(warm ? { warmThroughput: warm } : {}),
     ...(maxRequestUnits.read !== undefined ? { maxReadRequestUnits: maxRequestUnits.read } : {}),
     ...(maxRequestUnits.write !== undefined ? { maxWriteRequestUnits: maxRequestUnits.write } : {}),
   });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stackNames } from '../../infra/cdk/app';
+import { plannedConcurrency, stackNames, stackProps } from '../../infra/cdk/app';
+import { quotaChecklist, UNRESERVED_MINIMUM } from '../../infra/cdk/quota-checklist';
 import type { FunctionName } from '../../infra/cdk/bundling';
 import { FUNCTION_ENVIRONMENT } from '../../infra/cdk/function-environment';
 import {
@@ -19,6 +20,7 @@ import {
   PRODUCTION_CONTEXT,
   synthesize,
   synthesizedTemplate,
+  unbundledApp,
   type Synthesized,
   type SynthesizedTemplate,
 } from './template';
@@ -115,8 +117,10 @@ describe('reserved concurrency', () => {
       for (const value of Object.values(reservedOf(synthesized))) expect(value).toBeUndefined();
   });
 
-  it('reserves each function its share within the configured account limit', () => {
+  it("reserves each function its share within the configured account limit, a new account's default", () => {
     const reserved = synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '1000' });
+    const total = Object.values(reservedOf(reserved)).reduce((sum: number, count) => sum + Number(count ?? 0), 0);
+    expect(total).toBeLessThanOrEqual(1000 - UNRESERVED_MINIMUM);
     expect(reservedOf(reserved)).toEqual({
       authorizer: 200,
       auth: 20,
@@ -261,6 +265,24 @@ describe('production data', () => {
     const [, bus] = production.ofType('AWS::Events::EventBus')[0]!;
     expect(JSON.stringify(bus.Properties.Name)).toContain('"delivery-limits-live-"');
     expect(JSON.stringify(bus.Properties.Name)).toContain('{"Ref":"AWS::StackId"}');
+  });
+});
+
+describe('a development stage', () => {
+  it("warms nothing and needs no quota above a new account's defaults, reserving or not", () => {
+    expect(dev.ofType('AWS::DynamoDB::Table')[0]![1].Properties.WarmThroughput).toBeUndefined();
+    for (const context of [{}, { reservedConcurrency: 'true', accountConcurrencyLimit: '1000' }]) {
+      const props = stackProps(unbundledApp(context));
+      const lines = quotaChecklist(props, plannedConcurrency(props)).filter((line) => line.defaultLimit !== undefined);
+      expect(lines.map((line) => line.service)).toEqual(expect.arrayContaining(['DynamoDB', 'Lambda', 'API Gateway']));
+      for (const line of lines) expect(line.needed, line.quota).toBeLessThanOrEqual(line.defaultLimit!);
+    }
+  });
+
+  it('is warmed like production once its load settings ask for more than a new table serves', () => {
+    const props = stackProps(unbundledApp({ deliveryEventsPerSecond: '200000', apiRequestsPerSecond: '1000' }));
+    const [tableWrites] = quotaChecklist(props, plannedConcurrency(props));
+    expect(tableWrites).toMatchObject({ needed: 113_200, defaultLimit: 40_000 });
   });
 });
 
