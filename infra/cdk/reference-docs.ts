@@ -4,7 +4,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
+import { REFERENCE_MAX_AGE_SECONDS, REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { bundlingOf, executionRole, LAMBDA_RUNTIME } from './functions';
 import { retainedInProduction } from './retention';
 
@@ -13,6 +13,45 @@ export interface ReferenceOptions {
   logRetention: logs.RetentionDays;
   sourceMaps: boolean;
 }
+
+/**
+ * How the gateway serves the reference, which anyone may read without a credential: no crowd of readers may take
+ * what partners pay for (docs/operations.md, "The API reference at the edge").
+ */
+export const REFERENCE_EDGE = {
+  /** Each of its four methods (GET and HEAD of the page and of the document), apart from the stage's throttle. */
+  throttle: { rateLimit: 10, burstLimit: 20 },
+  /** The gateway's cache keeps an answer as long as the function's `Cache-Control` lets any cache keep it. */
+  cacheTtlSeconds: REFERENCE_MAX_AGE_SECONDS,
+  /** The smallest cache API Gateway offers (GB); in production only: it is billed by the hour. */
+  cacheClusterSize: '0.5',
+  /** A request's host is part of the cache's key: the page names the server it is read on. */
+  cacheKey: 'method.request.header.Host',
+} as const;
+
+/** Answers above this many bytes leave the gateway compressed when the client accepts it (the whole API's). */
+export const COMPRESSED_ABOVE_BYTES = 1024;
+
+/** The stage's settings of each reference method: its throttle, and in production the cache. */
+export const referenceMethodOptions = (cached: boolean): Record<string, apigateway.MethodDeploymentOptions> =>
+  Object.fromEntries(
+    Object.values(REFERENCE_PATHS).flatMap((path) =>
+      ['GET', 'HEAD'].map((httpMethod) => [
+        `${path}/${httpMethod}`,
+        {
+          throttlingRateLimit: REFERENCE_EDGE.throttle.rateLimit,
+          throttlingBurstLimit: REFERENCE_EDGE.throttle.burstLimit,
+          ...(cached
+            ? {
+                cachingEnabled: true,
+                cacheTtl: Duration.seconds(REFERENCE_EDGE.cacheTtlSeconds),
+                cacheDataEncrypted: true,
+              }
+            : {}),
+        },
+      ]),
+    ),
+  );
 
 /** The project's root: `cdk synth` runs there, and the bundling hook builds the reference from it. */
 const PROJECT_ROOT = resolve('.');
@@ -57,11 +96,15 @@ export const buildReferenceFunction = (stack: Stack, options: ReferenceOptions):
 
 /** GET and HEAD of the page and the document, without a credential, to the reference function. */
 export const addReferenceRoutes = (api: apigateway.RestApi, fn: lambda.IFunction): void => {
-  const integration = new apigateway.LambdaIntegration(fn, { scopePermissionToMethod: false });
+  const integration = new apigateway.LambdaIntegration(fn, {
+    scopePermissionToMethod: false,
+    cacheKeyParameters: [REFERENCE_EDGE.cacheKey],
+  });
   for (const path of Object.values(REFERENCE_PATHS))
     for (const httpMethod of ['GET', 'HEAD']) {
       const method = api.root.resourceForPath(path).addMethod(httpMethod, integration, {
         authorizationType: apigateway.AuthorizationType.NONE,
+        requestParameters: { [REFERENCE_EDGE.cacheKey]: false },
         operationName: `reference${path === REFERENCE_PATHS.page ? 'Page' : 'Document'}${httpMethod === 'HEAD' ? '.head' : ''}`,
       });
       Validations.of(method).acknowledge({

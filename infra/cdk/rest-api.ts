@@ -1,7 +1,8 @@
-import type { Stack } from 'aws-cdk-lib';
+import { Size, type Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
+import { COMPRESSED_ABOVE_BYTES, REFERENCE_EDGE, referenceMethodOptions } from './reference-docs';
 import { retainedInProduction } from './retention';
 import type { DeliveryLimitsStackProps } from './stack-props';
 
@@ -29,7 +30,17 @@ const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
   }),
 );
 
-/** The REST API and its stage: access logs, metrics, error-level execution logs, CORS when origins are given. */
+/** What every method of the stage logs: metrics, errors, and never a request or response body (they carry passwords). */
+const METHOD_LOGGING = {
+  metricsEnabled: true,
+  loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+  dataTraceEnabled: false,
+} satisfies apigateway.MethodDeploymentOptions;
+
+/**
+ * The REST API and its stage: access logs, metrics, error-level execution logs, CORS when origins are given;
+ * answers compressed, and the reference's methods throttled on their own and, in production, cached.
+ */
 export const buildRestApi = (stack: Stack, settings: RestApiSettings): apigateway.RestApi => {
   const accessLogs = new logs.LogGroup(stack, 'ApiAccessLogs', {
     retention: settings.logRetention,
@@ -39,17 +50,25 @@ export const buildRestApi = (stack: Stack, settings: RestApiSettings): apigatewa
     restApiName: `delivery-limits-${settings.stageName}`,
     apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
     cloudWatchRole: true,
+    minCompressionSize: Size.bytes(COMPRESSED_ABOVE_BYTES),
     deployOptions: {
       stageName: settings.stageName,
       accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
       accessLogFormat: ACCESS_LOG_FORMAT,
-      metricsEnabled: true,
-      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
-      // never log request or response bodies: they carry passwords and tokens
-      dataTraceEnabled: false,
+      ...METHOD_LOGGING,
       tracingEnabled: settings.tracing,
       throttlingRateLimit: settings.stageThrottle.rateLimit,
       throttlingBurstLimit: settings.stageThrottle.burstLimit,
+      // no method but the public reference's is cached: the partners' answers differ by caller
+      cachingEnabled: false,
+      ...(settings.production ? { cacheClusterEnabled: true, cacheClusterSize: REFERENCE_EDGE.cacheClusterSize } : {}),
+      // a method's own settings replace the stage's: each logs as every other method does
+      methodOptions: Object.fromEntries(
+        Object.entries(referenceMethodOptions(settings.production)).map(([method, options]) => [
+          method,
+          { ...METHOD_LOGGING, ...options },
+        ]),
+      ),
     },
     ...(settings.corsOrigins?.length
       ? {
