@@ -1,6 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
@@ -18,6 +19,7 @@ import { functionErrorAlarms, functionThrottleAlarms } from './function-alarms';
 import { operationAlarms } from './operation-alarms';
 import { queueAlarms } from './queue-alarms';
 import { serviceMetricAlarms } from './service-metric-alarms';
+import { tableAlarms } from './table-alarms';
 
 export interface AlarmSources {
   stageName: string;
@@ -26,6 +28,7 @@ export interface AlarmSources {
   /** Where every alarm goes, as it fires and as it clears (`alarm-topic.ts`, in the data stack). */
   topic: sns.ITopic;
   api: apigateway.RestApi;
+  table: dynamodb.ITable;
   functions: Record<FunctionName, lambda.IFunction>;
   /** Every dead-letter queue, by the name its alarm carries. */
   deadLetters: Record<string, sqs.IQueue>;
@@ -74,6 +77,7 @@ export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Ala
   functionErrorAlarms(add, functions, stageName);
   functionThrottleAlarms(add, functions);
   queueAlarms(add, { ...sources, historyEvents: functions['history-events'] });
+  tableAlarms(add, sources.table);
   serviceMetricAlarms(add, stageName);
   operationAlarms(add, stageName);
   return alarms;

@@ -48,12 +48,13 @@ export class DeliveryLimitsStack extends Stack {
       ...props,
       topic: alarmTopic,
       api: this.api,
+      table,
       functions: this.functions,
       deadLetters,
       deliveries: queues.deliveries.main,
       resets: queues.resets.main,
     });
-    buildDashboard(this, { stageName: props.stageName, api: this.api, functions: this.functions, deadLetters, alarms });
+    buildDashboard(this, { ...props, api: this.api, table, functions: this.functions, deadLetters, alarms });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });

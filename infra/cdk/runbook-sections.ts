@@ -12,6 +12,8 @@ export const RUNBOOK_SECTIONS = [
   'webhookeventsdlqarrivals',
   'webhookdeliveriesdlqarrivals',
   'deliveryeventsage',
+  'tablewritethrottles',
+  'tablereadthrottles',
   'queuedresetsage',
   'historyeventsage',
   'flushfailures',

@@ -6,6 +6,13 @@ import type { LoadSettings } from './load-settings';
 import { retainedInProduction } from './retention';
 
 /**
+ * CloudWatch Contributor Insights on the keys DynamoDB throttles, table and index: which partition is hot when the
+ * throttle alarms fire. Throttled keys only: in the mode that also counts every key read or written, each request is
+ * a billed event, which at the sized load would cost more than the table.
+ */
+const THROTTLED_KEYS = { enabled: true, mode: dynamodb.ContributorInsightsMode.THROTTLED_KEYS };
+
+/**
  * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its `byParent` index; warmed
  * for the configured load from the first request where that load needs more than a new table serves, and capped
  * by the cost guard when the operator sets one.
@@ -24,6 +31,7 @@ export const buildTable = (
     timeToLiveAttribute,
     stream: dynamodb.StreamViewType[TABLE_DEFINITION.streamView],
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    contributorInsightsSpecification: THROTTLED_KEYS,
     deletionProtection: production,
     removalPolicy: retainedInProduction(production),
     ...(warm ? { warmThroughput: warm } : {}),
@@ -35,6 +43,7 @@ export const buildTable = (
     partitionKey: { name: byParentIndex.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: byParentIndex.sortKey, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
+    contributorInsightsSpecification: THROTTLED_KEYS,
   });
   return table;
 };

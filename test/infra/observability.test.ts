@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RUNBOOK_SECTIONS } from '../../infra/cdk/runbook-sections';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { routeName } from '../../shared/api/route-name';
 import { ROUTES } from '../../shared/api/route-table';
 import { PRODUCTION_CONTEXT, synthesizedTemplate, type SynthesizedTemplate } from './template';
@@ -225,7 +226,9 @@ describe('alarms', () => {
     const rates = synthesized
       .ofType('AWS::CloudWatch::Alarm')
       .filter(([id]) =>
-        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks)Errors|\w+Throttles)/.test(id),
+        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks)Errors|(?!Table)\w+Throttles)/.test(
+          id,
+        ),
       );
     expect(rates.length).toBe(1 + 6 + 10);
     for (const [id, alarm] of rates) {
@@ -296,6 +299,38 @@ describe('alarms', () => {
       expect(dimensions.operation === undefined, id).toBe(metric.MetricName !== 'OperationFailures');
       expect(dimensions, id).toEqual({ ...shape.dimensions, ...route });
     }
+  });
+});
+
+describe("the table's throughput", () => {
+  it('pages on throttled writes and on throttled reads, of the table and its index, in production as anywhere', () => {
+    const [tableId, table] = production.ofType('AWS::DynamoDB::Table')[0]!;
+    for (const [id, metricName] of [
+      ['TableWriteThrottles', 'WriteThrottleEvents'],
+      ['TableReadThrottles', 'ReadThrottleEvents'],
+    ]) {
+      const [, alarm] = production.ofType('AWS::CloudWatch::Alarm').find(([logicalId]) => logicalId.startsWith(id!))!;
+      const watched = alarmMetrics(alarm.Properties);
+      expect(
+        watched.map((metric) => [metric.Namespace, metric.MetricName]),
+        id,
+      ).toEqual([
+        ['AWS/DynamoDB', metricName],
+        ['AWS/DynamoDB', metricName],
+      ]);
+      const dimensions = watched.map((metric) => Object.fromEntries(metric.Dimensions!.map((d) => [d.Name, d.Value])));
+      expect(dimensions, id).toEqual([
+        { TableName: { Ref: tableId } },
+        { TableName: { Ref: tableId }, GlobalSecondaryIndexName: TABLE_DEFINITION.byParentIndex.indexName },
+      ]);
+      expect(alarm.Properties.AlarmDescription, id).toContain(`#${id!.toLowerCase()}`);
+    }
+    expect(table.Properties).toMatchObject({
+      ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' },
+      GlobalSecondaryIndexes: [
+        expect.objectContaining({ ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' } }),
+      ],
+    });
   });
 });
 
