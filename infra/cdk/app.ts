@@ -178,6 +178,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
       least: 0,
     }),
     tracing: booleanSetting(context, 'tracing'),
+    apiGatewayAccountRole: booleanSetting(context, 'apiGatewayAccountRole', true),
     sourceMaps: booleanSetting(context, 'sourceMaps'),
     ...(reservedConcurrency ? { reservedConcurrency } : {}),
     deliveryMaxConcurrency,

@@ -47,9 +47,9 @@ export const positiveSetting = (context: Context, key: string, fallback: number)
 export const optionalPositiveSetting = (context: Context, key: string): number | undefined =>
   context(key, '') === '' ? undefined : positiveSetting(context, key, 0);
 
-/** `true` or `false`, or `false` when not given: `-c production=yes` stops synth rather than deploying development. */
-export const booleanSetting = (context: Context, key: string): boolean => {
-  const given = context(key, 'false');
+/** `true` or `false`, or `fallback` when not given: `-c production=yes` stops synth rather than deploying development. */
+export const booleanSetting = (context: Context, key: string, fallback = false): boolean => {
+  const given = context(key, String(fallback));
   if (given !== 'true' && given !== 'false') throw new SettingError(`-c ${key}=${given} must be true or false`);
   return given === 'true';
 };

@@ -1,4 +1,4 @@
-import { Size, type Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Size, type Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { PREFLIGHT_HEADERS } from '../../shared/api/browser-headers';
@@ -8,7 +8,7 @@ import type { DeliveryLimitsStackProps } from './stack-props';
 
 export type RestApiSettings = Pick<
   DeliveryLimitsStackProps,
-  'stageName' | 'production' | 'logRetention' | 'tracing' | 'corsOrigins' | 'stageThrottle'
+  'stageName' | 'production' | 'logRetention' | 'tracing' | 'corsOrigins' | 'stageThrottle' | 'apiGatewayAccountRole'
 >;
 
 /** One JSON line per request: no header, query or body, which may carry credentials. */
@@ -46,10 +46,12 @@ export const buildRestApi = (stack: Stack, settings: RestApiSettings): apigatewa
     retention: settings.logRetention,
     removalPolicy: retainedInProduction(settings.production),
   });
-  return new apigateway.RestApi(stack, 'Api', {
+  const api = new apigateway.RestApi(stack, 'Api', {
     restApiName: `delivery-limits-${settings.stageName}`,
     apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
-    cloudWatchRole: true,
+    // the account's one setting: kept when the stack goes, so that the account's other stages go on logging
+    cloudWatchRole: settings.apiGatewayAccountRole,
+    ...(settings.apiGatewayAccountRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     minCompressionSize: Size.bytes(COMPRESSED_ABOVE_BYTES),
     deployOptions: {
       stageName: settings.stageName,
@@ -80,4 +82,12 @@ export const buildRestApi = (stack: Stack, settings: RestApiSettings): apigatewa
         }
       : {}),
   });
+  // API Gateway would create the stage's execution log group itself, outside the stack and kept forever
+  const executionLogs = new logs.LogGroup(stack, 'ApiExecutionLogs', {
+    logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${settings.stageName}`,
+    retention: settings.logRetention,
+    removalPolicy: retainedInProduction(settings.production),
+  });
+  api.deploymentStage.node.addDependency(executionLogs);
+  return api;
 };

@@ -94,6 +94,12 @@ describe('production', () => {
   }, 60_000);
 
   it('keeps every log group and the event archive when the stack goes; a development stack does not', () => {
+    const executionLogs = production
+      .ofType('AWS::Logs::LogGroup')
+      .filter(([, group]) =>
+        JSON.stringify(group.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+      );
+    expect(executionLogs.map(([, group]) => group.Properties.RetentionInDays)).toEqual([180]);
     for (const type of ['AWS::Logs::LogGroup', 'AWS::Events::Archive']) {
       expect(production.ofType(type).length, type).toBeGreaterThan(0);
       for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');

@@ -41,7 +41,7 @@ const NUMBER_SETTINGS: Record<
   },
 };
 
-const BOOLEAN_SETTINGS = ['production', 'reservedConcurrency', 'tracing', 'sourceMaps'];
+const BOOLEAN_SETTINGS = ['production', 'reservedConcurrency', 'tracing', 'sourceMaps', 'apiGatewayAccountRole'];
 
 /** What synth says of the settings: the props, or the reason it stops. */
 const propsOf = (context: Record<string, string>) => {

@@ -10,7 +10,14 @@ import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { ROUTES } from '../../shared/api/route-table';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
-import { PRODUCTION_CONTEXT, synthesize, synthesizedTemplate, unbundledApp, type Resource } from './template';
+import {
+  PRODUCTION_CONTEXT,
+  synthesize,
+  synthesizedTemplate,
+  templatesOf,
+  unbundledApp,
+  type Resource,
+} from './template';
 
 let template: Template;
 let resources: Record<string, Resource>;
@@ -127,6 +134,25 @@ describe('the API', () => {
     };
     expect(plan('-default')).toEqual(DEFAULT_PLAN);
     expect(plan('-partner')).toEqual(partnerPlan());
+  });
+
+  it("keeps the stage's execution logs in a log group of its own, and sets the account's CloudWatch role with a role it keeps", () => {
+    const [, stage] = ofType('AWS::ApiGateway::Stage')[0]!;
+    const [apiId, api] = ofType('AWS::ApiGateway::RestApi')[0]!;
+    const [logsId, executionLogs] = ofType('AWS::Logs::LogGroup').find(([, group]) =>
+      JSON.stringify(group.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+    )!;
+    expect(executionLogs.Properties.LogGroupName).toEqual({
+      'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: apiId }, `/${stage.Properties.StageName}`]],
+    });
+    // created before the stage logs anything, with the retention of the stack's other log groups
+    expect((stage as Resource & { DependsOn: string[] }).DependsOn).toContain(logsId);
+    const [, accessLogs] = ofType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('ApiAccessLogs'))!;
+    expect(executionLogs.Properties.RetentionInDays).toBe(accessLogs.Properties.RetentionInDays);
+    const [, account] = ofType('AWS::ApiGateway::Account')[0]!;
+    const roleId = (account.Properties.CloudWatchRoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    expect(resources[roleId]!.DeletionPolicy).toBe('Retain');
+    expect(api.Properties.Name).toBe(`delivery-limits-${stage.Properties.StageName}`);
   });
 
   it('logs access as JSON, with metrics, and never request bodies', () => {
@@ -388,6 +414,7 @@ describe('cdk-nag (AwsSolutions)', () => {
       futureToleranceSeconds: '600',
       tracing: 'true',
       sourceMaps: 'true',
+      apiGatewayAccountRole: 'false',
     };
     const guide = readFileSync('docs/operations.md', 'utf8').split('## Context settings')[1]!.split('\n## ')[0]!;
     const documented = [...guide.matchAll(/^\| (.+?) \|/gm)].flatMap(([, names]) =>
@@ -395,7 +422,14 @@ describe('cdk-nag (AwsSolutions)', () => {
     );
     expect(documented.length).toBeGreaterThan(30);
     expect(Object.keys(everySetting).sort()).toEqual([...new Set(documented)].sort());
-    expect(() => buildApp(unbundledApp(everySetting)).synth()).not.toThrow();
+    const app = buildApp(unbundledApp(everySetting));
+    expect(() => app.synth()).not.toThrow();
+    const synthesized = templatesOf(app);
+    // another stage, or the account's administrators, set the account's CloudWatch role
+    expect(synthesized.ofType('AWS::ApiGateway::Account')).toEqual([]);
+    expect(synthesized.ofType('AWS::IAM::Role').filter(([id]) => id.startsWith('ApiCloudWatchRole'))).toEqual([]);
+    for (const [name, template] of Object.entries(synthesized.templates))
+      expect(template.resources, name).toBeLessThanOrEqual(300);
   }, 60_000);
 
   it('stops synthesis when a limit route loses its authorizer', () => {
