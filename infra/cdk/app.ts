@@ -1,4 +1,4 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { App, Aspects, Validations } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FunctionName } from './bundling';
@@ -20,6 +20,7 @@ import { checkContradictions, loadSettings } from './load-settings';
 import { UNRESERVED_MINIMUM } from './quota-checklist';
 import { SettingError } from './setting-error';
 import { WAF_WINDOW_SECONDS } from './web-acl';
+import { WildcardGrants } from './wildcard-grants';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
 import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
 import { parseAutoSharding } from '../../shared/domain/delivery/counter-shards';
@@ -199,6 +200,7 @@ export const buildApp = (app = new App()): App => {
   const names = stackNames(props.stageName);
   const data = new DeliveryLimitsDataStack(app, names.data, props);
   new DeliveryLimitsStack(app, names.service, { ...props, data });
+  Aspects.of(app).add(new WildcardGrants());
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return app;
 };

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import { buildAlarms } from './alarms';
@@ -64,28 +64,5 @@ export class DeliveryLimitsStack extends Stack {
     new CfnOutput(this, 'LimitEventsBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'WebhookDeliveriesQueueUrl', { value: queues.webhookDeliveries.main.queueUrl });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: queues.webhookDeliveries.deadLetters.queueUrl });
-    this.acknowledgeFindings(props.tracing);
-  }
-
-  /** cdk-nag findings that are decisions, each with its reason. */
-  private acknowledgeFindings(tracing: boolean): void {
-    const acknowledge = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
-    acknowledge(
-      'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      'API Gateway execution logging needs the account-level CloudWatch role, which AWS documents with this managed policy.',
-    );
-    acknowledge(
-      'AwsSolutions-APIG2',
-      'Requests are validated by the handlers, which answer the JSON envelope the spec requires; API Gateway models would answer in another shape.',
-    );
-    acknowledge(
-      'AwsSolutions-COG4',
-      'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.',
-    );
-    if (tracing)
-      acknowledge(
-        'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-        'X-Ray accepts trace segments only on "*" (xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type); CDK grants exactly those two actions when tracing is on.',
-      );
   }
 }

@@ -1,4 +1,4 @@
-import { Duration, Validations, type Stack } from 'aws-cdk-lib';
+import { Duration, type Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -87,11 +87,6 @@ const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, b
       ],
     }),
   );
-  Validations.of(historyEvents.role!).acknowledge({
-    id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-    reason:
-      'dynamodb:ListStreams has no resource type, so it is granted on "*"; CDK adds it with the table stream trigger, whose other actions name the stream.',
-  });
 };
 
 /**

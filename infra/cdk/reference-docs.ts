@@ -107,9 +107,10 @@ export const addReferenceRoutes = (api: apigateway.RestApi, fn: lambda.IFunction
         requestParameters: { [REFERENCE_EDGE.cacheKey]: false },
         operationName: `reference${path === REFERENCE_PATHS.page ? 'Page' : 'Document'}${httpMethod === 'HEAD' ? '.head' : ''}`,
       });
-      Validations.of(method).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason: 'The API reference is public, as a partner reads it before holding any credential.',
-      });
+      for (const id of ['AwsSolutions-APIG4', 'AwsSolutions-COG4'])
+        Validations.of(method).acknowledge({
+          id,
+          reason: 'The API reference is public, as a partner reads it before holding any credential.',
+        });
     }
 };
