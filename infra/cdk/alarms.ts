@@ -30,10 +30,13 @@ export interface AlarmSources {
   api: apigateway.RestApi;
   table: dynamodb.ITable;
   functions: Record<FunctionName, lambda.IFunction>;
+  /** The API reference's function, alarmed as the API's are. */
+  reference: lambda.IFunction;
   /** Every dead-letter queue, by the name its alarm carries. */
   deadLetters: Record<string, sqs.IQueue>;
   deliveries: sqs.IQueue;
   resets: sqs.IQueue;
+  webhookEvents: sqs.IQueue;
 }
 
 const api5xxAlarm = (add: AddAlarm, api: apigateway.RestApi): void =>
@@ -74,8 +77,9 @@ export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Ala
   };
   const { functions, stageName } = sources;
   api5xxAlarm(add, sources.api);
-  functionErrorAlarms(add, functions, stageName);
-  functionThrottleAlarms(add, functions);
+  const alarmed = { ...functions, reference: sources.reference };
+  functionErrorAlarms(add, alarmed, stageName);
+  functionThrottleAlarms(add, alarmed);
   queueAlarms(add, { ...sources, historyEvents: functions['history-events'] });
   tableAlarms(add, sources.table);
   serviceMetricAlarms(add, stageName);

@@ -15,7 +15,7 @@ import {
   type Context,
   type NumberBounds,
 } from './context-settings';
-import { checkAddresses } from './address-settings';
+import { checkAddresses, isPlaceholder } from './address-settings';
 import { checkContradictions, loadSettings } from './load-settings';
 import { UNRESERVED_MINIMUM } from './quota-checklist';
 import { SettingError } from './setting-error';
@@ -45,9 +45,6 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   // deliveries wait on partners' endpoints: a slow one must not hold many containers
   'webhook-dispatcher': 20,
 };
-
-/** Context values that must be real before production: placeholders would deploy silently otherwise. */
-const PLACEHOLDER = /example\.(com|invalid)/;
 
 export { SettingError };
 
@@ -125,12 +122,17 @@ const edgeProps = (context: Context) => {
 const checkProduction = (props: DeliveryLimitsStackProps): void => {
   if (!props.alarmEmail && !props.alarmTopicArn)
     throw missing('alarmEmail=… or -c alarmTopicArn=…', 'alarms must reach someone');
+  // the operations guide's sample values included: they show the shape of a setting, never a real address
   for (const [setting, value] of [
     ['mailFrom', props.mailFrom],
     ['sesIdentity', props.sesIdentity],
     ['appBaseUrl', props.appBaseUrl],
+    ['alarmEmail', props.alarmEmail],
+    ['runbookUrl', props.runbookUrl],
+    ...(props.corsOrigins ?? []).map((origin) => ['corsOrigins', origin] as const),
   ] as const)
-    if (PLACEHOLDER.test(value)) throw missing(`${setting}=…`, `"${value}" is a placeholder`);
+    if (value && isPlaceholder(value))
+      throw missing(`${setting}=…`, `"${value}" is a placeholder, a name reserved for examples`);
   if (!props.appBaseUrl.startsWith('https://'))
     throw missing('appBaseUrl=https://…', `reset mails link it, and "${props.appBaseUrl}" is not https`);
   if (!/^https:\/\/[^/]+\//.test(props.runbookUrl))
@@ -143,9 +145,9 @@ const checkProduction = (props: DeliveryLimitsStackProps): void => {
 /** Settings from `cdk.json` context or `-c key=value`; domain-free defaults, refused in production. */
 export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const context = (key: string, fallback: string) => String(app.node.tryGetContext(key) ?? fallback);
-  const stageName = stageSetting(context);
   // said explicitly: a stage's name decides nothing
   const production = booleanSetting(context, 'production');
+  const stageName = stageSetting(context, production);
   const anonymousQuota = optionalPositiveSetting(context, 'anonymousQuotaPerDay');
   const sized = loadSettings(context, production);
   const deliveryMaxConcurrency = wholeNumberSetting(context, 'deliveryMaxConcurrency', 10, RECORDERS_AT_ONCE);

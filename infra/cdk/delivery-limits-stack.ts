@@ -53,6 +53,8 @@ export class DeliveryLimitsStack extends Stack {
       deadLetters,
       deliveries: queues.deliveries.main,
       resets: queues.resets.main,
+      webhookEvents: queues.webhookEvents.main,
+      reference,
     });
     buildDashboard(this, { ...props, api: this.api, table, functions: this.functions, deadLetters, alarms });
 

@@ -1,8 +1,15 @@
 import { ENTITY_PARTITION_PREFIXES, PARTITION_PREFIX } from '../../shared/table/keys';
 import type { FunctionName } from './bundling';
 
-/** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
-const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
+/**
+ * `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. A prefix ends with its separator: `USER*`
+ * would reach `USERNAME#…` too.
+ */
+const leading = (...prefixes: readonly string[]): string[] =>
+  prefixes.map((prefix) => {
+    if (!prefix.endsWith('#')) throw new Error(`the partition prefix ${prefix} does not end with its "#"`);
+    return `${prefix}*`;
+  });
 const {
   user,
   username,
@@ -22,6 +29,9 @@ const {
 
 /** Partition-key prefixes of the five entity types. */
 const ENTITIES = leading(...ENTITY_PARTITION_PREFIXES);
+
+/** Every webhook subscription's partition: one key, named exactly (no pattern). */
+const WEBHOOK_PARTITION = [webhooks];
 
 /** The actions that only read items, and those that change them: a grant holds actions of one kind. */
 export const READ_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'] as const;
@@ -94,10 +104,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // its own users' subscriptions (transactions of puts, deletes and updates), reads of the entities they filter on
   // and the caller's grants, and what every API family writes: a form signer's replay guard and quota, idempotency
   webhooks: {
-    reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username, webhooks)] },
+    reads: { actions: READ_ACTIONS, leadingKeys: [...ENTITIES, ...leading(user, username), ...WEBHOOK_PARTITION] },
     writes: {
       actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      leadingKeys: leading(hashUse, meter, idempotency, webhooks),
+      leadingKeys: [...leading(hashUse, meter, idempotency), ...WEBHOOK_PARTITION],
     },
   },
   'delivery-recorder': {
@@ -116,7 +126,10 @@ export const FUNCTION_ACCESS: Readonly<Record<FunctionName, FunctionAccess>> = {
   // the active subscriptions and one by id (its owner's look-up); the owner's grants and the entity, read at
   // delivery time; each attempt's outcome and an automatic disabling written on the subscription
   'webhook-dispatcher': {
-    reads: { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: [...ENTITIES, ...leading(user, webhooks)] },
-    writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: leading(webhooks) },
+    reads: {
+      actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+      leadingKeys: [...ENTITIES, ...leading(user), ...WEBHOOK_PARTITION],
+    },
+    writes: { actions: ['dynamodb:UpdateItem'], leadingKeys: WEBHOOK_PARTITION },
   },
 };

@@ -4,14 +4,13 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { HISTORY_PREFIX } from '../../shared/table/keys';
 import { STREAM_TRIGGER } from '../../shared/table/stream-trigger';
 import { COUNTER_WRITES_PATTERN } from './counter-stream-filter';
 import { DELIVERY_QUEUE } from './delivery-settings';
 import type { ServiceFunctions } from './functions';
-import { grantQueueActions } from './queue-grants';
+import { grantQueueActions, QUEUE_POLLER_ACTIONS } from './queue-grants';
 import type { ServiceQueues } from './queues';
 import { RESET_FLUSH_RATE, resetFlushRuleName } from './reset-schedule';
 import { WEBHOOK_QUEUES } from './webhook-settings';
@@ -27,16 +26,31 @@ export interface FunctionPeers {
   deliveryMaxConcurrency: number;
 }
 
+/**
+ * A queue that starts the function, with partial batch responses, and the grants its poller uses: an event source
+ * mapping of our own, since CDK's `SqsEventSource` grants what nothing sends.
+ */
+const queueTrigger = (
+  fn: lambda.Function,
+  queue: sqs.IQueue,
+  { batchSize, maxConcurrency }: { batchSize: number; maxConcurrency: number },
+): void => {
+  grantQueueActions(fn, queue, QUEUE_POLLER_ACTIONS);
+  fn.addEventSourceMapping(`${queue.node.id}Trigger`, {
+    eventSourceArn: queue.queueArn,
+    batchSize,
+    reportBatchItemFailures: true,
+    maxConcurrency,
+  });
+};
+
 const connectDeliveryRecorder = (recorder: lambda.Function, { queues, deliveryMaxConcurrency }: FunctionPeers) => {
   grantQueueActions(recorder, queues.deliveries.deadLetters, ['sqs:SendMessage']);
-  recorder.addEventSource(
-    // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
-    new SqsEventSource(queues.deliveries.main, {
-      batchSize: DELIVERY_QUEUE.batchSize,
-      reportBatchItemFailures: true,
-      maxConcurrency: deliveryMaxConcurrency,
-    }),
-  );
+  // a FIFO source takes at most 10 messages a batch and no batching window; a message carries many events
+  queueTrigger(recorder, queues.deliveries.main, {
+    batchSize: DELIVERY_QUEUE.batchSize,
+    maxConcurrency: deliveryMaxConcurrency,
+  });
 };
 
 const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues, stageName }: FunctionPeers) => {
@@ -67,45 +81,44 @@ const connectResetFlush = (stack: Stack, flush: lambda.Function, { queues, stage
 // transient failure outlasts the trigger's bounds (shared/table/stream-trigger.ts) is described there too
 const connectHistoryEvents = (historyEvents: lambda.Function, { table, queues, bus }: FunctionPeers) => {
   bus.grantPutEventsTo(historyEvents);
-  historyEvents.addEventSource(
-    new DynamoEventSource(table, {
-      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: STREAM_TRIGGER.batchSize,
-      maxBatchingWindow: Duration.seconds(STREAM_TRIGGER.maxBatchingWindowSeconds),
-      reportBatchItemFailures: true,
-      bisectBatchOnError: STREAM_TRIGGER.bisectBatchOnError,
-      retryAttempts: STREAM_TRIGGER.retryAttempts,
-      maxRecordAge: Duration.seconds(STREAM_TRIGGER.maxRecordAgeSeconds),
-      // its grant to send there also covers the dead letters the function sends itself
-      onFailure: new SqsDlq(queues.historyDeadLetters),
-      filters: [
-        lambda.FilterCriteria.filter({
-          eventName: lambda.FilterRule.isEqual('INSERT'),
-          dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(HISTORY_PREFIX) } } },
-        }),
-        lambda.FilterCriteria.filter(COUNTER_WRITES_PATTERN),
-      ],
-    }),
-  );
+  // the stream as Lambda's poller reads it; the on-failure queue takes what the function sends itself too, and
+  // SendMessage is all either sends (CDK's SqsDlq grants GetQueueUrl and GetQueueAttributes besides)
+  table.grantStreamRead(historyEvents);
+  grantQueueActions(historyEvents, queues.historyDeadLetters, ['sqs:SendMessage']);
+  historyEvents.addEventSourceMapping('TableStreamTrigger', {
+    eventSourceArn: table.tableStreamArn!,
+    startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+    batchSize: STREAM_TRIGGER.batchSize,
+    maxBatchingWindow: Duration.seconds(STREAM_TRIGGER.maxBatchingWindowSeconds),
+    reportBatchItemFailures: true,
+    bisectBatchOnError: STREAM_TRIGGER.bisectBatchOnError,
+    retryAttempts: STREAM_TRIGGER.retryAttempts,
+    maxRecordAge: Duration.seconds(STREAM_TRIGGER.maxRecordAgeSeconds),
+    onFailure: { bind: () => ({ destination: queues.historyDeadLetters.queueArn }) },
+    filters: [
+      lambda.FilterCriteria.filter({
+        eventName: lambda.FilterRule.isEqual('INSERT'),
+        dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(HISTORY_PREFIX) } } },
+      }),
+      lambda.FilterCriteria.filter(COUNTER_WRITES_PATTERN),
+    ],
+  });
 };
 
 /**
  * LimitReached and LimitChanged of this service, off its bus (the data stack's rule puts them in the events queue),
  * to the dispatcher, which fans each out to the deliveries queue and, from there, delivers (both queues trigger it;
- * a message tells which it is). The trigger's own ChangeMessageVisibility is what a failed attempt sets to wait the
- * schedule's next step.
+ * a message tells which it is). A failed attempt sets its message's visibility to wait the schedule's next step
+ * (ChangeMessageVisibility on the deliveries queue, the dispatcher's own request).
  */
 const connectWebhookDispatcher = (dispatcher: lambda.Function, { queues }: FunctionPeers) => {
-  grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage']);
+  grantQueueActions(dispatcher, queues.webhookDeliveries.main, ['sqs:SendMessage', 'sqs:ChangeMessageVisibility']);
   grantQueueActions(dispatcher, queues.webhookDeliveries.deadLetters, ['sqs:SendMessage']);
   for (const queue of [queues.webhookEvents.main, queues.webhookDeliveries.main])
-    dispatcher.addEventSource(
-      new SqsEventSource(queue, {
-        batchSize: WEBHOOK_QUEUES.batchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: WEBHOOK_QUEUES.maxConcurrency,
-      }),
-    );
+    queueTrigger(dispatcher, queue, {
+      batchSize: WEBHOOK_QUEUES.batchSize,
+      maxConcurrency: WEBHOOK_QUEUES.maxConcurrency,
+    });
 };
 
 /** What each function may reach besides the table, and what starts the functions no API request starts. */

@@ -15,6 +15,7 @@ export const RUNBOOK_SECTIONS = [
   'tablewritethrottles',
   'tablereadthrottles',
   'queuedresetsage',
+  'webhookeventsage',
   'historyeventsage',
   'flushfailures',
   'passwordresetmailfailures',

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FUNCTION_ENTRIES } from '../../infra/cdk/bundling';
 import { RUNBOOK_SECTIONS } from '../../infra/cdk/runbook-sections';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { routeName } from '../../shared/api/route-name';
@@ -226,11 +227,12 @@ describe('alarms', () => {
     const rates = synthesized
       .ofType('AWS::CloudWatch::Alarm')
       .filter(([id]) =>
-        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks)Errors|(?!Table)\w+Throttles)/.test(
+        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks|reference)Errors|(?!Table)\w+Throttles)/.test(
           id,
         ),
       );
-    expect(rates.length).toBe(1 + 6 + 10);
+    // the API's 5xx, each API function's errors (the reference's too), every function's throttles
+    expect(rates.length).toBe(1 + 7 + Object.keys(FUNCTION_ENTRIES).length + 1);
     for (const [id, alarm] of rates) {
       const [expression] = (alarm.Properties.Metrics as { Expression?: string }[]).filter((query) => query.Expression);
       expect(expression!.Expression, id).toMatch(/^IF\(total >= (100|20), 100 \* failures \/ total, 0\)$/);
@@ -288,6 +290,8 @@ describe('alarms', () => {
         'InvalidCounterWrites',
         'LimitReachedPublishFailures',
         'OperationFailures',
+        // counter writes the stream trigger must have passed on: HistoryEventsAge
+        'CounterWrites',
       ].sort(),
     );
     for (const { id, metric } of watched) {

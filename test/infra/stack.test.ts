@@ -7,6 +7,10 @@ import { buildApp } from '../../infra/cdk/app';
 import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
 import { ESBUILD_TARGET } from '../../infra/cdk/bundling';
 import { FUNCTION_ACCESS } from '../../infra/cdk/function-access';
+import { QUEUE_POLLER_ACTIONS } from '../../infra/cdk/queue-grants';
+import { AGE_THRESHOLDS_SECONDS } from '../../infra/cdk/queue-alarms';
+import { QUEUE_RETENTION_DAYS } from '../../infra/cdk/queues';
+import { RETRY_DELAYS_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
 import { gatewayResourcePath } from '../../shared/api/path-template';
 import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { ROUTES } from '../../shared/api/route-table';
@@ -14,18 +18,23 @@ import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
 import {
   PRODUCTION_CONTEXT,
+  PRODUCTION_DOMAIN,
+  queueActionsOf,
   synthesize,
   synthesizedTemplate,
   templatesOf,
   unbundledApp,
   type Resource,
+  type SynthesizedTemplate,
 } from './template';
 
+let synthesized: SynthesizedTemplate;
 let template: Template;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  ({ template, resources } = synthesizedTemplate());
+  synthesized = synthesizedTemplate();
+  ({ template, resources } = synthesized);
 }, 300_000);
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -277,22 +286,90 @@ describe('data and messaging', () => {
     expect(actions).toContain('events:PutEvents');
   });
 
+  it("grants each queue trigger what Lambda's poller sends, and the on-failure queue SendMessage alone", () => {
+    const queue = (name: string) =>
+      ofType('AWS::SQS::Queue').find(([id]) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id))![0];
+    expect(queueActionsOf(synthesized, 'delivery-recorder')).toEqual({
+      [queue('DeliveryEvents')]: [...QUEUE_POLLER_ACTIONS].sort(),
+      [queue('DeliveryEventsDlq')]: ['sqs:SendMessage'],
+    });
+    expect(queueActionsOf(synthesized, 'history-events')).toEqual({ [queue('HistoryEventsDlq')]: ['sqs:SendMessage'] });
+  });
+
   it('lets the delivery recorder publish no event: LimitReached leaves through the table stream only', () => {
     const actions = policyActionsOf('deliveryrecorderFunction');
     expect(actions).toContain('dynamodb:UpdateItem');
     expect(actions).not.toContain('events:PutEvents');
   });
 
-  it('alarms when the oldest delivery event or reset waits too long', () => {
+  it('alarms when the oldest delivery event, reset or webhook event waits too long, or when nothing reads its queue', () => {
     const ages = ofType('AWS::CloudWatch::Alarm').filter(
       ([, alarm]) => alarm.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
     );
-    expect(ages.map(([, alarm]) => alarm.Properties.Threshold).sort()).toEqual([300, 4500]);
+    const queueOf = (alarm: Resource) =>
+      (alarm.Properties.Dimensions as { Value: { 'Fn::GetAtt': string[] } }[])[0]!.Value['Fn::GetAtt'][0]!;
+    expect(
+      Object.fromEntries(
+        ages.map(([, alarm]) => [queueOf(alarm).replace(/[0-9A-F]{8}$/, ''), alarm.Properties.Threshold]),
+      ),
+    ).toEqual({
+      DeliveryEvents: AGE_THRESHOLDS_SECONDS.deliveryEvents,
+      QueuedResets: AGE_THRESHOLDS_SECONDS.queuedResets,
+      WebhookEvents: AGE_THRESHOLDS_SECONDS.webhookEvents,
+    });
+    // a queue's age is written while its trigger or the flush reads it: none at all means nothing reads it
+    for (const [id, alarm] of ages) expect(alarm.Properties.TreatMissingData, id).toBe('breaching');
   });
 
-  it('keeps messages 14 days on every queue, archives LimitReached events and logs the authorizer error and key id', () => {
-    for (const [id, queue] of ofType('AWS::SQS::Queue'))
-      expect(queue.Properties.MessageRetentionPeriod, id).toBe(1_209_600);
+  it('alarms when the stream trigger stops while counters are written, and not on an idle stream', () => {
+    const [, alarm] = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('HistoryEventsAge'))!;
+    const queries = alarm.Properties.Metrics as {
+      Id: string;
+      Expression?: string;
+      MetricStat?: { Metric: { MetricName: string } };
+    }[];
+    expect(queries.find((query) => query.Expression)!.Expression).toBe(
+      'IF(FILL(counterWrites, 0) > 0 AND FILL(invocations, 0) == 0, 86400000, FILL(age, 0))',
+    );
+    expect(
+      Object.fromEntries(
+        queries.filter((query) => query.MetricStat).map((query) => [query.Id, query.MetricStat!.Metric.MetricName]),
+      ),
+    ).toEqual({ age: 'IteratorAge', invocations: 'Invocations', counterWrites: 'CounterWrites' });
+    expect(alarm.Properties).toMatchObject({
+      Threshold: AGE_THRESHOLDS_SECONDS.stream * 1000,
+      EvaluationPeriods: 2,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it("pages on the reference function's errors and throttles, as on every API function's", () => {
+    const alarmIds = ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
+    for (const id of ['referenceErrors', 'referenceThrottles'])
+      expect(
+        alarmIds.some((alarmId) => alarmId.startsWith(id)),
+        id,
+      ).toBe(true);
+  });
+
+  it('keeps a message longer in a dead-letter queue than in its source, archives LimitReached events and logs the authorizer error and key id', () => {
+    const days = (queue: Resource) => Number(queue.Properties.MessageRetentionPeriod) / 86_400;
+    const deadLetterIds = new Set<string>();
+    for (const [id, queue] of ofType('AWS::SQS::Queue').filter(([, candidate]) => candidate.Properties.RedrivePolicy)) {
+      const target = (queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': string[] } })
+        .deadLetterTargetArn['Fn::GetAtt'][0]!;
+      deadLetterIds.add(target);
+      expect(days(queue), id).toBe(QUEUE_RETENTION_DAYS.work);
+      // a standard queue's dead letter keeps its first enqueue time: it must outlive its source
+      expect(days(resources[target]!), target).toBeGreaterThan(days(queue));
+    }
+    expect(deadLetterIds.size).toBe(4);
+    for (const [id, queue] of ofType('AWS::SQS::Queue').filter(([, candidate]) => !candidate.Properties.RedrivePolicy))
+      expect(days(queue), id).toBe(QUEUE_RETENTION_DAYS.deadLetters);
+    // a webhook delivery lives through its whole retry schedule before SQS could drop it
+    const [, deliveries] = ofType('AWS::SQS::Queue').find(([id]) => /^WebhookDeliveries[0-9A-F]{8}$/.test(id))!;
+    const schedule = RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
+    expect(Number(deliveries.Properties.MessageRetentionPeriod)).toBeGreaterThan(schedule);
     template.hasResourceProperties('AWS::Events::Archive', {
       EventPattern: { source: ['delivery-limits'] },
       RetentionDays: 365,
@@ -389,7 +466,7 @@ describe('cdk-nag (AwsSolutions)', () => {
       stage: 'prod',
       alarmEmail: '',
       alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
-      corsOrigins: 'https://ui.limits.test,https://admin.limits.test',
+      corsOrigins: `https://ui.${PRODUCTION_DOMAIN},https://admin.${PRODUCTION_DOMAIN}`,
       rateLimit: '60',
       burstLimit: '120',
       quotaPerDay: '200000',

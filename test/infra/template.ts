@@ -33,16 +33,20 @@ export const unbundledApp = (context: Record<string, unknown> = {}, { validate =
     builtinCloudFormationValidation: validate,
   });
 
-/** The settings of a production deploy (step 4 of docs/operations.md), with addresses of their own. */
+/**
+ * The settings of a production deploy (step 4 of docs/operations.md), with addresses of a domain of their own: a
+ * production synth refuses the names reserved for examples (`.test`, `example.org`), as a placeholder.
+ */
+export const PRODUCTION_DOMAIN = 'limits.adnet-ops.net';
 export const PRODUCTION_CONTEXT = {
   production: 'true',
   stage: 'live',
-  alarmEmail: 'oncall@limits.test',
-  mailFrom: 'no-reply@limits.test',
-  sesIdentity: 'limits.test',
-  appBaseUrl: 'https://ui.limits.test',
-  corsOrigins: 'https://ui.limits.test',
-  runbookUrl: 'https://git.limits.test/service/blob/main/docs/operations.md',
+  alarmEmail: `oncall@${PRODUCTION_DOMAIN}`,
+  mailFrom: `no-reply@${PRODUCTION_DOMAIN}`,
+  sesIdentity: PRODUCTION_DOMAIN,
+  appBaseUrl: `https://ui.${PRODUCTION_DOMAIN}`,
+  corsOrigins: `https://ui.${PRODUCTION_DOMAIN}`,
+  runbookUrl: `https://git.${PRODUCTION_DOMAIN}/service/blob/main/docs/operations.md`,
 };
 
 /**
@@ -137,3 +141,16 @@ export const statementsOf = (synthesized: SynthesizedTemplate, role: string): St
     .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
 
 export const actionsOf = (statement: Statement): string[] => [statement.Action].flat();
+
+/** The SQS actions a function's role holds on each queue, by the queue's logical id, sorted. */
+export const queueActionsOf = (synthesized: SynthesizedTemplate, functionName: string): Record<string, string[]> => {
+  const byQueue: Record<string, Set<string>> = {};
+  for (const statement of statementsOf(synthesized, roleOf(synthesized, functionName))) {
+    const actions = actionsOf(statement).filter((action) => action.startsWith('sqs:'));
+    for (const resource of [statement.Resource].flat() as { 'Fn::GetAtt'?: string[] }[]) {
+      const queue = resource['Fn::GetAtt']?.[0];
+      if (queue && actions.length > 0) for (const action of actions) (byQueue[queue] ??= new Set()).add(action);
+    }
+  }
+  return Object.fromEntries(Object.entries(byQueue).map(([queue, actions]) => [queue, [...actions].sort()]));
+};
