@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { build, version as esbuildVersion } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../../infra/cdk/bundling';
@@ -153,6 +154,25 @@ describe('the Lambda bundles', () => {
       }
       expect(Object.keys(OFFLINE_EVENTS).length).toBeGreaterThan(0);
     }, 120_000);
+  });
+
+  it('are as large as the architecture guide says: within its bounds, which are no wider than 40 KB (15 gzipped) beyond them', () => {
+    const stated = /the bundles are (\d+) to (\d+) KB \((\d+) to (\d+) KB\s+gzipped/.exec(
+      readFileSync('docs/architecture.md', 'utf8'),
+    );
+    expect(stated).not.toBeNull();
+    const [low, high, gzipLow, gzipHigh] = stated!.slice(1).map(Number) as [number, number, number, number];
+    // kilobytes as npm run bundle:report prints them
+    const sizes = [...code.values()].map((source) => Buffer.byteLength(source) / 1024);
+    const gzipped = [...code.values()].map((source) => gzipSync(source).length / 1024);
+    for (const [sizesOf, least, most, slack] of [
+      [sizes, low, high, 40],
+      [gzipped, gzipLow, gzipHigh, 15],
+    ] as const) {
+      expect(Math.min(...sizesOf)).toBeGreaterThanOrEqual(least);
+      expect(Math.max(...sizesOf)).toBeLessThanOrEqual(most);
+      expect(most - least).toBeLessThanOrEqual(Math.max(...sizesOf) - Math.min(...sizesOf) + slack);
+    }
   });
 
   it('hold exactly the SDK clients their function calls', () => {

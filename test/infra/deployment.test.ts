@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { plannedConcurrency, stackNames, stackProps } from '../../infra/cdk/app';
 import { quotaChecklist, UNRESERVED_MINIMUM } from '../../infra/cdk/quota-checklist';
+import { TEMPLATE_RESOURCE_BUDGET } from './stack-templates';
 import type { FunctionName } from '../../infra/cdk/bundling';
 import { FUNCTION_ENVIRONMENT } from '../../infra/cdk/function-environment';
 import {
@@ -55,7 +56,7 @@ describe("a stage's stacks", () => {
     );
     for (const [name, template] of Object.entries(production.templates)) {
       // 500 resources, 200 outputs and 200 parameters a template: 40 % headroom for the routes and alarms to come
-      expect(template.resources, name).toBeLessThanOrEqual(300);
+      expect(template.resources, name).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
       expect(template.outputs, name).toBeLessThanOrEqual(120);
       expect(template.parameters, name).toBeLessThanOrEqual(120);
     }

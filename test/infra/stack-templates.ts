@@ -15,6 +15,9 @@ interface Part {
   parent?: { part: Part; resourceId: string };
 }
 
+/** The most resources a template of the stage may hold: 60 % of CloudFormation's 500, room for the routes to come. */
+export const TEMPLATE_RESOURCE_BUDGET = 300;
+
 /** One template as CloudFormation counts it (quotas: 500 resources, 200 outputs, 200 parameters), and what it imports. */
 export interface TemplateSummary {
   resources: number;

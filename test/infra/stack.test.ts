@@ -16,6 +16,7 @@ import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { ROUTES } from '../../shared/api/route-table';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
+import { TEMPLATE_RESOURCE_BUDGET } from './stack-templates';
 import {
   PRODUCTION_CONTEXT,
   PRODUCTION_DOMAIN,
@@ -508,7 +509,7 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(synthesized.ofType('AWS::ApiGateway::Account')).toEqual([]);
     expect(synthesized.ofType('AWS::IAM::Role').filter(([id]) => id.startsWith('ApiCloudWatchRole'))).toEqual([]);
     for (const [name, template] of Object.entries(synthesized.templates))
-      expect(template.resources, name).toBeLessThanOrEqual(300);
+      expect(template.resources, name).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
   }, 60_000);
 
   it('stops synthesis on a route without an authorizer and on a grant on "*", tracing on: no finding is hidden stack-wide', () => {
