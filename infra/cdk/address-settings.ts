@@ -48,3 +48,25 @@ export const checkAddresses = (settings: AddressSettings): void => {
   if (alarmTopicArn && !SNS_TOPIC_ARN.test(alarmTopicArn))
     throw refuse('alarmTopicArn', alarmTopicArn, 'not an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>)');
 };
+
+/** Names reserved for examples and tests (RFC 2606, RFC 6761): no mail reaches them and no page is served there. */
+const EXAMPLE_DOMAINS = ['example.com', 'example.net', 'example.org'];
+const EXAMPLE_TOP_LEVEL_DOMAINS = ['test', 'example', 'invalid', 'localhost'];
+
+/** The host an address, a URL or a domain names, in lower case. */
+const hostOf = (value: string): string => {
+  const host = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) && URL.canParse(value) ? new URL(value).hostname : value;
+  return host
+    .slice(host.lastIndexOf('@') + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
+};
+
+/** Whether a mailbox, a URL or a domain is a placeholder: its host is a name reserved for examples. */
+export const isPlaceholder = (value: string): boolean => {
+  const host = hostOf(value);
+  return (
+    EXAMPLE_TOP_LEVEL_DOMAINS.includes(host.slice(host.lastIndexOf('.') + 1)) ||
+    EXAMPLE_DOMAINS.some((domain) => host === domain || host.endsWith(`.${domain}`))
+  );
+};

@@ -1,11 +1,10 @@
 import type { Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import {
   FAILURE_PERCENT,
@@ -20,40 +19,25 @@ import { functionErrorAlarms, functionThrottleAlarms } from './function-alarms';
 import { operationAlarms } from './operation-alarms';
 import { queueAlarms } from './queue-alarms';
 import { serviceMetricAlarms } from './service-metric-alarms';
+import { tableAlarms } from './table-alarms';
 
 export interface AlarmSources {
   stageName: string;
   /** Where the runbook is read (absolute in production): alarm descriptions link its sections. */
   runbookUrl: string;
-  alarmEmail?: string;
-  alarmTopicArn?: string;
+  /** Where every alarm goes, as it fires and as it clears (`alarm-topic.ts`, in the data stack). */
+  topic: sns.ITopic;
   api: apigateway.RestApi;
+  table: dynamodb.ITable;
   functions: Record<FunctionName, lambda.IFunction>;
+  /** The API reference's function, alarmed as the API's are. */
+  reference: lambda.IFunction;
   /** Every dead-letter queue, by the name its alarm carries. */
   deadLetters: Record<string, sqs.IQueue>;
   deliveries: sqs.IQueue;
   resets: sqs.IQueue;
+  webhookEvents: sqs.IQueue;
 }
-
-/**
- * The alarm topic: its policy enforces SSL and lets CloudWatch (of this account only) publish; an existing
- * `alarmTopicArn` keeps the policy its owner gave it.
- */
-const alarmTopic = (stack: Stack, sources: AlarmSources): sns.ITopic => {
-  if (sources.alarmTopicArn) return sns.Topic.fromTopicArn(stack, 'Alarms', sources.alarmTopicArn);
-  const topic = new sns.Topic(stack, 'Alarms', { enforceSSL: true });
-  topic.addToResourcePolicy(
-    new iam.PolicyStatement({
-      sid: 'CloudWatchAlarmsPublish',
-      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-      actions: ['sns:Publish'],
-      resources: [topic.topicArn],
-      conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
-    }),
-  );
-  if (sources.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(sources.alarmEmail));
-  return topic;
-};
 
 const api5xxAlarm = (add: AddAlarm, api: apigateway.RestApi): void =>
   add(
@@ -79,7 +63,7 @@ export const alarmName = (stageName: string, id: string): string => `delivery-li
  * its runbook section.
  */
 export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Alarm[] => {
-  const action = new actions.SnsAction(alarmTopic(stack, sources));
+  const action = new actions.SnsAction(sources.topic);
   const alarms: cloudwatch.Alarm[] = [];
   const add: AddAlarm = (id, metric, { section, summary }, options) => {
     const alarm = metric.createAlarm(stack, id, {
@@ -93,9 +77,11 @@ export const buildAlarms = (stack: Stack, sources: AlarmSources): cloudwatch.Ala
   };
   const { functions, stageName } = sources;
   api5xxAlarm(add, sources.api);
-  functionErrorAlarms(add, functions, stageName);
-  functionThrottleAlarms(add, functions);
+  const alarmed = { ...functions, reference: sources.reference };
+  functionErrorAlarms(add, alarmed, stageName);
+  functionThrottleAlarms(add, alarmed);
   queueAlarms(add, { ...sources, historyEvents: functions['history-events'] });
+  tableAlarms(add, sources.table);
   serviceMetricAlarms(add, stageName);
   operationAlarms(add, stageName);
   return alarms;

@@ -37,10 +37,17 @@ export const addRoutes = (stack: Stack, api: apigateway.RestApi, functions: Serv
             : { authorizationType: apigateway.AuthorizationType.NONE }),
           operationName: operationNameOf(route, httpMethod),
         });
-      if (!route.authenticated)
+      if (route.authenticated)
         Validations.of(method).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
+          id: 'AwsSolutions-COG4',
+          reason:
+            'Callers authenticate with API keys, Epom hash parameters or sessions through the Lambda REQUEST authorizer, not Cognito.',
         });
+      else
+        for (const id of ['AwsSolutions-APIG4', 'AwsSolutions-COG4'])
+          Validations.of(method).acknowledge({
+            id,
+            reason: 'Obtaining a token, logging in and resetting a password come before any credential.',
+          });
     }
 };

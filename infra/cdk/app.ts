@@ -1,7 +1,8 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { App, Aspects, Validations } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FunctionName } from './bundling';
+import { DeliveryLimitsDataStack } from './data-stack';
 import { DeliveryLimitsStack } from './delivery-limits-stack';
 import type { DeliveryLimitsStackProps } from './stack-props';
 import {
@@ -17,11 +18,14 @@ import {
   type ContextLookup,
   type NumberBounds,
 } from './context-settings';
-import { checkAddresses } from './address-settings';
+import { checkAddresses, isPlaceholder } from './address-settings';
+import type { Load } from './capacity';
 import { checkContradictions, loadSettings } from './load-settings';
+import { dispatcherConcurrency, streamConsumerSizing } from './push-path';
 import { UNRESERVED_MINIMUM } from './quota-checklist';
 import { SettingError } from './setting-error';
 import { WAF_WINDOW_SECONDS } from './web-acl';
+import { WildcardGrants } from './wildcard-grants';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
 import { DEFAULT_FUTURE_TOLERANCE_MS } from '../../shared/domain/delivery/contributions';
 import { parseAutoSharding } from '../../shared/domain/delivery/counter-shards';
@@ -29,9 +33,13 @@ import { parseAutoSharding } from '../../shared/domain/delivery/counter-shards';
 /**
  * Reserved concurrency, when asked for (`-c reservedConcurrency=true`): the authorizer and the API families keep
  * room of their own and token.do's scrypt cannot starve them. The recorder's is sized from
- * `deliveryMaxConcurrency` (`-c recorderReservedConcurrency` overrides it, never below); these are the others'.
+ * `deliveryMaxConcurrency` (`-c recorderReservedConcurrency` overrides it, never below), the stream consumer's and
+ * the dispatcher's from the load (`infra/cdk/push-path.ts`); these are the others'.
  */
-export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
+export const DEFAULT_RESERVED_CONCURRENCY: Record<
+  Exclude<FunctionName, 'delivery-recorder' | 'history-events' | 'webhook-dispatcher'>,
+  number
+> = {
   authorizer: 200,
   auth: 20,
   'demand-limits': 150,
@@ -39,16 +47,17 @@ export const DEFAULT_RESERVED_CONCURRENCY: Record<FunctionName, number> = {
   'per-action': 80,
   // partners manage subscriptions seldom
   webhooks: 10,
-  'delivery-recorder': 10,
   'reset-flush': 10,
-  // one concurrent batch per stream shard
-  'history-events': 10,
-  // deliveries wait on partners' endpoints: a slow one must not hold many containers
-  'webhook-dispatcher': 20,
 };
 
-/** Context values that must be real before production: placeholders would deploy silently otherwise. */
-const PLACEHOLDER = /example\.(com|invalid)/;
+/** What every function reserves at a load, its recorders `recorders`. */
+export const reservationsAt = (load: Load, recorders: number): Record<FunctionName, number> => ({
+  ...DEFAULT_RESERVED_CONCURRENCY,
+  'delivery-recorder': recorders,
+  'history-events': streamConsumerSizing(load).reservation,
+  // every container its three triggers may run: a slow endpoint holds only the slow lane's
+  'webhook-dispatcher': dispatcherConcurrency(load),
+});
 
 export { SettingError };
 
@@ -60,9 +69,9 @@ const RECORDERS_AT_ONCE: NumberBounds = { least: 2, most: 1000, why: "an SQS eve
 
 const missing = (setting: string, why: string) => new SettingError(`production=true needs -c ${setting}: ${why}`);
 
-/** The reservations, the recorder's `recorders`, within the account's quota (`accountConcurrencyLimit`). */
-const reservations = (context: Context, recorders: number): Partial<Record<FunctionName, number>> => {
-  const sized = { ...DEFAULT_RESERVED_CONCURRENCY, 'delivery-recorder': recorders };
+/** The reservations at the load, the recorder's `recorders`, within the account's quota (`accountConcurrencyLimit`). */
+const reservations = (context: Context, load: Load, recorders: number): Partial<Record<FunctionName, number>> => {
+  const sized = reservationsAt(load, recorders);
   const reserved = Object.values(sized).reduce((sum, count) => sum + count, 0);
   const limit = optionalPositiveSetting(context, 'accountConcurrencyLimit');
   if (limit === undefined)
@@ -78,12 +87,10 @@ const reservations = (context: Context, recorders: number): Partial<Record<Funct
 
 /** What the functions may run at once: their reservations, or what they would reserve (the quota checklist). */
 export const plannedConcurrency = (props: DeliveryLimitsStackProps): number =>
-  Object.values(
-    props.reservedConcurrency ?? {
-      ...DEFAULT_RESERVED_CONCURRENCY,
-      'delivery-recorder': props.deliveryMaxConcurrency,
-    },
-  ).reduce((sum, count) => sum + count, 0);
+  Object.values(props.reservedConcurrency ?? reservationsAt(props.load, props.deliveryMaxConcurrency)).reduce(
+    (sum, count) => sum + count,
+    0,
+  );
 
 /** Automatic sharding (`autoShardWritesPerSecond`, `autoShardCount`): both or neither, checked before any deploy. */
 const checkAutoSharding = (lookup: ContextLookup): void => {
@@ -126,12 +133,17 @@ const edgeProps = (context: Context) => {
 const checkProduction = (props: DeliveryLimitsStackProps): void => {
   if (!props.alarmEmail && !props.alarmTopicArn)
     throw missing('alarmEmail=… or -c alarmTopicArn=…', 'alarms must reach someone');
+  // the operations guide's sample values included: they show the shape of a setting, never a real address
   for (const [setting, value] of [
     ['mailFrom', props.mailFrom],
     ['sesIdentity', props.sesIdentity],
     ['appBaseUrl', props.appBaseUrl],
+    ['alarmEmail', props.alarmEmail],
+    ['runbookUrl', props.runbookUrl],
+    ...(props.corsOrigins ?? []).map((origin) => ['corsOrigins', origin] as const),
   ] as const)
-    if (PLACEHOLDER.test(value)) throw missing(`${setting}=…`, `"${value}" is a placeholder`);
+    if (value && isPlaceholder(value))
+      throw missing(`${setting}=…`, `"${value}" is a placeholder, a name reserved for examples`);
   if (!props.appBaseUrl.startsWith('https://'))
     throw missing('appBaseUrl=https://…', `reset mails link it, and "${props.appBaseUrl}" is not https`);
   if (!/^https:\/\/[^/]+\//.test(props.runbookUrl))
@@ -144,11 +156,11 @@ const checkProduction = (props: DeliveryLimitsStackProps): void => {
 /** Settings from `cdk.json` context or `-c key=value`; domain-free defaults, refused in production. */
 export const stackProps = (app: App): DeliveryLimitsStackProps => {
   const { context, lookup, read } = recordingReader((key) => app.node.tryGetContext(key));
-  const stageName = stageSetting(context);
   // said explicitly: a stage's name decides nothing
   const production = booleanSetting(context, 'production');
+  const stageName = stageSetting(context, production);
   const anonymousQuota = optionalPositiveSetting(context, 'anonymousQuotaPerDay');
-  const sized = loadSettings(context);
+  const sized = loadSettings(context, production);
   const deliveryMaxConcurrency = wholeNumberSetting(context, 'deliveryMaxConcurrency', 10, RECORDERS_AT_ONCE);
   const reserving = booleanSetting(context, 'reservedConcurrency');
   const recorderReservation = reserving ? optionalPositiveSetting(context, 'recorderReservedConcurrency') : undefined;
@@ -158,7 +170,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
     ...(recorderReservation === undefined ? {} : { recorderReservation }),
   });
   const reservedConcurrency = reserving
-    ? reservations(context, recorderReservation ?? deliveryMaxConcurrency)
+    ? reservations(context, sized.load, recorderReservation ?? deliveryMaxConcurrency)
     : undefined;
   checkAutoSharding(lookup);
   const props: DeliveryLimitsStackProps = {
@@ -180,6 +192,7 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
       least: 0,
     }),
     tracing: booleanSetting(context, 'tracing'),
+    apiGatewayAccountRole: booleanSetting(context, 'apiGatewayAccountRole', true),
     sourceMaps: booleanSetting(context, 'sourceMaps'),
     ...(reservedConcurrency ? { reservedConcurrency } : {}),
     deliveryMaxConcurrency,
@@ -190,9 +203,18 @@ export const stackProps = (app: App): DeliveryLimitsStackProps => {
   return props;
 };
 
+/** A stage's two stacks: the data (`-data`, deployed first) and the service that runs on it. */
+export const stackNames = (stageName: string) => ({
+  data: `DeliveryLimits-${stageName}-data`,
+  service: `DeliveryLimits-${stageName}`,
+});
+
 export const buildApp = (app = new App()): App => {
   const props = stackProps(app);
-  new DeliveryLimitsStack(app, `DeliveryLimits-${props.stageName}`, props);
+  const names = stackNames(props.stageName);
+  const data = new DeliveryLimitsDataStack(app, names.data, props);
+  new DeliveryLimitsStack(app, names.service, { ...props, data });
+  Aspects.of(app).add(new WildcardGrants());
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return app;
 };

@@ -20,7 +20,8 @@ export const FUNCTION_ENTRIES = {
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;
 
-export const ESBUILD_TARGET = 'node22';
+/** The Lambda runtime's Node.js (`LAMBDA_RUNTIME` in `functions.ts`): esbuild leaves its syntax as written. */
+export const ESBUILD_TARGET = 'node24';
 /** ESM bundles still meet the odd CommonJS `require` inside dependencies. */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";

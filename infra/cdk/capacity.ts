@@ -31,14 +31,25 @@ export const tableThroughput = (load: Load) => ({
   readUnitsPerSecond: Math.ceil(load.apiRequestsPerSecond * READ_UNITS_PER_API_REQUEST),
 });
 
-/** Warm throughput: the load's, never below what a new on-demand table has anyway. */
+/**
+ * Warm throughput: the load's, never below what a new on-demand table has anyway; none at all where the load fits
+ * within that (a development stage's), since warming is billed and never lowered.
+ */
 export const warmThroughput = (load: Load) => {
   const needed = tableThroughput(load);
+  if (
+    needed.readUnitsPerSecond <= ON_DEMAND_START.readUnitsPerSecond &&
+    needed.writeUnitsPerSecond <= ON_DEMAND_START.writeUnitsPerSecond
+  )
+    return undefined;
   return {
     readUnitsPerSecond: Math.max(needed.readUnitsPerSecond, ON_DEMAND_START.readUnitsPerSecond),
     writeUnitsPerSecond: Math.max(needed.writeUnitsPerSecond, ON_DEMAND_START.writeUnitsPerSecond),
   };
 };
+
+/** What the table must carry from its first request: its warm throughput, or the load's own where it is not warmed. */
+export const carriedThroughput = (load: Load) => warmThroughput(load) ?? tableThroughput(load);
 
 /** Recorders the load needs at once (each records about 20,000 events a second). */
 export const recordersNeeded = (load: Load): number =>

@@ -76,9 +76,9 @@ export const positiveSetting = (context: Context, key: string, fallback: number)
 export const optionalPositiveSetting = (context: Context, key: string): number | undefined =>
   context(key, '') === '' ? undefined : positiveSetting(context, key, 0);
 
-/** `true` or `false`, or `false` when not given: `-c production=yes` stops synth rather than deploying development. */
-export const booleanSetting = (context: Context, key: string): boolean => {
-  const given = context(key, 'false');
+/** `true` or `false`, or `fallback` when not given: `-c production=yes` stops synth rather than deploying development. */
+export const booleanSetting = (context: Context, key: string, fallback = false): boolean => {
+  const given = context(key, String(fallback));
   if (given !== 'true' && given !== 'false') throw new SettingError(`-c ${key}=${given} must be true or false`);
   return given === 'true';
 };
@@ -105,8 +105,15 @@ export const originsSetting = (context: Context, key: string): string[] => {
 
 const STAGE_NAME = /^[A-Za-z0-9-]{1,64}$/;
 
-/** The stage's name, `dev` when not given: it names the stack (`DeliveryLimits-<stage>`), which takes nothing else. */
-export const stageSetting = (context: Context): string => {
+/**
+ * The stage's name, `dev` when not given (production must give one: it would deploy `DeliveryLimits-dev`): it names
+ * the stacks (`DeliveryLimits-<stage>`), which take nothing else from it.
+ */
+export const stageSetting = (context: Context, production: boolean): string => {
+  if (production && context('stage', '') === '')
+    throw new SettingError(
+      'production=true needs -c stage=<name>: without one it would deploy the stacks of stage dev',
+    );
   const stage = context('stage', 'dev');
   if (!STAGE_NAME.test(stage))
     throw new SettingError(`-c stage=${stage} must be 1 to 64 letters, digits or hyphens: it names the stack`);

@@ -1,6 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { FunctionName } from './bundling';
@@ -9,10 +10,21 @@ import { serviceMetric } from './service-metrics';
 export interface DashboardSources {
   stageName: string;
   api: apigateway.RestApi;
+  table: dynamodb.ITable;
   functions: Record<FunctionName, lambda.IFunction>;
   deadLetters: Record<string, sqs.IQueue>;
   alarms: cloudwatch.IAlarm[];
 }
+
+/** What the table served, and what it refused for lack of throughput. */
+const tableWidget = (table: dynamodb.ITable) =>
+  new cloudwatch.GraphWidget({
+    title: 'Table: consumed and throttled units',
+    left: ['ConsumedWriteCapacityUnits', 'ConsumedReadCapacityUnits'].map((name) =>
+      table.metric(name, { statistic: 'Sum' }),
+    ),
+    right: ['WriteThrottleEvents', 'ReadThrottleEvents'].map((name) => table.metric(name, { statistic: 'Sum' })),
+  });
 
 /** One page for the operator: the alarms' states, the API, the functions, and what the service's code counts. */
 export const buildDashboard = (stack: Stack, sources: DashboardSources): cloudwatch.Dashboard => {
@@ -50,9 +62,11 @@ export const buildDashboard = (stack: Stack, sources: DashboardSources): cloudwa
           'DuplicateMessages',
           'DeadLetteredMessages',
           'CounterWrites',
+          'NearCapWrites',
         ]),
         counted('Resets', ['ResetsApplied', 'ResetsDropped', 'ResetsFailed']),
       ],
+      [tableWidget(sources.table)],
       [
         counted('Authorizer failures (not refusals)', ['AuthorizerFailures']),
         new cloudwatch.GraphWidget({

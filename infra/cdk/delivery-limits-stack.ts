@@ -1,50 +1,40 @@
-import { CfnOutput, Stack, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { buildAlarms } from './alarms';
-import { addRoutes } from './api-routes';
 import { buildDashboard } from './dashboard';
+import type { ServiceData } from './data-stack';
 import { environmentValues } from './environment-values';
 import { connectFunctions } from './function-connections';
 import { buildFunctions, type ServiceFunctions } from './functions';
-import { addGatewayAnswers } from './gateway-responses';
-import { buildLimitEventBus } from './limit-events';
-import { buildQueues } from './queues';
-import { publishReference } from './reference-docs';
-import { buildRestApi } from './rest-api';
+import { GatewayStack } from './gateway-stack';
+import { buildReferenceFunction } from './reference-docs';
 import type { DeliveryLimitsStackProps } from './stack-props';
-import { buildTable } from './table';
-import { buildMeteringKeys } from './usage-keys';
-import { addUsagePlans } from './usage-plans';
-import { protectStage } from './web-acl';
+
+export interface ServiceStackProps extends DeliveryLimitsStackProps {
+  /** The stage's data stack: what the functions read and write, and where the alarms go. */
+  data: ServiceData;
+}
 
 /**
- * Everything that runs locally, deployed: the same route table, the same table definition, the same handlers.
- * Each part is built by its own file on the stack itself, so that every resource keeps the logical id it has
- * always had.
+ * The stateless half of a stage (`DeliveryLimits-<stage>`), everything that runs locally, deployed: the same route
+ * table, the same handlers, on the data stack's table, queues and bus. The functions and the alarms are built on
+ * the stack itself, so that every resource keeps the logical id it has always had; the API Gateway is a nested
+ * stack. Redeploying this stack never touches the data.
  */
 export class DeliveryLimitsStack extends Stack {
   readonly api: apigateway.RestApi;
-  readonly table: dynamodb.Table;
   readonly functions: ServiceFunctions;
 
-  constructor(scope: Construct, id: string, props: DeliveryLimitsStackProps) {
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
-    this.table = buildTable(this, props);
-    const queues = buildQueues(this, props.production);
-    const bus = buildLimitEventBus(this, props.stageName, props.production);
-    const meteringKeys = buildMeteringKeys(this);
-    const environment = environmentValues(this, props, { table: this.table, queues, bus });
-    this.functions = buildFunctions(this, this.table, { ...props, environment });
-    connectFunctions(this, this.functions, { ...props, table: this.table, queues, bus });
-
-    this.api = buildRestApi(this, props);
-    addRoutes(this, this.api, this.functions);
-    publishReference(this, this.api, props);
-    addGatewayAnswers(this.api, props.corsOrigins);
-    addUsagePlans(this, this.api, props, meteringKeys);
-    protectStage(this, this.api, props);
+    const { table, queues, bus, alarmTopic } = props.data;
+    const environment = environmentValues(this, props, { table, queues, bus });
+    this.functions = buildFunctions(this, table, { ...props, environment });
+    connectFunctions(this, this.functions, { ...props, table, queues, bus });
+    const reference = buildReferenceFunction(this, props);
+    const gateway = new GatewayStack(this, 'Gateway', { ...props, functions: this.functions, reference });
+    this.api = gateway.api;
 
     const deadLetters = {
       QueuedResetsDlq: queues.resets.deadLetters,
@@ -56,44 +46,25 @@ export class DeliveryLimitsStack extends Stack {
     };
     const alarms = buildAlarms(this, {
       ...props,
+      topic: alarmTopic,
       api: this.api,
+      table,
       functions: this.functions,
       deadLetters,
       deliveries: queues.deliveries.main,
       resets: queues.resets.main,
+      webhookEvents: queues.webhookEvents.main,
+      reference,
     });
-    buildDashboard(this, { stageName: props.stageName, api: this.api, functions: this.functions, deadLetters, alarms });
+    buildDashboard(this, { ...props, api: this.api, table, functions: this.functions, deadLetters, alarms });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
-    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'PartnerUsagePlanId', { value: gateway.partnerPlan.usagePlanId });
     new CfnOutput(this, 'DeliveryEventsQueueUrl', { value: queues.deliveries.main.queueUrl });
     new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', { value: queues.deliveries.deadLetters.queueUrl });
     new CfnOutput(this, 'LimitEventsBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'WebhookDeliveriesQueueUrl', { value: queues.webhookDeliveries.main.queueUrl });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: queues.webhookDeliveries.deadLetters.queueUrl });
-    this.acknowledgeFindings(props.tracing);
-  }
-
-  /** cdk-nag findings that are decisions, each with its reason. */
-  private acknowledgeFindings(tracing: boolean): void {
-    const acknowledge = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
-    acknowledge(
-      'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      'API Gateway execution logging needs the account-level CloudWatch role, which AWS documents with this managed policy.',
-    );
-    acknowledge(
-      'AwsSolutions-APIG2',
-      'Requests are validated by the handlers, which answer the JSON envelope the spec requires; API Gateway models would answer in another shape.',
-    );
-    acknowledge(
-      'AwsSolutions-COG4',
-      'Callers authenticate with API keys, Epom hash parameters or sessions through a Lambda authorizer, not Cognito.',
-    );
-    acknowledge('AwsSolutions-L1', 'The runtime is fixed to Node.js 22, the newest the deployment targets.');
-    if (tracing)
-      acknowledge(
-        'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-        'X-Ray accepts trace segments only on "*" (xray:PutTraceSegments and xray:PutTelemetryRecords have no resource type); CDK grants exactly those two actions when tracing is on.',
-      );
   }
 }

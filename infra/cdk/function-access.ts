@@ -5,8 +5,15 @@ import type { FunctionName } from './bundling';
 /** The table's secondary indexes, by name. */
 type IndexName = typeof TABLE_DEFINITION.byParentIndex.indexName | typeof TABLE_DEFINITION.byUpdateShareIndex.indexName;
 
-/** `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. */
-const leading = (...prefixes: readonly string[]): string[] => prefixes.map((prefix) => `${prefix}*`);
+/**
+ * `dynamodb:LeadingKeys` patterns: every partition starting with the prefix. A prefix ends with its separator: `USER*`
+ * would reach `USERNAME#…` too.
+ */
+const leading = (...prefixes: readonly string[]): string[] =>
+  prefixes.map((prefix) => {
+    if (!prefix.endsWith('#')) throw new Error(`the partition prefix ${prefix} does not end with its "#"`);
+    return `${prefix}*`;
+  });
 const {
   user,
   username,

@@ -13,16 +13,18 @@ import {
 import { serviceMetric } from './service-metrics';
 import type { FunctionName } from './bundling';
 
-type Functions = Record<FunctionName, lambda.IFunction>;
+/** Every function of the stack: those of `bundling.ts` and the API reference's. */
+export type AlarmedFunctions = Record<FunctionName | 'reference', lambda.IFunction>;
 
 /** Functions that answer API requests: their failures are rates over enough invocations. */
-const API_FUNCTIONS: FunctionName[] = [
+const API_FUNCTIONS: (keyof AlarmedFunctions)[] = [
   'authorizer',
   'auth',
   'demand-limits',
   'supply-limits',
   'per-action',
   'webhooks',
+  'reference',
 ];
 
 /** Functions whose sources retry them: one error is noise, errors in every period are an outage. */
@@ -34,7 +36,7 @@ const BACKGROUND: [FunctionName, Duration, number][] = [
   ['reset-flush', Duration.hours(1), 2],
 ];
 
-export const functionErrorAlarms = (add: AddAlarm, functions: Functions, stageName: string): void => {
+export const functionErrorAlarms = (add: AddAlarm, functions: AlarmedFunctions, stageName: string): void => {
   for (const name of API_FUNCTIONS) {
     const invocations = functions[name].metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum' });
     // the authorizer refuses a bad credential by failing, which Lambda counts as an error: its own metric
@@ -65,7 +67,7 @@ export const functionErrorAlarms = (add: AddAlarm, functions: Functions, stageNa
     );
 };
 
-export const functionThrottleAlarms = (add: AddAlarm, functions: Functions): void => {
+export const functionThrottleAlarms = (add: AddAlarm, functions: AlarmedFunctions): void => {
   for (const [name, fn] of Object.entries(functions)) {
     const throttles = fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' });
     const attempts = new cloudwatch.MathExpression({

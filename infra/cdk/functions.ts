@@ -13,6 +13,9 @@ import { grantTableAccess } from './table-grants';
 
 export type ServiceFunctions = Record<FunctionName, nodejs.NodejsFunction>;
 
+/** Every function's runtime, the Node.js the bundles target (`ESBUILD_TARGET`); local development runs Node 20.19+. */
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
 export interface FunctionOptions {
   production: boolean;
   logRetention: logs.RetentionDays;
@@ -75,7 +78,7 @@ const buildFunction = (stack: Stack, name: FunctionName, options: FunctionOption
     role: executionRole(stack, name, logGroup),
     entry: FUNCTION_ENTRIES[name],
     handler: 'handler',
-    runtime: lambda.Runtime.NODEJS_22_X,
+    runtime: LAMBDA_RUNTIME,
     architecture: lambda.Architecture.ARM_64,
     ...SETTINGS[name],
     environment: {

@@ -1,15 +1,25 @@
-import { recordersNeeded, warmThroughput, type Load } from './capacity';
+import { recordersNeeded, warmThroughput, tableThroughput, type Load } from './capacity';
 import { RECORDER_EVENTS_PER_SECOND } from './delivery-settings';
 import { optionalPositiveSetting, positiveSetting, type Context } from './context-settings';
 import { SettingError } from './setting-error';
 
-/** The documented 1× load (docs/capacity.md); `writeUnitsPerBatch` is what `npm run simulate` measures at 1×. */
+/**
+ * The documented 1× load (docs/capacity.md), a production stage's unless its settings say otherwise;
+ * `writeUnitsPerBatch` is what `npm run simulate` measures at 1×.
+ */
 export const BASELINE_LOAD: Load = {
   deliveryEventsPerSecond: 200_000,
   eventsPerMessage: 100,
   writeUnitsPerBatch: 561,
   apiRequestsPerSecond: 1_000,
 };
+
+/**
+ * Any other stage's load unless its settings say otherwise: a hundredth of the baseline's delivery events, its API
+ * requests. The table it needs fits what a new on-demand table serves, so nothing is warmed, and every quota it
+ * needs is a new account's default (docs/operations.md).
+ */
+export const DEVELOPMENT_LOAD: Load = { ...BASELINE_LOAD, deliveryEventsPerSecond: 2_000 };
 
 export interface LoadSettings {
   load: Load;
@@ -19,13 +29,14 @@ export interface LoadSettings {
   maxRequestUnits: { read?: number; write?: number };
 }
 
-/** The load and what is sized from it; defaults are the documented 1× load. */
-export const loadSettings = (context: Context): LoadSettings => {
+/** The load and what is sized from it; defaults are the documented 1× load in production, a development load elsewhere. */
+export const loadSettings = (context: Context, production: boolean): LoadSettings => {
+  const defaults = production ? BASELINE_LOAD : DEVELOPMENT_LOAD;
   const load: Load = {
-    deliveryEventsPerSecond: positiveSetting(context, 'deliveryEventsPerSecond', BASELINE_LOAD.deliveryEventsPerSecond),
-    eventsPerMessage: positiveSetting(context, 'eventsPerMessage', BASELINE_LOAD.eventsPerMessage),
-    writeUnitsPerBatch: positiveSetting(context, 'writeUnitsPerBatch', BASELINE_LOAD.writeUnitsPerBatch),
-    apiRequestsPerSecond: positiveSetting(context, 'apiRequestsPerSecond', BASELINE_LOAD.apiRequestsPerSecond),
+    deliveryEventsPerSecond: positiveSetting(context, 'deliveryEventsPerSecond', defaults.deliveryEventsPerSecond),
+    eventsPerMessage: positiveSetting(context, 'eventsPerMessage', defaults.eventsPerMessage),
+    writeUnitsPerBatch: positiveSetting(context, 'writeUnitsPerBatch', defaults.writeUnitsPerBatch),
+    apiRequestsPerSecond: positiveSetting(context, 'apiRequestsPerSecond', defaults.apiRequestsPerSecond),
   };
   // twice the load: room for a partner's burst above the average
   const rateLimit = positiveSetting(context, 'stageRateLimit', 2 * load.apiRequestsPerSecond);
@@ -66,14 +77,17 @@ export const checkContradictions = (
       `one recorder records about ${RECORDER_EVENTS_PER_SECOND} events a second: the load needs ${recordersNeeded(load)}`,
     );
   const warm = warmThroughput(load);
+  const carried = warm ?? tableThroughput(load);
   for (const [kind, guard, needed] of [
-    ['Write', maxRequestUnits.write, warm.writeUnitsPerSecond],
-    ['Read', maxRequestUnits.read, warm.readUnitsPerSecond],
+    ['Write', maxRequestUnits.write, carried.writeUnitsPerSecond],
+    ['Read', maxRequestUnits.read, carried.readUnitsPerSecond],
   ] as const)
     if (guard !== undefined && guard < needed)
       throw refuse(
         `max${kind}RequestUnits=${guard}`,
-        `the warm throughput of ${needed} ${kind.toLowerCase()} units a second sized from the load`,
-        'the cost guard would throttle the load the table is warmed for',
+        warm
+          ? `the warm throughput of ${needed} ${kind.toLowerCase()} units a second sized from the load`
+          : `the load's ${needed} ${kind.toLowerCase()} units a second`,
+        'the cost guard would throttle the load the table must carry',
       );
 };

@@ -99,18 +99,50 @@ export const streamConsumerSizing = (load: Load) => {
   };
 };
 
+/** What one SQS trigger runs at once: Lambda's bound on a queue trigger's maximum concurrency. */
+const TRIGGER_MAX_CONCURRENCY = 1_000;
+/** A batch of more than 10 of a standard queue's messages needs a batching window (Lambda's rule). */
+const LARGE_BATCH = { batchSize: 100, batchingWindowSeconds: 1 } as const;
+
+/** One queue's trigger: its batch, how long it gathers one, and how many containers it runs at once. */
+export interface TriggerSizing {
+  batchSize: number;
+  batchingWindowSeconds: number;
+  maxConcurrency: number;
+}
+
 /**
- * The webhook dispatcher's containers at a load, per queue: fan-out of the events; the fast lane, whose batch of 10
- * lasts its slowest healthy POST; the slow lane, whose receivers fail or never answer, which only has to keep
- * probing them (SQS's fair queues put a quiet subscription's message before a backlog's).
+ * A queue's trigger for `messagesPerSecond`, each batch taking `batchSeconds`: batches of 10 as long as the
+ * containers that needs fit one trigger, else batches of 100 gathered for a second.
+ */
+const queueTrigger = (messagesPerSecond: number, batchSeconds: number, least: number): TriggerSizing => {
+  const small = containersFor(messagesPerSecond / WEBHOOK_QUEUES.batchSize, batchSeconds, least);
+  if (small <= TRIGGER_MAX_CONCURRENCY)
+    return { batchSize: WEBHOOK_QUEUES.batchSize, batchingWindowSeconds: 0, maxConcurrency: small };
+  const large = containersFor(messagesPerSecond / LARGE_BATCH.batchSize, batchSeconds, least);
+  return { ...LARGE_BATCH, maxConcurrency: Math.min(TRIGGER_MAX_CONCURRENCY, large) };
+};
+
+/**
+ * The webhook dispatcher's triggers at a load, per queue: fan-out of the events; the fast lane, whose batch lasts
+ * its slowest healthy POST; the slow lane, whose receivers fail or never answer, which only has to keep probing
+ * them (SQS's fair queues put a quiet subscription's message before a backlog's).
  */
 export const dispatcherSizing = (load: Load) => {
   const { events, deliveries } = pushFlows(load);
-  const { batchSize } = WEBHOOK_QUEUES;
-  const fast = containersFor(deliveries / batchSize, HEALTHY_ANSWER_P99_SECONDS, MIN_CONTAINERS.fast);
+  const fast = queueTrigger(deliveries, HEALTHY_ANSWER_P99_SECONDS, MIN_CONTAINERS.fast);
+  const probing = Math.ceil((fast.maxConcurrency * fast.batchSize) / WEBHOOK_QUEUES.batchSize / 4);
   return {
-    events: containersFor(events / batchSize, DISPATCHER_COST.fanOutSeconds * 2, MIN_CONTAINERS.events),
+    events: queueTrigger(events, DISPATCHER_COST.fanOutSeconds * 2, MIN_CONTAINERS.events),
     fast,
-    slow: Math.max(MIN_CONTAINERS.slow, Math.ceil(fast / 4)),
+    slow: {
+      batchSize: WEBHOOK_QUEUES.batchSize,
+      batchingWindowSeconds: 0,
+      maxConcurrency: Math.min(TRIGGER_MAX_CONCURRENCY, Math.max(MIN_CONTAINERS.slow, probing)),
+    },
   };
 };
+
+/** The containers the dispatcher may run at once, its three triggers together. */
+export const dispatcherConcurrency = (load: Load): number =>
+  Object.values(dispatcherSizing(load)).reduce((sum, trigger) => sum + trigger.maxConcurrency, 0);

@@ -25,11 +25,20 @@ export interface ServiceQueues {
   webhookSlowLane: sqs.Queue;
 }
 
+/**
+ * Days SQS keeps a message: a work queue a week (to bring a stopped consumer back), a dead-letter queue the 14 days
+ * SQS allows at most, longer than its source. A standard queue's message keeps its first enqueue time when SQS moves
+ * it to the dead-letter queue, so there it is kept 14 days from when it was first queued: never less than the week
+ * between the two (a webhook delivery, dead-lettered after its attempts' 27 h 35 min, 12 days and 20 hours). A FIFO
+ * queue's dead letter is kept 14 days from its move.
+ */
+export const QUEUE_RETENTION_DAYS = { work: 7, deadLetters: 14 } as const;
+
 const QUEUE_BASICS = {
   encryption: sqs.QueueEncryption.SQS_MANAGED,
   enforceSSL: true,
-  retentionPeriod: Duration.days(14),
 };
+const DEAD_LETTER_RETENTION = Duration.days(QUEUE_RETENTION_DAYS.deadLetters);
 
 interface QueueOptions {
   visibilityTimeout: Duration;
@@ -47,13 +56,18 @@ const queueWithDeadLetters = (
   // production keeps undelivered work and dead letters when the stack goes; the names are generated, so a
   // redeploy beside the kept queues creates new ones
   const removalPolicy = retainedInProduction(production);
-  const deadLetters = new sqs.Queue(stack, `${name}Dlq`, { ...QUEUE_BASICS, ...ordering, removalPolicy });
+  const deadLetters = new sqs.Queue(stack, `${name}Dlq`, {
+    ...QUEUE_BASICS,
+    retentionPeriod: DEAD_LETTER_RETENTION,
+    ...ordering,
+    removalPolicy,
+  });
   // spelt out in this order: the template's CDK metadata records the order of a construct's properties
   const main = new sqs.Queue(stack, name, {
     encryption: QUEUE_BASICS.encryption,
     enforceSSL: QUEUE_BASICS.enforceSSL,
     visibilityTimeout,
-    retentionPeriod: QUEUE_BASICS.retentionPeriod,
+    retentionPeriod: Duration.days(QUEUE_RETENTION_DAYS.work),
     deadLetterQueue: { queue: deadLetters, maxReceiveCount },
     ...(fifo
       ? {
@@ -76,7 +90,11 @@ export const buildQueues = (stack: Stack, production: boolean): ServiceQueues =>
     production,
     fifo: true,
   });
-  const deadLettersOnly = { ...QUEUE_BASICS, removalPolicy: retainedInProduction(production) };
+  const deadLettersOnly = {
+    ...QUEUE_BASICS,
+    retentionPeriod: DEAD_LETTER_RETENTION,
+    removalPolicy: retainedInProduction(production),
+  };
   const historyDeadLetters = new sqs.Queue(stack, STREAM_TRIGGER.onFailure, deadLettersOnly);
   const resetRuleDeadLetters = new sqs.Queue(stack, 'HourlyResetFlushDlq', deadLettersOnly);
   for (const queue of [historyDeadLetters, resetRuleDeadLetters])
@@ -99,7 +117,7 @@ export const buildQueues = (stack: Stack, production: boolean): ServiceQueues =>
     encryption: QUEUE_BASICS.encryption,
     enforceSSL: QUEUE_BASICS.enforceSSL,
     visibilityTimeout: webhookVisibility,
-    retentionPeriod: QUEUE_BASICS.retentionPeriod,
+    retentionPeriod: Duration.days(QUEUE_RETENTION_DAYS.work),
     deadLetterQueue: { queue: webhookDeliveries.deadLetters, maxReceiveCount: WEBHOOK_LANES.slow.maxReceiveCount },
     removalPolicy: retainedInProduction(production),
   });

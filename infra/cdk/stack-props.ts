@@ -37,6 +37,11 @@ export interface DeliveryLimitsStackProps extends StackProps, LoadSettings {
   /** AWS WAF: requests of any kind one source address may send in five minutes (above the credential-less limit). */
   requestsPerIpLimit: number;
   tracing: boolean;
+  /**
+   * Whether this stage sets the account's API Gateway CloudWatch Logs role (`AWS::ApiGateway::Account`, one per
+   * account and region), which execution logging needs; `false` leaves the account's own setting as it is.
+   */
+  apiGatewayAccountRole: boolean;
   /** Source maps in the bundles and `--enable-source-maps`: readable stack traces, for a slower cold start. */
   sourceMaps: boolean;
   /**

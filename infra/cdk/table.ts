@@ -6,14 +6,23 @@ import type { LoadSettings } from './load-settings';
 import { retainedInProduction } from './retention';
 
 /**
- * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its two indexes; warmed
- * for the configured load from the first request, and capped by the cost guard when the operator sets one.
+ * CloudWatch Contributor Insights on the keys DynamoDB throttles, table and index: which partition is hot when the
+ * throttle alarms fire. Throttled keys only: in the mode that also counts every key read or written, each request is
+ * a billed event, which at the sized load would cost more than the table.
+ */
+const THROTTLED_KEYS = { enabled: true, mode: dynamodb.ContributorInsightsMode.THROTTLED_KEYS };
+
+/**
+ * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its two indexes; warmed for
+ * the configured load from the first request where that load needs more than a new table serves, and capped by the
+ * cost guard when the operator sets one.
  */
 export const buildTable = (
   stack: Stack,
   { production, load, maxRequestUnits }: LoadSettings & { production: boolean },
 ): dynamodb.Table => {
   const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex, byUpdateShareIndex } = TABLE_DEFINITION;
+  const warm = warmThroughput(load);
   const table = new dynamodb.Table(stack, 'Table', {
     partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: sortKey, type: dynamodb.AttributeType.STRING },
@@ -22,9 +31,10 @@ export const buildTable = (
     timeToLiveAttribute,
     stream: dynamodb.StreamViewType[TABLE_DEFINITION.streamView],
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    contributorInsightsSpecification: THROTTLED_KEYS,
     deletionProtection: production,
     removalPolicy: retainedInProduction(production),
-    warmThroughput: warmThroughput(load),
+    ...(warm ? { warmThroughput: warm } : {}),
     ...(maxRequestUnits.read !== undefined ? { maxReadRequestUnits: maxRequestUnits.read } : {}),
     ...(maxRequestUnits.write !== undefined ? { maxWriteRequestUnits: maxRequestUnits.write } : {}),
   });
@@ -33,12 +43,14 @@ export const buildTable = (
     partitionKey: { name: byParentIndex.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: byParentIndex.sortKey, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
+    contributorInsightsSpecification: THROTTLED_KEYS,
   });
   table.addGlobalSecondaryIndex({
     indexName: byUpdateShareIndex.indexName,
     partitionKey: { name: byUpdateShareIndex.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: byUpdateShareIndex.sortKey, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+    contributorInsightsSpecification: THROTTLED_KEYS,
   });
   return table;
 };

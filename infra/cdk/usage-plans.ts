@@ -1,4 +1,3 @@
-import { CfnOutput, type Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { partnerPlan } from '../../shared/domain/metering/partner-quota';
 import type { DeliveryLimitsStackProps } from './stack-props';
@@ -13,13 +12,15 @@ export type UsagePlanSettings = Pick<
 export const partnerLimits = (settings: Pick<UsagePlanSettings, 'defaultThrottle' | 'defaultQuotaPerDay'>) =>
   partnerPlan({ ...settings.defaultThrottle, quotaPerDay: settings.defaultQuotaPerDay });
 
-/** The default, partner and anonymous usage plans; the default and anonymous ones meter the stack's own keys. */
+/**
+ * The default, partner and anonymous usage plans; the default and anonymous ones meter the stack's own keys. The
+ * partner plan is returned: partners' keys are registered in it.
+ */
 export const addUsagePlans = (
-  stack: Stack,
   api: apigateway.RestApi,
   settings: UsagePlanSettings,
   { defaultKey, anonymousKey }: MeteringKeys,
-): void => {
+): apigateway.UsagePlan => {
   const defaultPlan = api.addUsagePlan('DefaultPlan', {
     name: `delivery-limits-${settings.stageName}-default`,
     throttle: settings.defaultThrottle,
@@ -34,7 +35,6 @@ export const addUsagePlans = (
     quota: { limit: partner.quotaPerDay, period: apigateway.Period.DAY },
     apiStages: [{ api, stage: api.deploymentStage }],
   });
-  new CfnOutput(stack, 'PartnerUsagePlanId', { value: partnerUsagePlan.usagePlanId });
   // strangers' form posts (hash in the body, unseen by the authorizer) have a plan and a quota of their own
   const anonymousPlan = api.addUsagePlan('AnonymousPlan', {
     name: `delivery-limits-${settings.stageName}-anonymous`,
@@ -45,4 +45,5 @@ export const addUsagePlans = (
     apiStages: [{ api, stage: api.deploymentStage }],
   });
   anonymousPlan.addApiKey(anonymousKey);
+  return partnerUsagePlan;
 };

@@ -1,6 +1,6 @@
-import type { Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
 import { SESSION_COOKIE } from '../../shared/api/session-cookie';
 
 /** AWS WAF counts a rate-based rule over this window (seconds); the limit is per address and window. */
@@ -59,10 +59,14 @@ export interface PerAddressLimits {
  * junk keys cost nothing past it), and credential-less ones under the lower `credentialLessPerIpLimit` (so one
  * stranger cannot spend the anonymous plan that form-body partners pass through). Over either, WAF answers 429.
  */
-export const protectStage = (stack: Stack, api: apigateway.RestApi, limits: PerAddressLimits): wafv2.CfnWebACL => {
+export const protectStage = (
+  scope: Construct,
+  api: apigateway.RestApi,
+  limits: PerAddressLimits & { metricPrefix: string },
+): wafv2.CfnWebACL => {
   const metric = (name: string) => ({
     cloudWatchMetricsEnabled: true,
-    metricName: `${stack.stackName}-${name}`,
+    metricName: `${limits.metricPrefix}-${name}`,
     sampledRequestsEnabled: true,
   });
   const perAddress = (limit: number, scopeDownStatement?: wafv2.CfnWebACL.StatementProperty) => ({
@@ -73,7 +77,7 @@ export const protectStage = (stack: Stack, api: apigateway.RestApi, limits: PerA
       ...(scopeDownStatement ? { scopeDownStatement } : {}),
     },
   });
-  const acl = new wafv2.CfnWebACL(stack, 'WebAcl', {
+  const acl = new wafv2.CfnWebACL(scope, 'WebAcl', {
     scope: 'REGIONAL',
     defaultAction: { allow: {} },
     visibilityConfig: metric('web-acl'),
@@ -104,7 +108,7 @@ export const protectStage = (stack: Stack, api: apigateway.RestApi, limits: PerA
       },
     ],
   });
-  new wafv2.CfnWebACLAssociation(stack, 'WebAclAssociation', {
+  new wafv2.CfnWebACLAssociation(scope, 'WebAclAssociation', {
     resourceArn: api.deploymentStage.stageArn,
     webAclArn: acl.attrArn,
   });

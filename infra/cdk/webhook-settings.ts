@@ -12,19 +12,17 @@ export const WEBHOOK_QUEUES = {
   batchSize: 10,
   /** An event off the bus is fanned out; a failure there (the table, SQS) is retried this often. */
   eventMaxReceiveCount: 5,
-  /** Containers at once fanning out events. */
-  maxConcurrency: 10,
 } as const;
 
 /**
- * The two lanes of deliveries (`shared/webhooks/deliver.ts`). The fast lane calls only subscriptions whose last
- * attempt succeeded and never retries in place: a failed attempt moves to the slow lane, so a message there is
- * received again only after a failure of the service's own (the table, SQS). The slow lane holds the failing
- * subscriptions and every retry; it counts attempts itself and dead-letters the last, its receives leaving room for
- * failures of the service's own. Each lane's containers are its own: a receiver that never answers fills only the
- * slow lane's.
+ * The two lanes of deliveries (`shared/webhooks/deliver.ts`), their receives before SQS dead-letters a message. The
+ * fast lane calls only subscriptions whose last attempt succeeded and never retries in place: a failed attempt moves
+ * to the slow lane, so a message there is received again only after a failure of the service's own (the table,
+ * SQS). The slow lane holds the failing subscriptions and every retry; it counts attempts itself and dead-letters the
+ * last, its receives leaving room for failures of the service's own. Each lane's containers are its own, sized from
+ * the load (`infra/cdk/push-path.ts`): a receiver that never answers fills only the slow lane's.
  */
 export const WEBHOOK_LANES = {
-  fast: { maxReceiveCount: 5, maxConcurrency: 20 },
-  slow: { maxReceiveCount: DELIVERY_ATTEMPTS + 5, maxConcurrency: 5 },
+  fast: { maxReceiveCount: 5 },
+  slow: { maxReceiveCount: DELIVERY_ATTEMPTS + 5 },
 } as const;

@@ -10,6 +10,8 @@ import type { WebhookSubscriptions } from '../../shared/ports/webhook-subscripti
 import type { TableStore } from '../../shared/adapters/dynamodb/table-store';
 import { exactJson } from '../../shared/support/exact-json';
 import { dispatchBatch, type DispatcherPorts, type RecordOutcome } from '../../shared/webhooks/dispatch-batch';
+import { DEVELOPMENT_LOAD } from '../cdk/load-settings';
+import { dispatcherSizing } from '../cdk/push-path';
 import { WEBHOOK_LANES, WEBHOOK_QUEUES } from '../cdk/webhook-settings';
 import { asFunction, noteAwsRequests } from './aws-request-log';
 import { InProcessSqsQueue } from './in-process-sqs-queue';
@@ -26,13 +28,17 @@ export interface LocalWebhookDeadLetter {
 
 const dispatcher = asFunction('webhook-dispatcher', dispatchBatch);
 
+/** The triggers of a development stage, as deployed: so many messages of each queue in flight at once. */
+const LOCAL_TRIGGERS = dispatcherSizing(DEVELOPMENT_LOAD);
+
 type LaneName = 'fast' | 'slow';
 
 /**
  * The webhook dispatcher in process, as Lambda runs it on its three queues: events the in-memory bus publishes are
  * fanned out to the fast lane, deliveries attempted there, and those of failing subscriptions (and every retry)
- * in the slow lane. Every message is handled as soon as it is in sight, many at once (a lane's containers times
- * its batch), so that a receiver that never answers holds up only its own deliveries. The queues keep time by the
+ * in the slow lane. Every message is handled as soon as it is in sight, many at once (a development stage's
+ * containers times their batch, each queue's own), so that a receiver that never answers holds up only its own
+ * deliveries. The queues keep time by the
  * local clock: a retry comes when `POST /_local/clock` has moved it past the schedule's step.
  */
 export class LocalWebhooks {
@@ -133,12 +139,12 @@ export class LocalWebhooks {
 
   /** Starts every message in sight, each queue up to its containers' worth at once. */
   private pump(): void {
-    for (const [queue, containers] of [
-      [this.events, WEBHOOK_QUEUES.maxConcurrency],
-      [this.lanes.fast, WEBHOOK_LANES.fast.maxConcurrency],
-      [this.lanes.slow, WEBHOOK_LANES.slow.maxConcurrency],
+    for (const [queue, { maxConcurrency, batchSize }] of [
+      [this.events, LOCAL_TRIGGERS.events],
+      [this.lanes.fast, LOCAL_TRIGGERS.fast],
+      [this.lanes.slow, LOCAL_TRIGGERS.slow],
     ] as const)
-      while ((this.running.get(queue) ?? 0) < containers * WEBHOOK_QUEUES.batchSize) {
+      while ((this.running.get(queue) ?? 0) < maxConcurrency * batchSize) {
         const record = queue.receive();
         if (!record) break;
         this.running.set(queue, (this.running.get(queue) ?? 0) + 1);

@@ -1,5 +1,4 @@
-import { DISPATCHER_COST, PUSH_WORKLOAD } from '../../infra/cdk/push-path';
-import { WEBHOOK_QUEUES } from '../../infra/cdk/webhook-settings';
+import { DISPATCHER_COST, PUSH_WORKLOAD, type TriggerSizing } from '../../infra/cdk/push-path';
 import { RETRY_DELAYS_SECONDS, WEBHOOK_TIMEOUT_MS } from '../../shared/domain/webhooks/retry-schedule';
 import type { EventHeap } from './event-heap';
 import { LanePool, type Step } from './lane-pool';
@@ -28,7 +27,7 @@ export interface DispatcherMeasures {
 export interface DispatcherSetup {
   heap: EventHeap<Step>;
   random: () => number;
-  containers: { events: number; fast: number; slow: number };
+  triggers: { events: TriggerSizing; fast: TriggerSizing; slow: TriggerSizing };
   tarpitShare: number;
   /** False: one lane, as the dispatcher was, retrying in place. */
   lanes: boolean;
@@ -38,7 +37,7 @@ export interface DispatcherSetup {
  * The webhook dispatcher as `shared/webhooks/` runs it: fan-out of each event to its subscriptions, the fast lane
  * (no POST for a failing subscription: moved), the slow lane (every retry, on the Standard Webhooks schedule).
  */
-export const dispatcherModel = ({ heap, random, containers, tarpitShare, lanes }: DispatcherSetup) => {
+export const dispatcherModel = ({ heap, random, triggers, tarpitShare, lanes }: DispatcherSetup) => {
   const measures: DispatcherMeasures = { healthy: [], deliveries: 0, hottestPartitionWriteUnits: 0 };
   const tarpit = Array.from({ length: SUBSCRIPTIONS }, () => random() < tarpitShare);
   // the tarpits have been failing a while (their failure runs recorded), as in a network that runs on: only the one
@@ -53,8 +52,8 @@ export const dispatcherModel = ({ heap, random, containers, tarpitShare, lanes }
   };
   const sent = (time: number) => time + SEND_SECONDS.least + (SEND_SECONDS.most - SEND_SECONDS.least) * random();
   const answer = () => 0.05 * 10 ** random();
-  const pool = (count: number, handle: (delivery: Delivery, start: number) => number) =>
-    new LanePool<Delivery>(heap, { containers: count, batchSize: WEBHOOK_QUEUES.batchSize, random, handle });
+  const pool = (trigger: TriggerSizing, handle: (delivery: Delivery, start: number) => number) =>
+    new LanePool<Delivery>(heap, { ...trigger, random, handle });
   const retry = (delivery: Delivery, failedAt: number, target: LanePool<Delivery>) => {
     const wait = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
     if (wait !== undefined) target.send({ ...delivery }, failedAt + wait);
@@ -73,10 +72,10 @@ export const dispatcherModel = ({ heap, random, containers, tarpitShare, lanes }
     });
     return TIMEOUT;
   };
-  const slow: LanePool<Delivery> = pool(containers.slow, (delivery, start) =>
+  const slow: LanePool<Delivery> = pool(triggers.slow, (delivery, start) =>
     attempt(delivery, start, (failedAt) => retry(delivery, failedAt, slow)),
   );
-  const fast: LanePool<Delivery> = pool(containers.fast, (delivery, start) => {
+  const fast: LanePool<Delivery> = pool(triggers.fast, (delivery, start) => {
     if (lanes && failing[delivery.subscription]) {
       slow.send(delivery, sent(start + DISPATCHER_COST.moveSeconds));
       return DISPATCHER_COST.moveSeconds;
@@ -84,8 +83,7 @@ export const dispatcherModel = ({ heap, random, containers, tarpitShare, lanes }
     return attempt(delivery, start, (failedAt) => retry(delivery, failedAt, lanes ? slow : fast));
   });
   const events = new LanePool<number>(heap, {
-    containers: containers.events,
-    batchSize: WEBHOOK_QUEUES.batchSize,
+    ...triggers.events,
     random,
     handle: (writtenAt, start) => {
       const seconds = DISPATCHER_COST.fanOutSeconds * (0.5 + random());

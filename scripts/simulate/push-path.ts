@@ -120,7 +120,7 @@ export const simulatePushPath = (scenario: PushPathScenario): PushPathOutcome =>
   const heap = new EventHeap<Step>();
   const flows = pushFlows(load);
   const consumer = streamConsumerSizing(load);
-  const dispatcher = dispatcherModel({ heap, random, containers: dispatcherSizing(load), tarpitShare, lanes });
+  const dispatcher = dispatcherModel({ heap, random, triggers: dispatcherSizing(load), tarpitShare, lanes });
   const toBus: number[] = [];
   const containers = everyCounterWrite?.containers ?? consumer.reservation;
   const stream = streamModel({

@@ -45,6 +45,6 @@ export const pushPathTable = (rows: ReturnType<typeof pushPathRows>): string =>
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       ({ factor, streamShards, recordsPerSecond, consumer, dispatcher, outcome }) =>
-        `| ${factor}× | ${count(streamShards)} | ${count(recordsPerSecond)} | ${count(consumer.reservation)} (${count(consumer.concurrencyNeeded)}) | ${seconds(outcome.iteratorAge.p99)} | ${seconds(outcome.writeToBus.p99)} | ${count(outcome.deliveriesPerSecond)} | ${count(dispatcher.fast)} / ${count(dispatcher.slow)} | ${seconds(outcome.writeToHealthyReceiver.p50)} / ${seconds(outcome.writeToHealthyReceiver.p99)} | ${count(outcome.hottestPartitionWriteUnits)} |`,
+        `| ${factor}× | ${count(streamShards)} | ${count(recordsPerSecond)} | ${count(consumer.reservation)} (${count(consumer.concurrencyNeeded)}) | ${seconds(outcome.iteratorAge.p99)} | ${seconds(outcome.writeToBus.p99)} | ${count(outcome.deliveriesPerSecond)} | ${count(dispatcher.fast.maxConcurrency)}${dispatcher.fast.batchSize > 10 ? ` (batches of ${dispatcher.fast.batchSize})` : ''} / ${count(dispatcher.slow.maxConcurrency)} | ${seconds(outcome.writeToHealthyReceiver.p50)} / ${seconds(outcome.writeToHealthyReceiver.p99)} | ${count(outcome.hottestPartitionWriteUnits)} |`,
     ),
   ].join('\n');

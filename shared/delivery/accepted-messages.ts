@@ -81,6 +81,7 @@ export const acceptedMessages = async (ports: RecorderPorts, messages: readonly 
     deadLettered: parsedBatch.deadLettered,
     duplicateMessages: parsedBatch.valid.length - valid.length,
     counterWrites: 0,
+    nearCapWrites: 0,
   };
   return { valid, failed: parsedBatch.failed, summary };
 };

@@ -111,6 +111,7 @@ export const writeTargets = async (
       const applied = await writeTo(ports, { target, pending }, caps.get(name) ?? [], writes);
       outcomes.set(name, applied);
       if (applied.write) writes.summary.counterWrites++;
+      if (applied.write && applied.nearCap) writes.summary.nearCapWrites++;
     } catch (error) {
       if (error instanceof InvalidRequest) invalid.set(name, { reason: error.message, request: error.request });
       logger.error('a counter write failed; its messages will be delivered again or dead-lettered', {

@@ -47,6 +47,8 @@ export interface RecordingSummary {
   /** Messages every counter item they touch had already applied: delivered again, counted once. */
   duplicateMessages: number;
   counterWrites: number;
+  /** Counter writes marked for the stream's trigger as maybe reaching a cap: each one invokes `history-events`. */
+  nearCapWrites: number;
 }
 
 export interface RecordingResult {

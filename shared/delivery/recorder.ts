@@ -50,6 +50,7 @@ export const recordDelivery = async (
       DeadLetteredMessages: summary.deadLettered.length,
       DuplicateMessages: summary.duplicateMessages,
       CounterWrites: summary.counterWrites,
+      NearCapWrites: summary.nearCapWrites,
     },
     now,
   );

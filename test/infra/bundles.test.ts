@@ -1,5 +1,11 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { build, version as esbuildVersion } from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTION_BUNDLE_OPTIONS, FUNCTION_ENTRIES, type FunctionName } from '../../infra/cdk/bundling';
 import { synthesizedTemplate } from './template';
 import { cachedByContent, fileHash } from '../support/content-cache';
@@ -66,6 +72,35 @@ const SDK_CLIENTS: Record<FunctionName, string[]> = {
 
 const API_FAMILIES: FunctionName[] = ['auth', 'demand-limits', 'supply-limits', 'per-action', 'webhooks'];
 
+/** A value of each variable the stack sets, shaped as deployed, so that every bundle's environment parses at load. */
+const LOAD_ENVIRONMENT: Record<string, string> = {
+  TABLE_NAME: 'Table',
+  METRICS_NAMESPACE: 'DeliveryLimits/bundles',
+  STAGE: 'bundles',
+  RESET_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/resets',
+  DELIVERY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/deliveries-dlq.fifo',
+  HISTORY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/history-dlq',
+  WEBHOOK_DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhook-deliveries',
+  WEBHOOK_DELIVERIES_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhook-deliveries-dlq',
+  EVENT_BUS_NAME: 'bus',
+  MAIL_FROM: 'no-reply@bundles.invalid',
+  APP_BASE_URL: 'https://bundles.invalid',
+  DEFAULT_USAGE_KEY: 'default-key',
+  ANONYMOUS_USAGE_KEY: 'anonymous-key',
+};
+
+/** An event each function answers without sending anything to AWS: an empty batch from its queue or stream. */
+const OFFLINE_EVENTS: Partial<Record<FunctionName, unknown>> = {
+  'history-events': { Records: [] },
+  'webhook-dispatcher': { Records: [] },
+};
+
+/** Imports a bundle in a fresh Node process (this one's version), and answers the event if one is given. */
+const LOADER = `const { handler } = await import(process.argv[2]);
+const event = process.argv[3] === undefined ? undefined : JSON.parse(process.argv[3]);
+const answer = event === undefined ? undefined : await handler(event, { getRemainingTimeInMillis: () => 29000 });
+process.stdout.write(JSON.stringify({ handler: typeof handler, answer }));`;
+
 describe('the Lambda bundles', () => {
   const bundles = new Map<FunctionName, string[]>();
   const code = new Map<FunctionName, string>();
@@ -128,6 +163,47 @@ describe('the Lambda bundles', () => {
   it('hold the route table only where a router dispatches on it', () => {
     for (const [name, files] of bundles)
       expect(files.includes('shared/api/route-table.ts'), name).toBe(API_FAMILIES.includes(name));
+  });
+
+  describe('on the Node.js of local development', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'bundles-'));
+    afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+    it(`load, and answer a batch, on Node ${process.versions.node} though built for Lambda's Node.js 24`, async () => {
+      const loader = join(directory, 'loader.mjs');
+      writeFileSync(loader, LOADER);
+      const env = { ...process.env, ...LOAD_ENVIRONMENT, AWS_REGION: 'us-east-1', LOG_LEVEL: 'silent' };
+      for (const [name, source] of code) {
+        const file = join(directory, `${name}.mjs`);
+        writeFileSync(file, source);
+        const event = OFFLINE_EVENTS[name];
+        const args = [loader, file, ...(event === undefined ? [] : [JSON.stringify(event)])];
+        const { stdout } = await promisify(execFile)(process.execPath, args, { env });
+        const loaded = JSON.parse(stdout) as { handler: string; answer?: unknown };
+        expect(loaded.handler, name).toBe('function');
+        if (event !== undefined) expect(loaded.answer, name).toEqual({ batchItemFailures: [] });
+      }
+      expect(Object.keys(OFFLINE_EVENTS).length).toBeGreaterThan(0);
+    }, 120_000);
+  });
+
+  it('are as large as the architecture guide says: within its bounds, which are no wider than 40 KB (15 gzipped) beyond them', () => {
+    const stated = /the bundles are (\d+) to (\d+) KB \((\d+) to (\d+) KB\s+gzipped/.exec(
+      readFileSync('docs/architecture.md', 'utf8'),
+    );
+    expect(stated).not.toBeNull();
+    const [low, high, gzipLow, gzipHigh] = stated!.slice(1).map(Number) as [number, number, number, number];
+    // kilobytes as npm run bundle:report prints them
+    const sizes = [...code.values()].map((source) => Buffer.byteLength(source) / 1024);
+    const gzipped = [...code.values()].map((source) => gzipSync(source).length / 1024);
+    for (const [sizesOf, least, most, slack] of [
+      [sizes, low, high, 40],
+      [gzipped, gzipLow, gzipHigh, 15],
+    ] as const) {
+      expect(Math.min(...sizesOf)).toBeGreaterThanOrEqual(least);
+      expect(Math.max(...sizesOf)).toBeLessThanOrEqual(most);
+      expect(most - least).toBeLessThanOrEqual(Math.max(...sizesOf) - Math.min(...sizesOf) + slack);
+    }
   });
 
   it('hold exactly the SDK clients their function calls', () => {

@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { plannedConcurrency, stackNames, stackProps } from '../../infra/cdk/app';
+import { quotaChecklist, UNRESERVED_MINIMUM } from '../../infra/cdk/quota-checklist';
+import { TEMPLATE_RESOURCE_BUDGET } from './stack-templates';
 import type { FunctionName } from '../../infra/cdk/bundling';
 import { FUNCTION_ENVIRONMENT } from '../../infra/cdk/function-environment';
 import {
@@ -18,6 +21,7 @@ import {
   PRODUCTION_CONTEXT,
   synthesize,
   synthesizedTemplate,
+  unbundledApp,
   type Synthesized,
   type SynthesizedTemplate,
 } from './template';
@@ -36,6 +40,47 @@ const reservedOf = (synthesized: SynthesizedTemplate) =>
       .map(([id, fn]) => [id.replace(/Function.*$/, ''), fn.Properties.ReservedConcurrentExecutions]),
   );
 
+describe("a stage's stacks", () => {
+  const names = stackNames(PRODUCTION_CONTEXT.stage);
+  const STATEFUL = [
+    'AWS::DynamoDB::Table',
+    'AWS::SQS::Queue',
+    'AWS::Events::EventBus',
+    'AWS::Events::Archive',
+    'AWS::SNS::Topic',
+  ];
+
+  it("keep every template at 60 % of CloudFormation's quotas at most, in production with the documented settings", () => {
+    expect(Object.keys(production.templates).sort()).toEqual(
+      [names.data, names.service, `${names.service}/Gateway`].sort(),
+    );
+    for (const [name, template] of Object.entries(production.templates)) {
+      // 500 resources, 200 outputs and 200 parameters a template: 40 % headroom for the routes and alarms to come
+      expect(template.resources, name).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
+      expect(template.outputs, name).toBeLessThanOrEqual(120);
+      expect(template.parameters, name).toBeLessThanOrEqual(120);
+    }
+  });
+
+  it('keep the data in a stack of its own, which depends on nothing, and the service, API and alarms in another', () => {
+    const data = production.templates[names.data]!;
+    for (const type of STATEFUL) expect(data.types[type], type).toBeGreaterThan(0);
+    for (const [name, template] of Object.entries(production.templates).filter(([name]) => name !== names.data)) {
+      for (const type of STATEFUL) expect(template.types[type], `${name} ${type}`).toBeUndefined();
+      expect(
+        template.types['AWS::Lambda::Function'] ?? template.types['AWS::ApiGateway::Method'],
+        name,
+      ).toBeGreaterThan(0);
+    }
+    expect(Object.keys(data.types).filter((type) => /Lambda|ApiGateway|CloudWatch|IAM::Role/.test(type))).toEqual([]);
+    // redeploying the service reads the data stack's exports and changes nothing there
+    expect(data.importsFrom).toEqual([]);
+    expect(production.data.dependencies).toEqual([]);
+    expect(production.stack.dependencies).toEqual([production.data]);
+    expect(production.templates[names.service]!.importsFrom).toEqual([names.data]);
+  });
+});
+
 describe('production', () => {
   it('is decided by the production flag, not by the stage name', () => {
     const named = synthesize({ stage: 'prod' });
@@ -46,9 +91,16 @@ describe('production', () => {
       production.resources[Object.keys(production.resources).find((id) => id.startsWith('Table'))!]!.Properties,
     ).toMatchObject({ DeletionProtectionEnabled: true });
     expect(production.stack.terminationProtection).toBe(true);
+    expect(production.data.terminationProtection).toBe(true);
   }, 60_000);
 
   it('keeps every log group and the event archive when the stack goes; a development stack does not', () => {
+    const executionLogs = production
+      .ofType('AWS::Logs::LogGroup')
+      .filter(([, group]) =>
+        JSON.stringify(group.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+      );
+    expect(executionLogs.map(([, group]) => group.Properties.RetentionInDays)).toEqual([180]);
     for (const type of ['AWS::Logs::LogGroup', 'AWS::Events::Archive']) {
       expect(production.ofType(type).length, type).toBeGreaterThan(0);
       for (const [id, resource] of production.ofType(type)) expect(resource.DeletionPolicy, id).toBe('Retain');
@@ -72,8 +124,10 @@ describe('reserved concurrency', () => {
       for (const value of Object.values(reservedOf(synthesized))) expect(value).toBeUndefined();
   });
 
-  it('reserves each function its share within the configured account limit', () => {
+  it("reserves each function its share within the configured account limit, a new account's default", () => {
     const reserved = synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '1000' });
+    const total = Object.values(reservedOf(reserved)).reduce((sum: number, count) => sum + Number(count ?? 0), 0);
+    expect(total).toBeLessThanOrEqual(1000 - UNRESERVED_MINIMUM);
     expect(reservedOf(reserved)).toEqual({
       authorizer: 200,
       auth: 20,
@@ -218,6 +272,24 @@ describe('production data', () => {
     const [, bus] = production.ofType('AWS::Events::EventBus')[0]!;
     expect(JSON.stringify(bus.Properties.Name)).toContain('"delivery-limits-live-"');
     expect(JSON.stringify(bus.Properties.Name)).toContain('{"Ref":"AWS::StackId"}');
+  });
+});
+
+describe('a development stage', () => {
+  it("warms nothing and needs no quota above a new account's defaults, reserving or not", () => {
+    expect(dev.ofType('AWS::DynamoDB::Table')[0]![1].Properties.WarmThroughput).toBeUndefined();
+    for (const context of [{}, { reservedConcurrency: 'true', accountConcurrencyLimit: '1000' }]) {
+      const props = stackProps(unbundledApp(context));
+      const lines = quotaChecklist(props, plannedConcurrency(props)).filter((line) => line.defaultLimit !== undefined);
+      expect(lines.map((line) => line.service)).toEqual(expect.arrayContaining(['DynamoDB', 'Lambda', 'API Gateway']));
+      for (const line of lines) expect(line.needed, line.quota).toBeLessThanOrEqual(line.defaultLimit!);
+    }
+  });
+
+  it('is warmed like production once its load settings ask for more than a new table serves', () => {
+    const props = stackProps(unbundledApp({ deliveryEventsPerSecond: '200000', apiRequestsPerSecond: '1000' }));
+    const [tableWrites] = quotaChecklist(props, plannedConcurrency(props));
+    expect(tableWrites).toMatchObject({ needed: 113_200, defaultLimit: 40_000 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AwsRequest } from '../../infra/local/aws-request-log';
-import { checkRequests, type UnexercisedGrant } from '../support/iam/request-check';
+import { anchoredLeadingKey, checkRequests, type UnexercisedGrant } from '../support/iam/request-check';
 import type { RoleUnderTest } from '../support/iam/template-roles';
 
 const TABLE = 'arn:aws:dynamodb:eu-west-1:111122223333:table/Table1';
@@ -44,7 +44,12 @@ const EVERY_GRANT = [
 
 describe('the IAM check of recorded requests', () => {
   it('passes requests that use every grant, each allowed', async () => {
-    expect(await checkRequests(roles, EVERY_GRANT, [], true)).toEqual({ denied: [], unused: [], staleExemptions: [] });
+    expect(await checkRequests(roles, EVERY_GRANT, [], true)).toEqual({
+      denied: [],
+      unused: [],
+      staleExemptions: [],
+      looseLeadingKeys: [],
+    });
   });
 
   it('refuses an action no statement grants: a transaction ConditionCheck needs dynamodb:ConditionCheckItem', async () => {
@@ -88,7 +93,18 @@ describe('the IAM check of recorded requests', () => {
     };
     const stale: UnexercisedGrant = { ...excused, actions: ['sqs:ReceiveMessage'], reason: 'no longer granted' };
     const check = await checkRequests(roles, EVERY_GRANT.slice(0, 3), [excused, stale], true);
-    expect(check).toEqual({ denied: [], unused: [], staleExemptions: [stale] });
+    expect(check).toEqual({ denied: [], unused: [], staleExemptions: [stale], looseLeadingKeys: [] });
+  });
+
+  it('reports a leading key that reaches partitions beyond its own, whichever tests ran', async () => {
+    const loose = structuredClone(role);
+    loose.statements[0]!.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys'] = ['ADVERTISER#*', 'WEBHOOKS*'];
+    for (const complete of [true, false]) {
+      const check = await checkRequests({ 'demand-limits': loose }, EVERY_GRANT, [], complete);
+      expect(check.looseLeadingKeys).toEqual([{ function: 'demand-limits', pattern: 'WEBHOOKS*' }]);
+    }
+    expect(['USER#*', 'WEBHOOKS', 'WEBHOOKS#*'].filter(anchoredLeadingKey)).toHaveLength(3);
+    expect(['USER*', 'WEBHOOKS*', 'A?#*', 'A*#*', '*'].filter(anchoredLeadingKey)).toEqual([]);
   });
 
   it('checks only the requests when not every test ran', async () => {

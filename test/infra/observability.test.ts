@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FUNCTION_ENTRIES } from '../../infra/cdk/bundling';
 import { RUNBOOK_SECTIONS } from '../../infra/cdk/runbook-sections';
+import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { routeName } from '../../shared/api/route-name';
 import { ROUTES } from '../../shared/api/route-table';
 import { PRODUCTION_CONTEXT, synthesizedTemplate, type SynthesizedTemplate } from './template';
@@ -225,9 +227,12 @@ describe('alarms', () => {
     const rates = synthesized
       .ofType('AWS::CloudWatch::Alarm')
       .filter(([id]) =>
-        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks)Errors|\w+Throttles)/.test(id),
+        /^(Api5xxRate|(authorizer|auth|demandlimits|supplylimits|peraction|webhooks|reference)Errors|(?!Table)\w+Throttles)/.test(
+          id,
+        ),
       );
-    expect(rates.length).toBe(1 + 6 + 10);
+    // the API's 5xx, each API function's errors (the reference's too), every function's throttles
+    expect(rates.length).toBe(1 + 7 + Object.keys(FUNCTION_ENTRIES).length + 1);
     for (const [id, alarm] of rates) {
       const [expression] = (alarm.Properties.Metrics as { Expression?: string }[]).filter((query) => query.Expression);
       expect(expression!.Expression, id).toMatch(/^IF\(total >= (100|20), 100 \* failures \/ total, 0\)$/);
@@ -285,6 +290,8 @@ describe('alarms', () => {
         'InvalidCounterWrites',
         'LimitReachedPublishFailures',
         'OperationFailures',
+        // counter writes the stream trigger must have passed on: HistoryEventsAge
+        'NearCapWrites',
       ].sort(),
     );
     for (const { id, metric } of watched) {
@@ -296,6 +303,38 @@ describe('alarms', () => {
       expect(dimensions.operation === undefined, id).toBe(metric.MetricName !== 'OperationFailures');
       expect(dimensions, id).toEqual({ ...shape.dimensions, ...route });
     }
+  });
+});
+
+describe("the table's throughput", () => {
+  it('pages on throttled writes and on throttled reads, of the table and its index, in production as anywhere', () => {
+    const [tableId, table] = production.ofType('AWS::DynamoDB::Table')[0]!;
+    for (const [id, metricName] of [
+      ['TableWriteThrottles', 'WriteThrottleEvents'],
+      ['TableReadThrottles', 'ReadThrottleEvents'],
+    ]) {
+      const [, alarm] = production.ofType('AWS::CloudWatch::Alarm').find(([logicalId]) => logicalId.startsWith(id!))!;
+      const watched = alarmMetrics(alarm.Properties);
+      expect(
+        watched.map((metric) => [metric.Namespace, metric.MetricName]),
+        id,
+      ).toEqual([
+        ['AWS/DynamoDB', metricName],
+        ['AWS/DynamoDB', metricName],
+      ]);
+      const dimensions = watched.map((metric) => Object.fromEntries(metric.Dimensions!.map((d) => [d.Name, d.Value])));
+      expect(dimensions, id).toEqual([
+        { TableName: { Ref: tableId } },
+        { TableName: { Ref: tableId }, GlobalSecondaryIndexName: TABLE_DEFINITION.byParentIndex.indexName },
+      ]);
+      expect(alarm.Properties.AlarmDescription, id).toContain(`#${id!.toLowerCase()}`);
+    }
+    expect(table.Properties).toMatchObject({
+      ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' },
+      GlobalSecondaryIndexes: [
+        expect.objectContaining({ ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' } }),
+      ],
+    });
   });
 });
 

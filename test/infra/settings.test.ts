@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SettingError, stackProps } from '../../infra/cdk/app';
-import { PRODUCTION_CONTEXT } from './template';
+import { PRODUCTION_CONTEXT, PRODUCTION_DOMAIN } from './template';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 
@@ -41,7 +42,7 @@ const NUMBER_SETTINGS: Record<
   },
 };
 
-const BOOLEAN_SETTINGS = ['production', 'reservedConcurrency', 'tracing', 'sourceMaps'];
+const BOOLEAN_SETTINGS = ['production', 'reservedConcurrency', 'tracing', 'sourceMaps', 'apiGatewayAccountRole'];
 
 /** What synth says of the settings: the props, or the reason it stops. */
 const propsOf = (context: Record<string, string>) => {
@@ -178,10 +179,58 @@ describe('the context settings', () => {
     ];
     for (const [context, refusal] of refused)
       expect(propsOf(context).refusal, JSON.stringify(context)).toContain(refusal);
-    expect(propsOf({ ...PRODUCTION_CONTEXT, appBaseUrl: 'http://ui.limits.test' }).refusal).toBe(
-      'production=true needs -c appBaseUrl=https://…: reset mails link it, and "http://ui.limits.test" is not https',
+    expect(propsOf({ ...PRODUCTION_CONTEXT, appBaseUrl: `http://ui.${PRODUCTION_DOMAIN}` }).refusal).toBe(
+      `production=true needs -c appBaseUrl=https://…: reset mails link it, and "http://ui.${PRODUCTION_DOMAIN}" is not https`,
     );
     expect(propsOf(PRODUCTION_CONTEXT).refusal).toBeUndefined();
+  });
+
+  it("refuse in production every address of a name reserved for examples, the operations guide's samples among them", () => {
+    const guide = readFileSync('docs/operations.md', 'utf8');
+    const sample = /npx cdk deploy --all -c stage=prod -c production=true[^`]*/.exec(guide)![0];
+    const documented = Object.fromEntries(
+      [...sample.matchAll(/-c (\w+)=(\S+)/g)].map(([, key, value]) => [key!, value!] as const),
+    );
+    expect(Object.keys(documented)).toEqual(expect.arrayContaining(['mailFrom', 'alarmEmail', 'runbookUrl']));
+    expect(propsOf(documented).refusal).toMatch(/is a placeholder, a name reserved for examples/);
+    const reserved = [
+      'example.com',
+      'limits.example.net',
+      'ui.example.org',
+      'limits.test',
+      'a.invalid',
+      'host.example',
+    ];
+    const asSetting: Record<string, (host: string) => string> = {
+      mailFrom: (host) => `no-reply@${host}`,
+      alarmEmail: (host) => `oncall@${host}`,
+      appBaseUrl: (host) => `https://${host}`,
+      corsOrigins: (host) => `https://${host}`,
+      runbookUrl: (host) => `https://${host}/docs/operations.md`,
+    };
+    for (const host of reserved)
+      for (const [setting, value] of Object.entries(asSetting)) {
+        // the sender must lie within the SES identity, so both name the host
+        const context = {
+          ...PRODUCTION_CONTEXT,
+          [setting]: value(host),
+          ...(setting === 'mailFrom' ? { sesIdentity: host } : {}),
+        };
+        expect(propsOf(context).refusal, `${setting} ${host}`).toBe(
+          `production=true needs -c ${setting}=…: "${value(host)}" is a placeholder, a name reserved for examples`,
+        );
+      }
+    // in development the samples and tests keep their reserved names
+    expect(propsOf({ mailFrom: 'no-reply@limits.test', sesIdentity: 'limits.test' }).refusal).toBeUndefined();
+  });
+
+  it('refuse production without a stage given, which would deploy the stacks of stage dev', () => {
+    const withoutStage: Record<string, string> = { ...PRODUCTION_CONTEXT };
+    delete withoutStage.stage;
+    expect(propsOf(withoutStage).refusal).toBe(
+      'production=true needs -c stage=<name>: without one it would deploy the stacks of stage dev',
+    );
+    expect(propsOf({ ...withoutStage, stage: 'dev' }).props!.stageName).toBe('dev');
   });
 
   it('take a stage name that can name the stack, and refuse any other by name', () => {

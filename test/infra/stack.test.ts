@@ -1,21 +1,41 @@
 import { readFileSync } from 'node:fs';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/cdk/app';
+import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
+import { ESBUILD_TARGET } from '../../infra/cdk/bundling';
 import { FUNCTION_ACCESS } from '../../infra/cdk/function-access';
+import { QUEUE_POLLER_ACTIONS } from '../../infra/cdk/queue-grants';
+import { AGE_THRESHOLDS_SECONDS } from '../../infra/cdk/queue-alarms';
+import { QUEUE_RETENTION_DAYS } from '../../infra/cdk/queues';
+import { RETRY_DELAYS_SECONDS } from '../../shared/domain/webhooks/retry-schedule';
 import { gatewayResourcePath } from '../../shared/api/path-template';
 import { REFERENCE_PATHS } from '../../shared/api/openapi/published-reference';
 import { ROUTES } from '../../shared/api/route-table';
 import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { DEFAULT_PLAN, partnerPlan } from '../../shared/domain/metering/partner-quota';
-import { PRODUCTION_CONTEXT, synthesize, synthesizedTemplate, unbundledApp, type Resource } from './template';
+import { TEMPLATE_RESOURCE_BUDGET } from './stack-templates';
+import {
+  PRODUCTION_CONTEXT,
+  PRODUCTION_DOMAIN,
+  queueActionsOf,
+  synthesize,
+  synthesizedTemplate,
+  templatesOf,
+  unbundledApp,
+  type Resource,
+  type SynthesizedTemplate,
+} from './template';
 
+let synthesized: SynthesizedTemplate;
 let template: Template;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  ({ template, resources } = synthesizedTemplate());
+  synthesized = synthesizedTemplate();
+  ({ template, resources } = synthesized);
 }, 300_000);
 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -128,22 +148,47 @@ describe('the API', () => {
     expect(plan('-partner')).toEqual(partnerPlan());
   });
 
+  it("keeps the stage's execution logs in a log group of its own, and sets the account's CloudWatch role with a role it keeps", () => {
+    const [, stage] = ofType('AWS::ApiGateway::Stage')[0]!;
+    const [apiId, api] = ofType('AWS::ApiGateway::RestApi')[0]!;
+    const [logsId, executionLogs] = ofType('AWS::Logs::LogGroup').find(([, group]) =>
+      JSON.stringify(group.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+    )!;
+    expect(executionLogs.Properties.LogGroupName).toEqual({
+      'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: apiId }, `/${stage.Properties.StageName}`]],
+    });
+    // created before the stage logs anything, with the retention of the stack's other log groups
+    expect((stage as Resource & { DependsOn: string[] }).DependsOn).toContain(logsId);
+    const [, accessLogs] = ofType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('ApiAccessLogs'))!;
+    expect(executionLogs.Properties.RetentionInDays).toBe(accessLogs.Properties.RetentionInDays);
+    const [, account] = ofType('AWS::ApiGateway::Account')[0]!;
+    const roleId = (account.Properties.CloudWatchRoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    expect(resources[roleId]!.DeletionPolicy).toBe('Retain');
+    expect(api.Properties.Name).toBe(`delivery-limits-${stage.Properties.StageName}`);
+  });
+
   it('logs access as JSON, with metrics, and never request bodies', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: [Match.objectLike({ MetricsEnabled: true, DataTraceEnabled: false })],
     });
+    const [, stage] = ofType('AWS::ApiGateway::Stage')[0]!;
+    const settings = stage.Properties.MethodSettings as Record<string, unknown>[];
+    expect(settings.map((setting) => setting.ResourcePath)).toContain('/*');
+    // a method's own settings replace the stage's: every one of them logs and never a body
+    for (const setting of settings)
+      expect(setting, String(setting.ResourcePath)).toMatchObject({ MetricsEnabled: true, DataTraceEnabled: false });
   });
 });
 
 describe('functions', () => {
-  it('run Node.js 22 on arm64 with JSON logs', () => {
+  it('run Node.js 24, the Node.js their bundles target, on arm64 with JSON logs', () => {
     const functions = ofType('AWS::Lambda::Function').map(([, fn]) => fn.Properties);
     // every function of bundling.ts, and the API reference's
     expect(functions).toHaveLength(Object.keys(FUNCTION_ACCESS).length + 1);
+    expect(ESBUILD_TARGET).toBe('node24');
     for (const fn of functions)
       expect(fn).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         LoggingConfig: { LogFormat: 'JSON' },
       });
@@ -256,22 +301,90 @@ describe('data and messaging', () => {
     expect(actions).toContain('events:PutEvents');
   });
 
+  it("grants each queue trigger what Lambda's poller sends, and the on-failure queue SendMessage alone", () => {
+    const queue = (name: string) =>
+      ofType('AWS::SQS::Queue').find(([id]) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id))![0];
+    expect(queueActionsOf(synthesized, 'delivery-recorder')).toEqual({
+      [queue('DeliveryEvents')]: [...QUEUE_POLLER_ACTIONS].sort(),
+      [queue('DeliveryEventsDlq')]: ['sqs:SendMessage'],
+    });
+    expect(queueActionsOf(synthesized, 'history-events')).toEqual({ [queue('HistoryEventsDlq')]: ['sqs:SendMessage'] });
+  });
+
   it('lets the delivery recorder publish no event: LimitReached leaves through the table stream only', () => {
     const actions = policyActionsOf('deliveryrecorderFunction');
     expect(actions).toContain('dynamodb:UpdateItem');
     expect(actions).not.toContain('events:PutEvents');
   });
 
-  it('alarms when the oldest delivery event or reset waits too long', () => {
+  it('alarms when the oldest delivery event, reset or webhook event waits too long, or when nothing reads its queue', () => {
     const ages = ofType('AWS::CloudWatch::Alarm').filter(
       ([, alarm]) => alarm.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
     );
-    expect(ages.map(([, alarm]) => alarm.Properties.Threshold).sort()).toEqual([300, 4500]);
+    const queueOf = (alarm: Resource) =>
+      (alarm.Properties.Dimensions as { Value: { 'Fn::GetAtt': string[] } }[])[0]!.Value['Fn::GetAtt'][0]!;
+    expect(
+      Object.fromEntries(
+        ages.map(([, alarm]) => [queueOf(alarm).replace(/[0-9A-F]{8}$/, ''), alarm.Properties.Threshold]),
+      ),
+    ).toEqual({
+      DeliveryEvents: AGE_THRESHOLDS_SECONDS.deliveryEvents,
+      QueuedResets: AGE_THRESHOLDS_SECONDS.queuedResets,
+      WebhookEvents: AGE_THRESHOLDS_SECONDS.webhookEvents,
+    });
+    // a queue's age is written while its trigger or the flush reads it: none at all means nothing reads it
+    for (const [id, alarm] of ages) expect(alarm.Properties.TreatMissingData, id).toBe('breaching');
   });
 
-  it('keeps messages 14 days on every queue, archives LimitReached events and logs the authorizer error and key id', () => {
-    for (const [id, queue] of ofType('AWS::SQS::Queue'))
-      expect(queue.Properties.MessageRetentionPeriod, id).toBe(1_209_600);
+  it('alarms when the stream trigger stops while counters are written, and not on an idle stream', () => {
+    const [, alarm] = ofType('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('HistoryEventsAge'))!;
+    const queries = alarm.Properties.Metrics as {
+      Id: string;
+      Expression?: string;
+      MetricStat?: { Metric: { MetricName: string } };
+    }[];
+    expect(queries.find((query) => query.Expression)!.Expression).toBe(
+      'IF(FILL(nearCapWrites, 0) > 0 AND FILL(invocations, 0) == 0, 86400000, FILL(age, 0))',
+    );
+    expect(
+      Object.fromEntries(
+        queries.filter((query) => query.MetricStat).map((query) => [query.Id, query.MetricStat!.Metric.MetricName]),
+      ),
+    ).toEqual({ age: 'IteratorAge', invocations: 'Invocations', nearCapWrites: 'NearCapWrites' });
+    expect(alarm.Properties).toMatchObject({
+      Threshold: AGE_THRESHOLDS_SECONDS.stream * 1000,
+      EvaluationPeriods: 2,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it("pages on the reference function's errors and throttles, as on every API function's", () => {
+    const alarmIds = ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
+    for (const id of ['referenceErrors', 'referenceThrottles'])
+      expect(
+        alarmIds.some((alarmId) => alarmId.startsWith(id)),
+        id,
+      ).toBe(true);
+  });
+
+  it('keeps a message longer in a dead-letter queue than in its source, archives LimitReached events and logs the authorizer error and key id', () => {
+    const days = (queue: Resource) => Number(queue.Properties.MessageRetentionPeriod) / 86_400;
+    const deadLetterIds = new Set<string>();
+    for (const [id, queue] of ofType('AWS::SQS::Queue').filter(([, candidate]) => candidate.Properties.RedrivePolicy)) {
+      const target = (queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': string[] } })
+        .deadLetterTargetArn['Fn::GetAtt'][0]!;
+      deadLetterIds.add(target);
+      expect(days(queue), id).toBe(QUEUE_RETENTION_DAYS.work);
+      // a standard queue's dead letter keeps its first enqueue time: it must outlive its source
+      expect(days(resources[target]!), target).toBeGreaterThan(days(queue));
+    }
+    expect(deadLetterIds.size).toBe(4);
+    for (const [id, queue] of ofType('AWS::SQS::Queue').filter(([, candidate]) => !candidate.Properties.RedrivePolicy))
+      expect(days(queue), id).toBe(QUEUE_RETENTION_DAYS.deadLetters);
+    // a webhook delivery lives through its whole retry schedule before SQS could drop it
+    const [, deliveries] = ofType('AWS::SQS::Queue').find(([id]) => /^WebhookDeliveries[0-9A-F]{8}$/.test(id))!;
+    const schedule = RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
+    expect(Number(deliveries.Properties.MessageRetentionPeriod)).toBeGreaterThan(schedule);
     template.hasResourceProperties('AWS::Events::Archive', {
       EventPattern: { source: ['delivery-limits'] },
       RetentionDays: 365,
@@ -368,7 +481,7 @@ describe('cdk-nag (AwsSolutions)', () => {
       stage: 'prod',
       alarmEmail: '',
       alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
-      corsOrigins: 'https://ui.limits.test,https://admin.limits.test',
+      corsOrigins: `https://ui.${PRODUCTION_DOMAIN},https://admin.${PRODUCTION_DOMAIN}`,
       rateLimit: '60',
       burstLimit: '120',
       quotaPerDay: '200000',
@@ -395,6 +508,7 @@ describe('cdk-nag (AwsSolutions)', () => {
       futureToleranceSeconds: '600',
       tracing: 'true',
       sourceMaps: 'true',
+      apiGatewayAccountRole: 'false',
     };
     const guide = readFileSync('docs/operations.md', 'utf8').split('## Context settings')[1]!.split('\n## ')[0]!;
     const documented = [...guide.matchAll(/^\| (.+?) \|/gm)].flatMap(([, names]) =>
@@ -402,14 +516,36 @@ describe('cdk-nag (AwsSolutions)', () => {
     );
     expect(documented.length).toBeGreaterThan(30);
     expect(Object.keys(everySetting).sort()).toEqual([...new Set(documented)].sort());
-    expect(() => buildApp(unbundledApp(everySetting)).synth()).not.toThrow();
+    const app = buildApp(unbundledApp(everySetting));
+    expect(() => app.synth()).not.toThrow();
+    const synthesized = templatesOf(app);
+    // another stage, or the account's administrators, set the account's CloudWatch role
+    expect(synthesized.ofType('AWS::ApiGateway::Account')).toEqual([]);
+    expect(synthesized.ofType('AWS::IAM::Role').filter(([id]) => id.startsWith('ApiCloudWatchRole'))).toEqual([]);
+    for (const [name, template] of Object.entries(synthesized.templates))
+      expect(template.resources, name).toBeLessThanOrEqual(TEMPLATE_RESOURCE_BUDGET);
   }, 60_000);
 
-  it('stops synthesis when a limit route loses its authorizer', () => {
-    const { app, stack } = synthesize();
+  it('stops synthesis on a route without an authorizer and on a grant on "*", tracing on: no finding is hidden stack-wide', () => {
+    // built, not yet synthesized: a synthesis judges the stack as it stands then
+    const app = buildApp(unbundledApp({ tracing: 'true' }, { validate: false }));
+    const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
     stack.api.root
       .addResource('unguarded')
       .addMethod('GET', new apigateway.MockIntegration(), { authorizationType: apigateway.AuthorizationType.NONE });
-    expect(() => app.synth({ force: true })).toThrow(/AwsSolutions-APIG4/);
+    // a traced function's policy holds X-Ray's grants on "*" already, which are acknowledged there
+    stack.functions['demand-limits'].addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: ['*'] }),
+    );
+    let report = '';
+    try {
+      app.synth();
+    } catch (error) {
+      report = (error as Error).message;
+    }
+    for (const finding of ['AwsSolutions-APIG4', 'AwsSolutions-COG4', 'AwsSolutions-IAM5'])
+      expect(report, finding).toContain(finding);
+    expect(report).toMatch(/demand-limitsRole\/DefaultPolicy/);
+    expect(report).not.toMatch(/authRole\/DefaultPolicy/);
   }, 60_000);
 });

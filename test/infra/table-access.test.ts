@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_ACTIONS, FUNCTION_ACCESS, READ_ACTIONS, WRITE_ACTIONS } from '../../infra/cdk/function-access';
+import { anchoredLeadingKey } from '../support/iam/request-check';
 import {
   actionsOf,
   roleOf,
@@ -46,6 +47,12 @@ describe('table access', () => {
       expect(writes.map(grantOf), name).toEqual(expectedGrant(access.writes));
       expect(checks.map(grantOf), name).toEqual(expectedGrant(access.checks));
     }
+  });
+
+  it('limits every grant to the partitions it names: a key exactly, or a prefix up to its "#"', () => {
+    const patterns = Object.keys(FUNCTION_ACCESS).flatMap((name) => itemStatements(name).flatMap(leadingKeysOf));
+    expect(patterns.length).toBeGreaterThan(20);
+    expect(patterns.filter((pattern) => !anchoredLeadingKey(pattern))).toEqual([]);
   });
 
   it('lets no function write a user name or an e-mail item, and only auth (password resets) a user item', () => {

@@ -2,8 +2,10 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/cdk/app';
+import { DeliveryLimitsDataStack } from '../../infra/cdk/data-stack';
 import { DeliveryLimitsStack } from '../../infra/cdk/delivery-limits-stack';
 import { TEMPLATE_CACHE_DIR, templateCacheFile } from '../support/template-cache';
+import { mergedTemplates, type TemplateSummary } from './stack-templates';
 
 export type Resource = {
   Type: string;
@@ -31,35 +33,57 @@ export const unbundledApp = (context: Record<string, unknown> = {}, { validate =
     builtinCloudFormationValidation: validate,
   });
 
-/** Context values a production synth needs (documented in docs/operations.md). */
+/**
+ * The settings of a production deploy (step 4 of docs/operations.md), with addresses of a domain of their own: a
+ * production synth refuses the names reserved for examples (`.test`, `example.org`), as a placeholder.
+ */
+export const PRODUCTION_DOMAIN = 'limits.adnet-ops.net';
 export const PRODUCTION_CONTEXT = {
   production: 'true',
   stage: 'live',
-  alarmEmail: 'oncall@limits.test',
-  mailFrom: 'no-reply@limits.test',
-  sesIdentity: 'limits.test',
-  appBaseUrl: 'https://ui.limits.test',
-  runbookUrl: 'https://git.limits.test/service/blob/main/docs/operations.md',
+  alarmEmail: `oncall@${PRODUCTION_DOMAIN}`,
+  mailFrom: `no-reply@${PRODUCTION_DOMAIN}`,
+  sesIdentity: PRODUCTION_DOMAIN,
+  appBaseUrl: `https://ui.${PRODUCTION_DOMAIN}`,
+  corsOrigins: `https://ui.${PRODUCTION_DOMAIN}`,
+  runbookUrl: `https://git.${PRODUCTION_DOMAIN}/service/blob/main/docs/operations.md`,
 };
 
-/** A synthesized template and its resources: all a test of the template reads. */
+/**
+ * A stage's synthesized templates and their resources: all a test of the templates reads. `template` and `resources`
+ * are the data stack's, the service stack's and its nested stacks' as one (`stack-templates.ts`), references between
+ * them resolved; `templates` describes each template on its own.
+ */
 export interface SynthesizedTemplate {
   template: Template;
   resources: Record<string, Resource>;
   /** Resources of one type, with their logical ids. */
   ofType: (type: string) => [string, Resource][];
+  /** Each template by its stack's name (a nested one's after its parent's: `DeliveryLimits-dev/Gateway`). */
+  templates: Record<string, TemplateSummary>;
 }
 
-/** A synthesis with the app and stack it came from, for a test of the constructs themselves. */
+/** A synthesis with the app and stacks it came from, for a test of the constructs themselves. */
 export interface Synthesized extends SynthesizedTemplate {
   app: App;
   stack: DeliveryLimitsStack;
+  data: DeliveryLimitsDataStack;
 }
 
-const ofTemplate = (template: Template): SynthesizedTemplate => {
-  const resources = template.toJSON().Resources as Record<string, Resource>;
+/** What the run's cache holds of a synthesis: the merged template, with each template's summary beside it. */
+type CachedTemplate = Record<string, unknown> & { Templates: Record<string, TemplateSummary> };
+
+const ofTemplate = ({ Templates, ...json }: CachedTemplate): SynthesizedTemplate => {
+  const template = Template.fromJSON(json);
+  const resources = json.Resources as Record<string, Resource>;
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-  return { template, resources, ofType };
+  return { template, resources, ofType, templates: Templates };
+};
+
+/** The templates of an app already synthesized (`buildApp(…).synth()`): no synthesis of their own. */
+export const templatesOf = (app: App): SynthesizedTemplate => {
+  const { merged, summaries } = mergedTemplates(app);
+  return ofTemplate({ ...merged, Templates: summaries });
 };
 
 /**
@@ -70,7 +94,8 @@ const ofTemplate = (template: Template): SynthesizedTemplate => {
 export const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const app = buildApp(unbundledApp(context, { validate: false }));
   const stack = app.node.children.find((child) => child instanceof DeliveryLimitsStack) as DeliveryLimitsStack;
-  return { app, stack, ...ofTemplate(Template.fromStack(stack)) };
+  const data = app.node.children.find((child) => child instanceof DeliveryLimitsDataStack) as DeliveryLimitsDataStack;
+  return { app, stack, data, ...templatesOf(app) };
 };
 
 /**
@@ -80,13 +105,13 @@ export const synthesize = (context: Record<string, unknown> = {}): Synthesized =
  */
 export const synthesizedTemplate = (context: Record<string, unknown> = {}): SynthesizedTemplate => {
   const directory = process.env[TEMPLATE_CACHE_DIR];
-  if (!directory) return ofTemplate(synthesize(context).template);
+  if (!directory) return synthesize(context);
   const file = templateCacheFile(directory, context);
-  if (existsSync(file)) return ofTemplate(Template.fromJSON(JSON.parse(readFileSync(file, 'utf8'))));
+  if (existsSync(file)) return ofTemplate(JSON.parse(readFileSync(file, 'utf8')) as CachedTemplate);
   const synthesized = synthesize(context);
   // written whole, then renamed: a file running beside this one reads the whole template or none
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(partial, JSON.stringify(synthesized.template.toJSON()));
+  writeFileSync(partial, JSON.stringify({ ...synthesized.template.toJSON(), Templates: synthesized.templates }));
   renameSync(partial, file);
   return synthesized;
 };
@@ -116,3 +141,16 @@ export const statementsOf = (synthesized: SynthesizedTemplate, role: string): St
     .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
 
 export const actionsOf = (statement: Statement): string[] => [statement.Action].flat();
+
+/** The SQS actions a function's role holds on each queue, by the queue's logical id, sorted. */
+export const queueActionsOf = (synthesized: SynthesizedTemplate, functionName: string): Record<string, string[]> => {
+  const byQueue: Record<string, Set<string>> = {};
+  for (const statement of statementsOf(synthesized, roleOf(synthesized, functionName))) {
+    const actions = actionsOf(statement).filter((action) => action.startsWith('sqs:'));
+    for (const resource of [statement.Resource].flat() as { 'Fn::GetAtt'?: string[] }[]) {
+      const queue = resource['Fn::GetAtt']?.[0];
+      if (queue && actions.length > 0) for (const action of actions) (byQueue[queue] ??= new Set()).add(action);
+    }
+  }
+  return Object.fromEntries(Object.entries(byQueue).map(([queue, actions]) => [queue, [...actions].sort()]));
+};

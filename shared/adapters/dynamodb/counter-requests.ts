@@ -12,7 +12,7 @@ import { textFromUnits, unitScale } from '../../domain/delivery/exact-units';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
 import type { ItemKey } from '../../table/keys';
 import { anyOf, atMost, attributeAbsent, below, equals, UpdateBuilder } from './expressions';
-import { headroomGuards } from '../../domain/delivery/headroom';
+import { headroomGuards, marksNearCap } from '../../domain/delivery/headroom';
 import type { CapOnCounter } from '../../domain/delivery/limit-reached';
 import {
   CAPS_ATTRIBUTE,
@@ -102,12 +102,11 @@ const streamMark = (
   caps: readonly CapOnCounter[] | undefined,
   near: boolean,
 ) => {
-  const guards = near || !caps ? undefined : headroomGuards(write, caps);
-  if (!guards) {
+  if (marksNearCap(write, caps, near)) {
     update.set(NEAR_CAP_ATTRIBUTE, true);
     return;
   }
-  for (const { period, metric, slot, belowUnits } of guards) {
+  for (const { period, metric, slot, belowUnits } of headroomGuards(write, caps!)!) {
     const attribute = counterAttribute(period, metric, slot);
     update.require(anyOf(attributeAbsent(attribute), below(attribute, exactValue(belowUnits, metric))));
   }

@@ -5,7 +5,7 @@ import {
   type ShardWriteOptions,
 } from '../../domain/delivery/group-markers';
 import { planCounterWrite } from '../../domain/delivery/counter-plan';
-import { guardsHold, headroomGuards } from '../../domain/delivery/headroom';
+import { guardsHold, headroomGuards, marksNearCap } from '../../domain/delivery/headroom';
 import type { CounterState } from '../../domain/delivery/counter-state';
 import { InvalidRequest, WriteConflict } from '../../domain/errors';
 import type { Metric, Period } from '../../domain/limits/cap-axes';
@@ -29,6 +29,8 @@ export interface AppliedCounterWrite {
   after: Item;
   /** Messages the item had already applied. */
   skipped: PendingMessage[];
+  /** The write was marked for the stream's trigger as maybe reaching a cap. */
+  nearCap?: boolean;
 }
 
 /**
@@ -191,15 +193,16 @@ const applyOnce = async (
     const { state, shard } = basis;
     const write = planCounterWrite(state, pending, item, { now, ...shard, inlineMarkers });
     if (!write) return { after: {}, skipped: [...pending] };
+    const near = isNear(store, key, { ...(state ? { state } : {}), write, options });
     const request = counterWriteRequest(key, write, caps, {
       ...(epoch ? { epoch } : {}),
       ...(tallyAt !== undefined ? { tallyAt } : {}),
-      near: isNear(store, key, { ...(state ? { state } : {}), write, options }),
+      near,
     });
     try {
       const after = await sent(store, request, write);
       if (state && now) rememberPlacement(store, key, { state, write, now, inlineMarkers });
-      return { write, after, skipped: write.skipped };
+      return { write, after, skipped: write.skipped, nearCap: marksNearCap(write, caps, near) };
     } catch (error) {
       if (error instanceof InvalidRequest) error.request = request;
       if (!(error instanceof WriteConflict) || attempt >= MAX_ATTEMPTS) throw error;

@@ -17,8 +17,9 @@ export interface BuiltReference {
   document: string;
 }
 
-/** Caches may keep the reference for five minutes: it changes only with a deployment. */
-const CACHE_CONTROL = 'public, max-age=300';
+/** Caches may keep the reference for five minutes (the gateway's cache too): it changes only with a deployment. */
+export const REFERENCE_MAX_AGE_SECONDS = 300;
+const CACHE_CONTROL = `public, max-age=${REFERENCE_MAX_AGE_SECONDS}`;
 const META_POLICY = /(<meta http-equiv="Content-Security-Policy" content=")[^"]*(")/;
 
 const atServer = (text: string, serverUrl: string) => text.replaceAll(PLACEHOLDER_SERVER_URL, serverUrl);

@@ -49,3 +49,10 @@ const counterOf = (state: CounterState, { period, metric, slot }: HeadroomGuard)
 /** Whether every guard holds on the item as read: when one does not, the write is near a cap. Pure. */
 export const guardsHold = (guards: readonly HeadroomGuard[], state: CounterState): boolean =>
   guards.every((guard) => counterOf(state, guard) < guard.belowUnits);
+
+/**
+ * Whether a write is marked for the stream's trigger as maybe reaching a cap: when it is planned near one (`near`),
+ * when the caps it is judged against are not known, or when nothing proves it reaches none. Pure.
+ */
+export const marksNearCap = (write: CounterWrite, caps: readonly CapOnCounter[] | undefined, near: boolean): boolean =>
+  near || !caps || headroomGuards(write, caps) === undefined;

@@ -24,9 +24,28 @@ export interface RequestCheck {
   unused: Grant[];
   /** Entries of the list that excuse nothing: a request now uses the grant, or it is gone. */
   staleExemptions: UnexercisedGrant[];
+  /** `dynamodb:LeadingKeys` patterns that reach partitions beyond the ones meant (`anchoredLeadingKey`). */
+  looseLeadingKeys: { function: string; pattern: string }[];
 }
 
 const LEADING_KEYS = 'dynamodb:LeadingKeys';
+
+/**
+ * Whether a `dynamodb:LeadingKeys` pattern reaches only the partitions it names: one key as it is, or a prefix that
+ * ends with its separator, then `*`. `WEBHOOKS*` reaches a `WEBHOOKSX…` partition too, `USER*` every `USERNAME#…`.
+ */
+export const anchoredLeadingKey = (pattern: string): boolean => !/[*?]/.test(pattern.replace(/#\*$/, ''));
+
+/** Every leading-key pattern of the roles that is not anchored. */
+const looseLeadingKeysOf = (roles: Record<string, { statements: PolicyStatement[] }>) =>
+  Object.entries(roles).flatMap(([fn, role]) =>
+    role.statements.flatMap((statement) =>
+      Object.values(statement.Condition ?? {})
+        .flatMap((condition) => [condition[LEADING_KEYS] ?? []].flat())
+        .filter((pattern) => !anchoredLeadingKey(pattern))
+        .map((pattern) => ({ function: fn, pattern })),
+    ),
+  );
 
 /** IAM's `StringLike`: `*` any characters, `?` one. */
 const like = (pattern: string, value: string): boolean =>
@@ -118,7 +137,8 @@ export const checkRequests = async (
     if (result !== 'Allowed') denied.push({ request, resource, result });
     for (const id of usedGrants(request.function, statements, allowedBy, request, resource)) used.add(id);
   }
-  if (!complete) return { denied, unused: [], staleExemptions: [] };
+  const looseLeadingKeys = looseLeadingKeysOf(roles);
+  if (!complete) return { denied, unused: [], staleExemptions: [], looseLeadingKeys };
   const unusedAll = Object.entries(numbered).flatMap(([fn, statements]) =>
     statements.flatMap((statement, index) =>
       statement.Effect === 'Allow' ? grantsOf(fn, statement).filter((grant) => !used.has(grantId(grant, index))) : [],
@@ -128,5 +148,6 @@ export const checkRequests = async (
     denied,
     unused: unusedAll.filter((grant) => !exemptions.some((exemption) => excuses(exemption, grant))),
     staleExemptions: exemptions.filter((exemption) => !unusedAll.some((grant) => excuses(exemption, grant))),
+    looseLeadingKeys,
   };
 };

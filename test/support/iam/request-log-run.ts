@@ -55,6 +55,12 @@ const report = (check: RequestCheck): string[] => [
         ...check.unused.map((grant) => `  ${grant.function}: ${grant.action} on ${grant.resource}`),
       ]
     : []),
+  ...(check.looseLeadingKeys.length > 0
+    ? [
+        'Leading keys that reach more partitions than meant (end a prefix with its "#", or name the key exactly, in infra/cdk/function-access.ts):',
+        ...check.looseLeadingKeys.map(({ function: fn, pattern }) => `  ${fn}: ${pattern}`),
+      ]
+    : []),
   ...(check.staleExemptions.length > 0
     ? [
         'Entries of test/support/iam/unexercised-grants.ts that excuse nothing (remove them):',

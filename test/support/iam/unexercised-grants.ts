@@ -17,28 +17,16 @@ export const UNEXERCISED_GRANTS: readonly UnexercisedGrant[] = [
   {
     functions: ['delivery-recorder'],
     resource: queue('DeliveryEvents'),
-    actions: [
-      'sqs:ReceiveMessage',
-      'sqs:DeleteMessage',
-      'sqs:ChangeMessageVisibility',
-      'sqs:GetQueueAttributes',
-      'sqs:GetQueueUrl',
-    ],
+    actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
     reason:
-      "Lambda's event source mapping polls delivery-events with the recorder's role (CDK's SqsEventSource grants these); locally POST /_local/delivery hands the batch to the function.",
+      "Lambda's event source mapping polls delivery-events with the recorder's role; locally POST /_local/delivery hands the batch to the function.",
   },
   {
     functions: ['webhook-dispatcher'],
     resource: /:WebhookEvents[0-9A-F]{8}$|:WebhookDeliveries[0-9A-F]{8}$/,
-    actions: [
-      'sqs:ReceiveMessage',
-      'sqs:DeleteMessage',
-      'sqs:ChangeMessageVisibility',
-      'sqs:GetQueueAttributes',
-      'sqs:GetQueueUrl',
-    ],
+    actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
     reason:
-      "Lambda's event source mappings poll the webhook events and deliveries queues with the dispatcher's role (CDK's SqsEventSource grants these; a failed attempt's ChangeMessageVisibility on the deliveries queue is the code's own and is used); locally the server's in-process queues hand the messages over.",
+      "Lambda's event source mappings poll the webhook events and deliveries queues with the dispatcher's role; locally the server's in-process queues hand the messages over.",
   },
   {
     functions: ['history-events'],
@@ -46,12 +34,5 @@ export const UNEXERCISED_GRANTS: readonly UnexercisedGrant[] = [
     actions: ['dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
     reason:
       "Lambda's event source mapping reads the table stream with the function's role; locally the server reads DynamoDB Local's stream itself.",
-  },
-  {
-    functions: ['history-events'],
-    resource: queue('HistoryEventsDlq'),
-    actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
-    reason:
-      "The stream event source mapping's on-failure destination: Lambda describes the records it gave up on there, with the function's role.",
   },
 ];

@@ -27,7 +27,7 @@ describe('tracing', () => {
   it('when on, loads Powertools Tracer on the first invocation and traces the SDK calls of the given clients', async () => {
     vi.stubEnv('POWERTOOLS_TRACE_ENABLED', 'true');
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'demand-limits');
-    vi.stubEnv('AWS_EXECUTION_ENV', 'AWS_Lambda_nodejs22.x');
+    vi.stubEnv('AWS_EXECUTION_ENV', 'AWS_Lambda_nodejs24.x');
     vi.stubEnv('AWS_XRAY_CONTEXT_MISSING', 'IGNORE_ERROR');
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const client = new DynamoDBClient({ region: 'us-east-1' });

@@ -36,10 +36,13 @@ describe('the push path sized from the load', () => {
     expect(flows.streamRecords).toBeLessThan(flows.counterWrites / 20);
   });
 
-  it('grows the dispatcher with the deliveries', () => {
-    const [one, ten] = [dispatcherSizing(scaled(1)), dispatcherSizing(scaled(10))];
-    expect(ten.fast).toBeGreaterThan(one.fast);
-    expect(ten.events).toBeGreaterThan(one.events);
+  it('grows the dispatcher with the deliveries, within what one queue trigger may run', () => {
+    const [one, ten, hundred] = [1, 10, 100].map((factor) => dispatcherSizing(scaled(factor)));
+    expect(ten!.fast.maxConcurrency).toBeGreaterThan(one!.fast.maxConcurrency);
+    expect(ten!.events.maxConcurrency).toBeGreaterThan(one!.events.maxConcurrency);
+    // past a thousand containers of ten, batches of a hundred gathered for a second
+    expect(hundred!.fast).toMatchObject({ batchSize: 100, batchingWindowSeconds: 1 });
+    for (const trigger of Object.values(hundred!)) expect(trigger.maxConcurrency).toBeLessThanOrEqual(1_000);
   });
 });
 
