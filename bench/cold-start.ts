@@ -107,6 +107,7 @@ const DEPLOYED_VARIABLES = {
   DELIVERY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries-dlq.fifo',
   HISTORY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-history-dlq',
   WEBHOOK_DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-webhook-deliveries',
+  WEBHOOK_SLOW_LANE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-webhook-slow-lane',
   WEBHOOK_DELIVERIES_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-webhook-deliveries-dlq',
   EVENT_BUS_NAME: 'bench-bus',
   MAIL_FROM: 'no-reply@bench.invalid',

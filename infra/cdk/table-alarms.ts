@@ -4,7 +4,7 @@ import { TABLE_DEFINITION } from '../../shared/table/table-definition';
 import { anyIn, FIVE_MINUTES, type AddAlarm } from './alarm-conditions';
 import type { RunbookSection } from './runbook-sections';
 
-/** What DynamoDB refused for lack of throughput, on the table and its index, in five minutes. */
+/** What DynamoDB refused for lack of throughput, on the table and its indexes, in five minutes. */
 const throttled = (table: dynamodb.ITable, metricName: string): cloudwatch.MathExpression => {
   const dimensions = { TableName: table.tableName };
   const metric = (dimensionsMap: Record<string, string>) =>
@@ -17,12 +17,13 @@ const throttled = (table: dynamodb.ITable, metricName: string): cloudwatch.MathE
     });
   return new cloudwatch.MathExpression({
     // DynamoDB writes a throttle metric only when something was throttled
-    expression: 'FILL(table, 0) + FILL(byParent, 0)',
+    expression: 'FILL(table, 0) + FILL(byParent, 0) + FILL(byUpdateShare, 0)',
     usingMetrics: {
       table: metric(dimensions),
       byParent: metric({ ...dimensions, GlobalSecondaryIndexName: TABLE_DEFINITION.byParentIndex.indexName }),
+      byUpdateShare: metric({ ...dimensions, GlobalSecondaryIndexName: TABLE_DEFINITION.byUpdateShareIndex.indexName }),
     },
-    label: `${metricName} (table and index)`,
+    label: `${metricName} (table and indexes)`,
     period: FIVE_MINUTES,
   });
 };

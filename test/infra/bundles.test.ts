@@ -81,6 +81,7 @@ const LOAD_ENVIRONMENT: Record<string, string> = {
   DELIVERY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/deliveries-dlq.fifo',
   HISTORY_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/history-dlq',
   WEBHOOK_DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhook-deliveries',
+  WEBHOOK_SLOW_LANE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhook-slow-lane',
   WEBHOOK_DELIVERIES_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhook-deliveries-dlq',
   EVENT_BUS_NAME: 'bus',
   MAIL_FROM: 'no-reply@bundles.invalid',

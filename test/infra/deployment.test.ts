@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { plannedConcurrency, stackNames, stackProps } from '../../infra/cdk/app';
+import { plannedConcurrency, reservationsAt, stackNames, stackProps } from '../../infra/cdk/app';
+import { DEVELOPMENT_LOAD } from '../../infra/cdk/load-settings';
 import { quotaChecklist, UNRESERVED_MINIMUM } from '../../infra/cdk/quota-checklist';
 import { TEMPLATE_RESOURCE_BUDGET } from './stack-templates';
 import type { FunctionName } from '../../infra/cdk/bundling';
@@ -128,18 +129,12 @@ describe('reserved concurrency', () => {
     const reserved = synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '1000' });
     const total = Object.values(reservedOf(reserved)).reduce((sum: number, count) => sum + Number(count ?? 0), 0);
     expect(total).toBeLessThanOrEqual(1000 - UNRESERVED_MINIMUM);
-    expect(reservedOf(reserved)).toEqual({
-      authorizer: 200,
-      auth: 20,
-      demandlimits: 150,
-      supplylimits: 80,
-      peraction: 80,
-      webhooks: 10,
-      deliveryrecorder: 10,
-      resetflush: 10,
-      historyevents: 10,
-      webhookdispatcher: 20,
-    });
+    // a development stage's load: the stream consumer's and the dispatcher's shares are sized from it
+    const expected = reservationsAt(DEVELOPMENT_LOAD, 10);
+    expect(expected).toMatchObject({ authorizer: 200, 'demand-limits': 150, 'delivery-recorder': 10 });
+    expect(reservedOf(reserved)).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([name, count]) => [name.replaceAll('-', ''), count])),
+    );
   }, 60_000);
 
   it("sizes the recorder's reservation from deliveryMaxConcurrency, and refuses one below it, naming both", () => {
@@ -160,10 +155,12 @@ describe('reserved concurrency', () => {
   }, 60_000);
 
   it('stops synthesis when the reservations would leave Lambda less than its 100 unreserved', () => {
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '689' })).toThrow(
-      /reserves 590 .* at least 690/,
+    const reserved = Object.values(reservationsAt(DEVELOPMENT_LOAD, 10)).reduce((sum, count) => sum + count, 0);
+    const needed = reserved + UNRESERVED_MINIMUM;
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: String(needed - 1) })).toThrow(
+      new RegExp(`reserves ${reserved} .* at least ${needed}`),
     );
-    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: '690' })).not.toThrow();
+    expect(() => synthesize({ reservedConcurrency: 'true', accountConcurrencyLimit: String(needed) })).not.toThrow();
     expect(() => synthesize({ reservedConcurrency: 'true' })).toThrow(/accountConcurrencyLimit/);
   }, 60_000);
 

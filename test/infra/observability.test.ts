@@ -307,7 +307,7 @@ describe('alarms', () => {
 });
 
 describe("the table's throughput", () => {
-  it('pages on throttled writes and on throttled reads, of the table and its index, in production as anywhere', () => {
+  it('pages on throttled writes and on throttled reads, of the table and its indexes, in production as anywhere', () => {
     const [tableId, table] = production.ofType('AWS::DynamoDB::Table')[0]!;
     for (const [id, metricName] of [
       ['TableWriteThrottles', 'WriteThrottleEvents'],
@@ -321,17 +321,20 @@ describe("the table's throughput", () => {
       ).toEqual([
         ['AWS/DynamoDB', metricName],
         ['AWS/DynamoDB', metricName],
+        ['AWS/DynamoDB', metricName],
       ]);
       const dimensions = watched.map((metric) => Object.fromEntries(metric.Dimensions!.map((d) => [d.Name, d.Value])));
       expect(dimensions, id).toEqual([
         { TableName: { Ref: tableId } },
         { TableName: { Ref: tableId }, GlobalSecondaryIndexName: TABLE_DEFINITION.byParentIndex.indexName },
+        { TableName: { Ref: tableId }, GlobalSecondaryIndexName: TABLE_DEFINITION.byUpdateShareIndex.indexName },
       ]);
       expect(alarm.Properties.AlarmDescription, id).toContain(`#${id!.toLowerCase()}`);
     }
     expect(table.Properties).toMatchObject({
       ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' },
       GlobalSecondaryIndexes: [
+        expect.objectContaining({ ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' } }),
         expect.objectContaining({ ContributorInsightsSpecification: { Enabled: true, Mode: 'THROTTLED_KEYS' } }),
       ],
     });

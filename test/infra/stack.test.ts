@@ -500,7 +500,8 @@ describe('cdk-nag (AwsSolutions)', () => {
       maxWriteRequestUnits: '1200000',
       maxReadRequestUnits: '40000',
       reservedConcurrency: 'true',
-      accountConcurrencyLimit: '1000',
+      // the load above reserves some 1,500 (the recorders' 220, the push path's sized from it): a raised quota
+      accountConcurrencyLimit: '2000',
       deliveryMaxConcurrency: '200',
       recorderReservedConcurrency: '220',
       autoShardWritesPerSecond: '500',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DELIVERY_ATTEMPTS } from '../../shared/domain/webhooks/retry-schedule';
 import { QUEUE_POLLER_ACTIONS } from '../../infra/cdk/queue-grants';
 import { dispatcherSizing } from '../../infra/cdk/push-path';
-import { BASELINE_LOAD } from '../../infra/cdk/load-settings';
+import { DEVELOPMENT_LOAD } from '../../infra/cdk/load-settings';
 import { WEBHOOK_LANES } from '../../infra/cdk/webhook-settings';
 import { queueActionsOf, synthesizedTemplate } from './template';
 
@@ -22,8 +22,8 @@ describe('the webhook dispatcher', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping')
       .map(([, mapping]) => mapping.Properties)
       .filter((properties) => JSON.stringify(properties.FunctionName).includes(functionId));
-    // the template's default load: the documented 1× (the test's context is production's)
-    const { events, fast, slow } = dispatcherSizing(BASELINE_LOAD);
+    // the template's load: a development stage's, its default
+    const { events, fast, slow } = dispatcherSizing(DEVELOPMENT_LOAD);
     expect(
       mappings.map((properties) => [properties.EventSourceArn, properties.ScalingConfig, properties.BatchSize]),
     ).toEqual([
