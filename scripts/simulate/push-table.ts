@@ -48,3 +48,20 @@ export const pushPathTable = (rows: ReturnType<typeof pushPathRows>): string =>
         `| ${factor}× | ${count(streamShards)} | ${count(recordsPerSecond)} | ${count(consumer.reservation)} (${count(consumer.concurrencyNeeded)}) | ${seconds(outcome.iteratorAge.p99)} | ${seconds(outcome.writeToBus.p99)} | ${count(outcome.deliveriesPerSecond)} | ${count(dispatcher.fast.maxConcurrency)}${dispatcher.fast.batchSize > 10 ? ` (batches of ${dispatcher.fast.batchSize})` : ''} / ${count(dispatcher.slow.maxConcurrency)} | ${seconds(outcome.writeToHealthyReceiver.p50)} / ${seconds(outcome.writeToHealthyReceiver.p99)} | ${count(outcome.hottestPartitionWriteUnits)} |`,
     ),
   ].join('\n');
+
+/**
+ * What `npm run capacity -- --json` prints of the push path, for each load factor of the configured load: the
+ * stream's shards, what the stream consumer needs and has (its reservation at that load, as the stack sizes it),
+ * the webhooks' deliveries a second and the write units the busiest webhook partition takes in the simulated run.
+ */
+export const pushPathLoads = (load: Load) => ({
+  loads: pushPathRows(load).map(({ factor, streamShards, consumer, outcome }) => ({
+    factor,
+    streamShards,
+    streamConsumer: { concurrencyNeeded: consumer.concurrencyNeeded, concurrencyAvailable: consumer.reservation },
+    webhooks: {
+      deliveriesPerSecond: Math.round(outcome.deliveriesPerSecond),
+      hottestPartitionWriteUnits: outcome.hottestPartitionWriteUnits,
+    },
+  })),
+});

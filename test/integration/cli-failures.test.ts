@@ -131,8 +131,28 @@ describe('the command-line tools', () => {
     expect(help.stdout).toMatch(/^Usage: npm run capacity/);
     expectOneLine(
       await invoke(CAPACITY, ['--seconds', '5']),
-      /^Unknown option --seconds: npm run capacity takes -c key=value, --help\.$/,
+      /^Unknown option --seconds: npm run capacity takes -c key=value, --json, --help\.$/,
     );
+  }, 60_000);
+
+  it('npm run capacity -- --json prints the push path at 1×, 10× and 100× of the load the settings give', async () => {
+    const printed = await invoke(CAPACITY, ['--json', '-c', 'deliveryEventsPerSecond=200000']);
+    expect(printed.code, printed.stderr).toBe(0);
+    const { loads } = JSON.parse(printed.stdout) as {
+      loads: {
+        factor: number;
+        streamShards: number;
+        streamConsumer: { concurrencyNeeded: number; concurrencyAvailable: number };
+        webhooks: { deliveriesPerSecond: number; hottestPartitionWriteUnits: number };
+      }[];
+    };
+    expect(loads.map((load) => load.factor)).toEqual([1, 10, 100]);
+    // the documented 1× load's table: 113,200 write units a second, a stream shard per 1,000
+    expect(loads[0]!.streamShards).toBe(114);
+    for (const { streamConsumer, webhooks } of loads.slice(0, 2)) {
+      expect(streamConsumer.concurrencyAvailable).toBeGreaterThanOrEqual(streamConsumer.concurrencyNeeded);
+      expect(webhooks.hottestPartitionWriteUnits).toBeLessThanOrEqual(500);
+    }
   }, 60_000);
 
   it('npm run capacity refuses a setting the stack does not read, in the line synth stops with', async () => {
