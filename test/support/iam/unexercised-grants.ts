@@ -23,10 +23,10 @@ export const UNEXERCISED_GRANTS: readonly UnexercisedGrant[] = [
   },
   {
     functions: ['webhook-dispatcher'],
-    resource: /:WebhookEvents[0-9A-F]{8}$|:WebhookDeliveries[0-9A-F]{8}$/,
+    resource: /:(WebhookEvents|WebhookDeliveries|WebhookSlowLane)[0-9A-F]{8}$/,
     actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
     reason:
-      "Lambda's event source mappings poll the webhook events and deliveries queues with the dispatcher's role; locally the server's in-process queues hand the messages over.",
+      "Lambda's event source mappings poll the webhook events, deliveries and slow-lane queues with the dispatcher's role; locally the server's in-process queues hand the messages over.",
   },
   {
     functions: ['history-events'],
