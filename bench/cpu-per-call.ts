@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { parseWholeNumber, readArguments } from '../scripts/command-line';
 import type { BatchGetItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,7 +14,8 @@ const USAGE = `Usage: npm run bench:cpu [-- --calls N] [-- --wait-ms W] [-- --pr
   The processor time the functions add to each operation's AWS requests, in this process: DynamoDB answers from
   answers recorded on DynamoDB Local, so that neither the engine nor the machine's other work is timed. Median
   microseconds of CPU per call (the process's, its GC and compiler threads included), the handler's and the same
-  requests sent raw, taking turns; then the handler's parts: the authorizer, the family's function, and the
+  requests sent raw, taking turns, and their ratio (exit 1 when over bench/budgets.json's handlerCpuRatioP50);
+  then the handler's parts: the authorizer, the family's function, and the
   family's pipeline alone (its operation answering at once). --wait-ms gives each answer after W idle
   milliseconds (0 by default), as an engine's answer comes after a wait. --profile writes a CPU profile of each
   operation's calls to PREFIX-<n>.cpuprofile. How to read it: bench/README.md.`;
@@ -38,6 +39,8 @@ const { lambdaInvocations } = await import('./lambda-invocation');
 const { BENCH_OPERATIONS } = await import('./operations');
 const { ReplayingHandler } = await import('./replaying-handler');
 const { recordRequests } = await import('./request-recorder');
+const { cpuOverBudget } = await import('./over-budget');
+const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8'));
 
 const WARM_UP_CALLS = 200;
 const MEASURED = [
@@ -145,6 +148,7 @@ const measureOperation = async (measuring: Measuring, operation: BenchOperation,
     'handler µs': functions,
     'raw µs': replay,
     'added µs': functions - replay,
+    cpuRatioP50: Math.round((functions / replay) * 100) / 100,
     'authorizer µs': median(times.authorizer),
     'family µs': median(parts.family),
     'pipeline µs': median(parts.pipeline),
@@ -180,6 +184,11 @@ try {
     rows.push(await measureOperation(measuring, operation, session));
   console.log(`CPU per call, median of ${CALLS} calls each, taking turns with the raw requests (µs)`);
   console.table(rows);
+  const failures = cpuOverBudget(budgets, rows);
+  if (failures.length > 0) {
+    console.error(`Over budget:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
+  }
 } finally {
   session.disconnect();
   await service.stop();

@@ -207,7 +207,6 @@ console.table([
 const failures = overBudget(budgets, {
   deliveryWrites,
   requestCounts,
-  overhead,
   coldStarts,
   bulk,
   limitReached,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { overBudget, type Budgets, type Measured } from '../../../bench/over-budget';
+import { cpuOverBudget, overBudget, type Budgets, type Measured } from '../../../bench/over-budget';
 
 const budgets: Budgets = {
   bulkReadWallMs: 1_000,
   bulkReadCallRssBytes: 1_000,
   deliveryWriteItems: 10,
-  handlerOverheadRatioP50: 1.1,
+  handlerCpuRatioP50: 1.5,
   coldStartRatioToMinimal: { default: 1.25 },
   webhookFanOutReadUnits: 10,
 };
@@ -26,6 +26,16 @@ describe('the figures over budget', () => {
     expect(overBudget(budgets, { ...within, webhooks: { fanOut } })).toEqual([
       'webhook fan-out: 10.5 read units, budget 10',
       'webhook fan-out: 19 deliveries, 20 expected',
+    ]);
+  });
+
+  it("name an operation whose processor time through the functions is over its budget's ratio to its raw requests", () => {
+    const rows = [
+      { operation: 'limit read', cpuRatioP50: 1.5 },
+      { operation: 'set.do (existing record)', cpuRatioP50: 1.51 },
+    ];
+    expect(cpuOverBudget(budgets, rows)).toEqual([
+      'set.do (existing record): processor time 1.51× that of its requests sent raw, budget 1.5×',
     ]);
   });
 });
