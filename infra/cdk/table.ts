@@ -1,6 +1,6 @@
 import type { Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { TABLE_DEFINITION } from '../../shared/table/table-definition';
+import { TABLE_DEFINITION, TABLE_INDEXES } from '../../shared/table/table-definition';
 import { warmThroughput } from './capacity';
 import type { LoadSettings } from './load-settings';
 import { retainedInProduction } from './retention';
@@ -13,7 +13,7 @@ import { retainedInProduction } from './retention';
 const THROTTLED_KEYS = { enabled: true, mode: dynamodb.ContributorInsightsMode.THROTTLED_KEYS };
 
 /**
- * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its two indexes; warmed for
+ * The one table as `shared/table/table-definition.ts` lays it out, with its stream and its indexes; warmed for
  * the configured load from the first request where that load needs more than a new table serves, and capped by the
  * cost guard when the operator sets one.
  */
@@ -21,7 +21,7 @@ export const buildTable = (
   stack: Stack,
   { production, load, maxRequestUnits }: LoadSettings & { production: boolean },
 ): dynamodb.Table => {
-  const { partitionKey, sortKey, timeToLiveAttribute, byParentIndex, byUpdateShareIndex } = TABLE_DEFINITION;
+  const { partitionKey, sortKey, timeToLiveAttribute } = TABLE_DEFINITION;
   const warm = warmThroughput(load);
   const table = new dynamodb.Table(stack, 'Table', {
     partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
@@ -38,19 +38,13 @@ export const buildTable = (
     ...(maxRequestUnits.read !== undefined ? { maxReadRequestUnits: maxRequestUnits.read } : {}),
     ...(maxRequestUnits.write !== undefined ? { maxWriteRequestUnits: maxRequestUnits.write } : {}),
   });
-  table.addGlobalSecondaryIndex({
-    indexName: byParentIndex.indexName,
-    partitionKey: { name: byParentIndex.partitionKey, type: dynamodb.AttributeType.STRING },
-    sortKey: { name: byParentIndex.sortKey, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.ALL,
-    contributorInsightsSpecification: THROTTLED_KEYS,
-  });
-  table.addGlobalSecondaryIndex({
-    indexName: byUpdateShareIndex.indexName,
-    partitionKey: { name: byUpdateShareIndex.partitionKey, type: dynamodb.AttributeType.STRING },
-    sortKey: { name: byUpdateShareIndex.sortKey, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.KEYS_ONLY,
-    contributorInsightsSpecification: THROTTLED_KEYS,
-  });
+  for (const index of TABLE_INDEXES)
+    table.addGlobalSecondaryIndex({
+      indexName: index.indexName,
+      partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType[index.projection],
+      contributorInsightsSpecification: THROTTLED_KEYS,
+    });
   return table;
 };

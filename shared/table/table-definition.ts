@@ -9,14 +9,22 @@ export const TABLE_DEFINITION = {
    */
   streamView: 'NEW_AND_OLD_IMAGES',
   /** Children of a parent entity (campaigns of an advertiser, banners of a campaign, placements of a site). */
-  byParentIndex: { indexName: 'byParent', partitionKey: 'parentPK', sortKey: 'PK' },
+  byParentIndex: { indexName: 'byParent', partitionKey: 'parentPK', sortKey: 'PK', projection: 'ALL' },
   /**
    * The users holding an UPDATE share on an entity (a share item carries `updateShareOf`, the entity's name, only at
    * that level): the webhook dispatcher finds who may hear of an event by querying it for the entity and each
    * ancestor. Keys only: the share's own key names the user.
    */
-  byUpdateShareIndex: { indexName: 'byUpdateShare', partitionKey: 'updateShareOf', sortKey: 'PK' },
+  byUpdateShareIndex: {
+    indexName: 'byUpdateShare',
+    partitionKey: 'updateShareOf',
+    sortKey: 'PK',
+    projection: 'KEYS_ONLY',
+  },
 } as const;
+
+/** Every global secondary index of the table, as both the local runtime and the stack create them. */
+export const TABLE_INDEXES = [TABLE_DEFINITION.byParentIndex, TABLE_DEFINITION.byUpdateShareIndex] as const;
 
 /** What a share item carries when its level is UPDATE: the entity's name, the key of `byUpdateShare`. */
 export const UPDATE_SHARE_ATTRIBUTE = TABLE_DEFINITION.byUpdateShareIndex.partitionKey;

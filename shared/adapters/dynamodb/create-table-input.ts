@@ -1,9 +1,9 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { TABLE_DEFINITION } from '../../table/table-definition';
+import { TABLE_DEFINITION, TABLE_INDEXES } from '../../table/table-definition';
 
 /** The CreateTable request of the one table, as the local runtime sends it; the CDK stack declares the same definition. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => {
-  const { partitionKey, sortKey, byParentIndex, byUpdateShareIndex, streamView } = TABLE_DEFINITION;
+  const { partitionKey, sortKey, streamView } = TABLE_DEFINITION;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -11,30 +11,19 @@ export const createTableInput = (tableName: string): CreateTableCommandInput => 
     AttributeDefinitions: [
       { AttributeName: partitionKey, AttributeType: 'S' },
       { AttributeName: sortKey, AttributeType: 'S' },
-      { AttributeName: byParentIndex.partitionKey, AttributeType: 'S' },
-      { AttributeName: byUpdateShareIndex.partitionKey, AttributeType: 'S' },
+      ...TABLE_INDEXES.map((index) => ({ AttributeName: index.partitionKey, AttributeType: 'S' as const })),
     ],
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },
       { AttributeName: sortKey, KeyType: 'RANGE' },
     ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: byParentIndex.indexName,
-        KeySchema: [
-          { AttributeName: byParentIndex.partitionKey, KeyType: 'HASH' },
-          { AttributeName: byParentIndex.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-      {
-        IndexName: byUpdateShareIndex.indexName,
-        KeySchema: [
-          { AttributeName: byUpdateShareIndex.partitionKey, KeyType: 'HASH' },
-          { AttributeName: byUpdateShareIndex.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'KEYS_ONLY' },
-      },
-    ],
+    GlobalSecondaryIndexes: TABLE_INDEXES.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: index.projection },
+    })),
   };
 };
